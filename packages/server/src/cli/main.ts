@@ -39,7 +39,11 @@ const commandRegistry: RegisterCommand[] = [];
 function reportError(err: unknown, io: CliIO): number {
   if (err instanceof CommanderError) {
     // --help and --version are "errors" to commander; they are successes to the user.
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+    if (
+      err.code === 'commander.helpDisplayed' ||
+      err.code === 'commander.version' ||
+      err.code === 'commander.help'
+    ) {
       return 0;
     }
     io.stderr.write(`trawl: ${err.message.replace(/^error: /, '')}\n`);
