@@ -1,0 +1,239 @@
+import { existsSync } from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import {
+  DEFAULT_WORKERS,
+  SECOND_WORKER_MIN_FILES,
+  WALK_SLICE_MS,
+  WORKER_BATCH_FILES,
+  WORKER_FIRST_BATCH_FILES,
+} from '../../limits.js';
+import type { SearchEvent, SearchOutcome, SearchSummary, SkipReason } from '../../search/events.js';
+import { Walker, type WalkEntry } from '../../walk/walker.js';
+import type { EngineRun } from '../run.js';
+import type { FileOutcome, FileTask, FromWorker, ToWorker, WorkerSetup } from './protocol.js';
+
+/** Batches a worker may hold at once: one being searched, one waiting, so it never idles. */
+const BATCHES_PER_WORKER = 2;
+
+interface WorkerSlot {
+  worker: Worker;
+  inFlight: Map<number, FileTask[]>;
+}
+
+/**
+ * The js engine: the caller's thread walks (in time slices) and hands batches of files to worker threads,
+ * which read and search them; results are re-ordered by walk sequence so output order never depends
+ * on scheduling. A deadline or abort terminates the workers, which is the only way to stop a regex
+ * that is stuck inside one `exec` call.
+ */
+export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent, void, undefined> {
+  const started = run.now();
+  const walker = new Walker({ ...run.walk, deadline: run.deadline, signal: run.signal });
+  const entries = walker.entries();
+  const setup: WorkerSetup = { matcher: run.pattern.spec, config: run.searcher, maxFilesize: run.maxFilesize };
+  const maxWorkers = Math.max(1, run.workers ?? DEFAULT_WORKERS);
+
+  const slots: WorkerSlot[] = [];
+  // Answers by batch id; batches are emitted in id order, which is walk order.
+  const ready = new Map<number, FromWorker>();
+  let nextBatchToEmit = 0;
+  let seqCount = 0; // files handed out so far
+  let batchId = 0;
+  const paths: string[] = [];
+  let walkDone = false;
+  let filesWalked = 0;
+  let stop: SearchOutcome | null = null;
+  let budgetHit = false;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+
+  const summary: SearchSummary = {
+    engine: 'js',
+    engineReason: run.engineReason,
+    outcome: 'complete',
+    elapsedMs: 0,
+    filesSearched: 0,
+    filesWithMatch: 0,
+    matches: 0,
+    matchedLines: 0,
+    bytesSearched: 0,
+    skipped: { binary: 0, 'too-large': 0, unreadable: 0, 'not-a-file': 0 },
+    missingRoots: [],
+    errors: [],
+  };
+
+  const spawn = () => {
+    const worker = new Worker(workerScriptUrl(), { workerData: setup });
+    const slot: WorkerSlot = { worker, inFlight: new Map() };
+    worker.on('message', (msg: FromWorker) => {
+      if (!slot.inFlight.delete(msg.batch)) return;
+      ready.set(msg.batch, msg);
+      notify();
+    });
+    worker.on('error', (err) => {
+      // A crashed worker: its unfinished files are reported unreadable; the search goes on without it.
+      for (const [id, tasks] of slot.inFlight) {
+        const outcomes: FileOutcome[] = tasks.map((t) => ({
+          seq: t.seq,
+          skip: 'unreadable',
+          code: 'EWORKER',
+          message: `search worker failed: ${err.message}`,
+        }));
+        ready.set(id, { type: 'results', batch: id, outcomes, searched: 0, bytesSearched: 0, binary: 0 });
+      }
+      slot.inFlight.clear();
+      slots.splice(slots.indexOf(slot), 1);
+      notify();
+    });
+    slots.push(slot);
+  };
+
+  const onAbort = () => {
+    stop ??= 'aborted';
+    notify();
+  };
+  run.signal?.addEventListener('abort', onAbort, { once: true });
+  if (run.signal?.aborted) stop = 'aborted';
+  const timer =
+    run.deadline !== undefined
+      ? setTimeout(
+          () => {
+            stop ??= 'timeout';
+            notify();
+          },
+          Math.max(0, run.deadline - run.now()),
+        )
+      : null;
+
+  let counting = false;
+  const switchToCountingIfPastHorizon = () => {
+    if (counting || run.detailFiles === undefined || summary.filesWithMatch < run.detailFiles) return;
+    counting = true;
+    setup.config = { ...setup.config, mode: 'files-with-matches' };
+    for (const s of slots) s.worker.postMessage({ type: 'mode', mode: 'files-with-matches' } satisfies ToWorker);
+  };
+
+  let sliceStart = run.now();
+  const nextBatch = (): FileTask[] => {
+    const size = batchId < 2 * maxWorkers ? WORKER_FIRST_BATCH_FILES : WORKER_BATCH_FILES;
+    const batch: FileTask[] = [];
+    while (batch.length < size) {
+      const step = entries.next();
+      if (step.done) {
+        walkDone = true;
+        break;
+      }
+      const e: WalkEntry = step.value;
+      filesWalked++;
+      batch.push({ seq: seqCount++, abs: e.abs, explicit: e.explicit });
+      paths.push(e.path);
+      if (run.now() - sliceStart > WALK_SLICE_MS) break;
+    }
+    return batch;
+  };
+
+  try {
+    if (stop === null) spawn();
+    while (stop === null) {
+      // Hand out work while some worker has room.
+      while (!walkDone && stop === null) {
+        if (slots.length < maxWorkers && filesWalked >= SECOND_WORKER_MIN_FILES) spawn();
+        const slot = slots.find((s) => s.inFlight.size < BATCHES_PER_WORKER);
+        if (!slot) break;
+        const batch = nextBatch();
+        if (batch.length > 0) {
+          const id = batchId++;
+          slot.inFlight.set(id, batch);
+          slot.worker.postMessage({ type: 'batch', batch: id, files: batch } satisfies ToWorker);
+        }
+        if (run.now() - sliceStart > WALK_SLICE_MS) {
+          await yieldToLoop();
+          sliceStart = run.now();
+        }
+      }
+      const walkStop = walker.stats.stoppedBy;
+      if (walkStop === 'deadline') stop ??= 'timeout';
+      else if (walkStop === 'aborted') stop ??= 'aborted';
+      // A spent walk budget ends the walk, not the search: files already found are still searched.
+      else if (walkStop) budgetHit = true;
+      // Emit whatever is next in walk order.
+      while (ready.has(nextBatchToEmit)) {
+        const answer = ready.get(nextBatchToEmit)!;
+        ready.delete(nextBatchToEmit);
+        nextBatchToEmit++;
+        yield* emitBatch(answer, paths, summary, run.detailFiles);
+        switchToCountingIfPastHorizon();
+      }
+      if (stop !== null) break;
+      if (walkDone && nextBatchToEmit === batchId) break;
+      if (slots.length === 0) spawn();
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      sliceStart = run.now();
+    }
+    if (stop !== null) {
+      // Partial results: emit what arrived, in order, skipping batches that never finished.
+      for (const id of [...ready.keys()].sort((a, b) => a - b)) {
+        yield* emitBatch(ready.get(id)!, paths, summary, run.detailFiles);
+      }
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    run.signal?.removeEventListener('abort', onAbort);
+    for (const s of slots) void s.worker.terminate();
+  }
+  summary.outcome = stop ?? (budgetHit ? 'walk-budget' : 'complete');
+  summary.missingRoots = walker.stats.missingRoots;
+  summary.errors.unshift(...walker.stats.errors);
+  summary.elapsedMs = run.now() - started;
+  yield { type: 'summary', summary };
+}
+
+function* emitBatch(answer: FromWorker, paths: string[], summary: SearchSummary, detailFiles?: number): Generator<SearchEvent> {
+  summary.filesSearched += answer.searched;
+  summary.bytesSearched += answer.bytesSearched;
+  summary.skipped.binary += answer.binary;
+  for (const o of answer.outcomes) {
+    yield* emit(o, paths[o.seq]!, summary, detailFiles);
+    paths[o.seq] = '';
+  }
+}
+
+function* emit(o: FileOutcome, path: string, summary: SearchSummary, detailFiles?: number): Generator<SearchEvent> {
+  if ('skip' in o) {
+    summary.skipped[o.skip]++;
+    if (o.skip === 'unreadable') summary.errors.push({ path, code: o.code, message: o.message });
+    yield { type: 'skip', path, reason: o.skip as SkipReason, message: o.message };
+    return;
+  }
+  const r = o.result; // already counted as searched by the worker
+  summary.filesWithMatch++;
+  summary.matches += r.stats.matches;
+  summary.matchedLines += r.stats.matchedLines;
+  if (detailFiles !== undefined && summary.filesWithMatch > detailFiles) {
+    yield { type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats, counted: true };
+    return;
+  }
+  yield { type: 'begin', path };
+  for (const line of r.lines) {
+    yield { ...line, path };
+  }
+  yield { type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats };
+}
+
+/** The compiled worker script. Under a TS-source test runner this module is `src/…/*.ts`; use `dist`. */
+function workerScriptUrl(): URL {
+  const here = new URL('./search-worker.js', import.meta.url);
+  if (import.meta.url.endsWith('.ts')) {
+    const built = fileURLToPath(here).replace(/\/src\/engine\/js\/search-worker\.js$/, '/dist/engine/js/search-worker.js');
+    if (existsSync(built)) return pathToFileURL(built);
+  }
+  return here;
+}

@@ -1,0 +1,335 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
+import { charBoundaryAtOrBefore } from '../../search/utf8.js';
+import { compareUtf8 } from '../../util/path-order.js';
+import type { EngineRun } from '../run.js';
+
+/** stderr kept for error reporting; rg can be chatty about unreadable files. */
+const STDERR_CAP_BYTES = 64 * 1024;
+
+/** Everything one file produced, kept together so files can be put in walk order. */
+interface FileBlock {
+  path: string;
+  rootIndex: number;
+  events: SearchEvent[];
+}
+
+/**
+ * The rg engine: runs a vetted ripgrep with `--json` and translates its output into our events. rg's
+ * parallel output order depends on scheduling, so blocks are collected and emitted in path byte order at
+ * the end — the same order the js engine produces. The child is killed and reaped on deadline, abort, or
+ * when the consumer stops reading.
+ */
+export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent, void, undefined> {
+  const started = run.now();
+  const summary: SearchSummary = {
+    engine: 'rg',
+    engineReason: run.engineReason,
+    outcome: 'complete',
+    elapsedMs: 0,
+    filesSearched: 0,
+    filesWithMatch: 0,
+    matches: 0,
+    matchedLines: 0,
+    bytesSearched: 0,
+    skipped: { binary: 0, 'too-large': 0, unreadable: 0, 'not-a-file': 0 },
+    missingRoots: [],
+    errors: [],
+  };
+  const cwd = run.walk.cwd;
+  const existing: Array<{ spelling: string; index: number }> = [];
+  run.walk.roots.forEach((root, index) => {
+    try {
+      fs.statSync(path.resolve(cwd, root === '' ? '.' : root));
+      existing.push({ spelling: root, index });
+    } catch (err) {
+      summary.missingRoots.push(root);
+      summary.errors.push({ path: root, code: (err as NodeJS.ErrnoException).code ?? 'ENOENT', message: 'No such file or directory' });
+    }
+  });
+
+  // One rg per root, in order: ripgrep 15 given several roots applies parent-directory ignore rules
+  // racily (about 1 run in 30 here); one root per run is deterministic. With root-relative globs, rg must
+  // also run inside the root, since its globs are relative to where it runs.
+  const rootRelative = run.walk.globBase === 'root' && (run.walk.globs?.length ?? 0) > 0;
+  const invocations = existing.map((r) =>
+    rootRelative
+      ? { cwd: path.resolve(cwd, r.spelling || '.'), roots: [''], prefix: r }
+      : { cwd, roots: [r.spelling], prefix: null },
+  );
+
+  const blocks: FileBlock[] = [];
+  let outcome: SearchOutcome = 'complete';
+  for (const inv of invocations) {
+    if (existing.length === 0 || outcome !== 'complete') break;
+    const result = await runOnce(run, inv.cwd, inv.roots, summary);
+    outcome = result.outcome;
+    for (const b of result.blocks) {
+      if (inv.prefix) {
+        const spelled = inv.prefix.spelling.replace(/\/+$/, '');
+        b.path = spelled === '' ? b.path : `${spelled}/${b.path}`;
+        for (const e of b.events) if ('path' in e) e.path = b.path;
+        b.rootIndex = inv.prefix.index;
+      } else {
+        b.rootIndex = rootIndexOf(b.path, existing);
+      }
+      blocks.push(b);
+    }
+  }
+  blocks.sort((a, b) => a.rootIndex - b.rootIndex || compareUtf8(a.path, b.path));
+  for (const b of blocks) yield* b.events;
+  summary.outcome = outcome;
+  summary.elapsedMs = run.now() - started;
+  yield { type: 'summary', summary };
+}
+
+function rootIndexOf(p: string, roots: Array<{ spelling: string; index: number }>): number {
+  for (const r of roots) {
+    const s = r.spelling.replace(/\/+$/, '');
+    if (s === '' || p === s || p.startsWith(`${s}/`) || (s === '/' && p.startsWith('/'))) return r.index;
+  }
+  return 0;
+}
+
+export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; stdin: string | null } {
+  const p = run.pattern;
+  const w = run.walk;
+  const s = run.searcher;
+  const args = ['--json', '--no-config', '--no-ignore-global'];
+  if (p.caseInsensitive) args.push('--ignore-case');
+  if (p.fixedStrings) args.push('--fixed-strings');
+  if (p.wordRegexp) args.push('--word-regexp');
+  if (p.multiline) args.push('--multiline');
+  if (w.hidden) args.push('--hidden');
+  if (w.ignoreFiles === false) args.push('--no-ignore');
+  if (w.requireGit === false) args.push('--no-require-git');
+  if (w.parents === false) args.push('--no-ignore-parent');
+  for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);
+  if (w.globCaseInsensitive) args.push('--glob-case-insensitive');
+  for (const g of w.globs ?? []) args.push('--glob', g);
+  if (Number.isFinite(run.maxFilesize)) args.push('--max-filesize', String(run.maxFilesize));
+  if (s.mode === 'files-with-matches') args.push('--max-count', '1');
+  else if (s.maxCount !== undefined) args.push('--max-count', String(s.maxCount));
+  if (s.mode === 'lines') {
+    if (s.afterContext > 0) args.push('--after-context', String(s.afterContext));
+    if (s.beforeContext > 0) args.push('--before-context', String(s.beforeContext));
+  }
+  let stdin: string | null = null;
+  if (run.patternChannel === 'stdin') {
+    // `--file -` reads one pattern per line, so a pattern holding a newline is sent in escaped form.
+    stdin = `${p.rust.includes('\n') ? newlineFree(p) : p.rust}\n`;
+    if (p.rust.includes('\n') && p.fixedStrings) args.splice(args.indexOf('--fixed-strings'), 1);
+    args.push('--file', '-');
+  } else {
+    args.push('--regexp', p.rust);
+  }
+  // The root '' means "the working directory, paths unprefixed": rg's `.`, with `./` taken off again.
+  args.push('--', ...roots.map((r) => (r === '' ? '.' : r)));
+  return { args, stdin };
+}
+
+function newlineFree(p: EngineRun['pattern']): string {
+  if (p.fixedStrings) return p.rust.replace(/[\\.+*?()|[\]{}^$#&~-]/g, '\\$&').replace(/\n/g, '\\n');
+  return p.rust.replace(/\n/g, '\\n');
+}
+
+function escapeGlob(name: string): string {
+  return name.replace(/[\\*?[\]{}!]/g, '\\$&');
+}
+
+async function runOnce(
+  run: EngineRun,
+  cwd: string,
+  roots: string[],
+  summary: SearchSummary,
+): Promise<{ blocks: FileBlock[]; outcome: SearchOutcome }> {
+  const { args, stdin } = buildRgArgs(run, roots);
+  const child = spawn(run.rgPath!, args, {
+    cwd,
+    stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  let outcome: SearchOutcome = 'complete';
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('close', (code) => resolve(code));
+    child.on('error', () => resolve(null));
+  });
+  let spawnError: Error | null = null;
+  child.on('error', (err) => {
+    spawnError = err;
+  });
+  if (stdin !== null) {
+    child.stdin!.on('error', () => {}); // rg may exit before reading; EPIPE is not our failure
+    child.stdin!.end(stdin);
+  }
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    if (stderr.length < STDERR_CAP_BYTES) stderr += chunk;
+  });
+
+  const kill = (why: SearchOutcome) => {
+    if (outcome === 'complete') outcome = why;
+    killChild(child);
+  };
+  const onAbort = () => kill('aborted');
+  run.signal?.addEventListener('abort', onAbort, { once: true });
+  if (run.signal?.aborted) kill('aborted');
+  const timer =
+    run.deadline !== undefined ? setTimeout(() => kill('timeout'), Math.max(0, run.deadline - run.now())) : null;
+
+  const blocks: FileBlock[] = [];
+  let current: FileBlock | null = null;
+  try {
+    const lines = createInterface({ input: child.stdout!, crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of lines) {
+      if (outcome !== 'complete') continue; // drain what was buffered before the kill
+      const msg = parseLine(line);
+      if (!msg) continue;
+      switch (msg.type) {
+        case 'begin':
+          current = { path: outputPath(decodeData(msg.data.path).text, roots), rootIndex: 0, events: [] };
+          current.events.push({ type: 'begin', path: current.path });
+          break;
+        case 'match':
+        case 'context':
+          current?.events.push({ type: msg.type, path: current.path, ...toLineRecord(msg.data, run) });
+          break;
+        case 'end': {
+          if (!current) break;
+          const st = msg.data.stats ?? {};
+          const matchedLines = st.matched_lines ?? 0;
+          current.events.push({
+            type: 'end',
+            path: current.path,
+            binaryOffset: msg.data.binary_offset ?? null,
+            stats: {
+              matches: st.matches ?? 0,
+              matchedLines,
+              bytesSearched: st.bytes_searched ?? 0,
+              limitReached:
+                run.searcher.maxCount !== undefined && run.searcher.mode !== 'files-with-matches'
+                  ? matchedLines >= run.searcher.maxCount
+                  : false,
+            },
+          });
+          summary.filesWithMatch++;
+          summary.matches += st.matches ?? 0;
+          summary.matchedLines += matchedLines;
+          blocks.push(current);
+          current = null;
+          break;
+        }
+        case 'summary': {
+          const st = msg.data.stats ?? {};
+          summary.filesSearched += st.searches ?? 0;
+          summary.bytesSearched += st.bytes_searched ?? 0;
+          break;
+        }
+      }
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    run.signal?.removeEventListener('abort', onAbort);
+    killChild(child);
+  }
+  const code = await exited;
+  if (spawnError) throw new Error(`cannot run rg: ${(spawnError as Error).message}`);
+  collectErrors(stderr, summary, code);
+  return { blocks, outcome };
+}
+
+/** Paths under a root spelled '' come back from rg as `./x`; give them back as `x`. */
+function outputPath(p: string, roots: string[]): string {
+  return roots.includes('') && p.startsWith('./') && !roots.includes('.') ? p.slice(2) : p;
+}
+
+function killChild(child: ChildProcess): void {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** rg reports per-file problems on stderr as `rg: PATH: MESSAGE (os error N)`; keep them as errors. */
+function collectErrors(stderr: string, summary: SearchSummary, code: number | null): void {
+  for (const line of stderr.split('\n')) {
+    if (!line.trim()) continue;
+    const m = /^(?:rg: )?(.*?): (.*?)(?: \(os error (\d+)\))?$/.exec(line);
+    if (m && m[3] !== undefined) {
+      const code = OS_ERRORS[Number(m[3])] ?? `E${m[3]}`;
+      if (code === 'ENOENT' && summary.missingRoots.includes(m[1]!)) continue;
+      summary.errors.push({ path: m[1]!, code, message: m[2]! });
+      if (code === 'EACCES' || code === 'EPERM') summary.skipped.unreadable++;
+    } else if (code === 2 && !/^No files were searched/.test(line) && !/^Running with --debug/.test(line)) {
+      summary.errors.push({ path: '', code: 'ERG', message: line.replace(/^rg: /, '') });
+    }
+  }
+}
+
+const OS_ERRORS: Record<number, string> = { 1: 'EPERM', 2: 'ENOENT', 13: 'EACCES', 20: 'ENOTDIR', 21: 'EISDIR', 40: 'ELOOP' };
+
+interface RgData {
+  text?: string;
+  bytes?: string;
+}
+
+interface RgMessage {
+  type: 'begin' | 'match' | 'context' | 'end' | 'summary';
+  // biome-ignore lint/suspicious/noExplicitAny: rg's JSON is validated field by field where it is read
+  data: any;
+}
+
+function parseLine(line: string): RgMessage | null {
+  try {
+    const msg = JSON.parse(line) as RgMessage;
+    return typeof msg === 'object' && msg !== null && typeof msg.type === 'string' ? msg : null;
+  } catch {
+    return null;
+  }
+}
+
+/** rg sends non-UTF-8 paths and lines as base64 `bytes`; decode those lossily and keep the raw form. */
+function decodeData(d: RgData | undefined): { text: string; bytes?: Uint8Array } {
+  if (!d) return { text: '' };
+  if (typeof d.text === 'string') return { text: d.text };
+  const raw = Buffer.from(d.bytes ?? '', 'base64');
+  return { text: raw.toString('utf8'), bytes: new Uint8Array(raw) };
+}
+
+function toLineRecord(
+  data: {
+    lines?: RgData;
+    line_number?: number;
+    absolute_offset?: number;
+    submatches?: Array<{ start: number; end: number }>;
+  },
+  run: EngineRun,
+): LineRecord {
+  const decoded = decodeData(data.lines);
+  let submatches = (data.submatches ?? []).map((s) => ({ start: s.start, end: s.end }));
+  if (submatches.some((s) => s.start === s.end)) {
+    // rg reports empty matches at every byte, even inside a multi-byte character; the js engine (and the
+    // contract) only at character boundaries.
+    const raw = decoded.bytes ?? Buffer.from(decoded.text, 'utf8');
+    submatches = submatches.filter((s) => s.start !== s.end || s.start >= raw.length || (raw[s.start]! & 0xc0) !== 0x80);
+  }
+  const record: LineRecord = {
+    lineNumber: data.line_number ?? 0,
+    absoluteOffset: data.absolute_offset ?? 0,
+    text: decoded.text,
+    submatches,
+  };
+  if (decoded.bytes) record.bytes = decoded.bytes;
+  const cap = run.searcher.maxColumns;
+  if (cap !== undefined) {
+    const raw = decoded.bytes ? Buffer.from(decoded.bytes) : Buffer.from(decoded.text, 'utf8');
+    if (raw.length > cap) {
+      const cut = charBoundaryAtOrBefore(raw, 0, cap);
+      record.text = raw.toString('utf8', 0, cut);
+      record.truncated = true;
+      if (record.bytes) record.bytes = record.bytes.slice(0, cut);
+    }
+  }
+  return record;
+}

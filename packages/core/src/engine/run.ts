@@ -1,0 +1,34 @@
+import type { SearcherConfig } from '../search/searcher.js';
+import type { WalkOptions } from '../walk/walker.js';
+import type { MatcherSpec } from './js/protocol.js';
+
+/** The pattern as both engines need it: rg takes the (repaired) Rust syntax, js the translated RegExps. */
+export interface PatternForEngines {
+  /** Rust-syntax pattern after lenient repairs (what rg is given). */
+  rust: string;
+  fixedStrings: boolean;
+  caseInsensitive: boolean;
+  wordRegexp: boolean;
+  multiline: boolean;
+  /** The js translation. */
+  spec: MatcherSpec;
+}
+
+/** One search, fully resolved: what every engine runs from. */
+export interface EngineRun {
+  pattern: PatternForEngines;
+  walk: Omit<WalkOptions, 'deadline' | 'signal' | 'now'>;
+  searcher: Omit<SearcherConfig, 'binary'>;
+  maxFilesize: number;
+  deadline?: number;
+  signal?: AbortSignal;
+  now: () => number;
+  workers?: number;
+  /** After this many files with matches, later files are only checked for a match (see `end.counted`). */
+  detailFiles?: number;
+  /** Why this engine was chosen, reported in the summary. */
+  engineReason: string;
+  /** For the rg engine: the vetted binary, and whether the pattern goes through stdin. */
+  rgPath?: string;
+  patternChannel?: 'argv' | 'stdin';
+}

@@ -1,0 +1,162 @@
+import * as path from 'node:path';
+import { MAX_READ_BYTES } from '../limits.js';
+import { type CompiledPattern, compilePattern } from '../match/index.js';
+import type { SearchEvent } from '../search/events.js';
+import type { SearchMode } from '../search/searcher.js';
+import { runJsEngine } from './js/js-engine.js';
+import type { MatcherSpec } from './js/protocol.js';
+import { resolveRipgrep } from './rg/resolve-rg.js';
+import { runRgEngine } from './rg/rg-engine.js';
+import type { EngineRun, PatternForEngines } from './run.js';
+
+export type EngineChoice = 'auto' | 'js' | 'rg';
+
+/** One content search. Defaults follow ripgrep's (no hidden files, ignore files honoured, no caps). */
+export interface SearchRequest {
+  pattern: string;
+  /** Files or directories, as the caller spells them (output paths keep the spelling); default ['']: cwd, unprefixed. */
+  paths?: string[];
+  cwd?: string;
+
+  fixedStrings?: boolean;
+  caseInsensitive?: boolean;
+  wordRegexp?: boolean;
+  multiline?: boolean;
+  /** Brace and parenthesis repair (see match/): default true. */
+  lenient?: boolean;
+
+  hidden?: boolean;
+  ignoreFiles?: boolean;
+  requireGit?: boolean;
+  parents?: boolean;
+  globs?: string[];
+  globCaseInsensitive?: boolean;
+  globBase?: 'cwd' | 'root';
+  skipDirs?: ReadonlySet<string>;
+  maxEntries?: number;
+  maxDirs?: number;
+
+  mode?: SearchMode;
+  beforeContext?: number;
+  afterContext?: number;
+  maxCount?: number;
+  maxColumns?: number;
+  maxFilesize?: number;
+  /**
+   * Full results for the first N matching files only; later matching files are found cheaply (first match
+   * only) and reported as `end` events with `counted: true`, so totals stay exact past the horizon.
+   */
+  detailFiles?: number;
+
+  engine?: EngineChoice;
+  /** A ripgrep binary to use instead of the bundled one / PATH (vetted all the same). */
+  rgPath?: string;
+  /** 'stdin' keeps the pattern off rg's argv (process listings); default 'argv'. */
+  patternChannel?: 'argv' | 'stdin';
+  /** Milliseconds from now; the search stops and says so when it passes. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  workers?: number;
+  now?: () => number;
+}
+
+export class EngineUnavailableError extends Error {
+  readonly code = 'engine_unavailable';
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineUnavailableError';
+  }
+}
+
+/**
+ * Runs a search and streams its events, ending with one `summary`. The pattern is compiled up front, so
+ * an invalid pattern throws a `PatternError` before anything runs; an engine that was asked for by name
+ * but cannot run throws `EngineUnavailableError`.
+ */
+export function search(request: SearchRequest): AsyncGenerator<SearchEvent, void, undefined> {
+  const compiled = compilePattern(request.pattern, {
+    fixedStrings: request.fixedStrings ?? false,
+    caseInsensitive: request.caseInsensitive ?? false,
+    wordRegexp: request.wordRegexp ?? false,
+    multiline: request.multiline ?? false,
+    lenient: request.lenient ?? true,
+  });
+  const cwd = path.resolve(request.cwd ?? process.cwd());
+  const roots = request.paths && request.paths.length > 0 ? request.paths : [''];
+  const now = request.now ?? Date.now;
+  const choice = request.engine ?? 'auto';
+  let engine: 'js' | 'rg' = 'js';
+  let engineReason = 'requested';
+  let rgPath: string | undefined;
+  if (choice !== 'js') {
+    const { rg, rejected } = resolveRipgrep({
+      ...(request.rgPath !== undefined ? { configured: request.rgPath } : {}),
+      searchRoots: roots.map((r) => path.resolve(cwd, r || '.')),
+    });
+    if (rg) {
+      engine = 'rg';
+      rgPath = rg.path;
+      engineReason = choice === 'rg' ? `requested (${rg.source} ${rg.path})` : `auto: ${rg.source} ${rg.path}`;
+    } else if (choice === 'rg') {
+      throw new EngineUnavailableError(`no usable ripgrep: ${rejected.join('; ') || 'none found'}`);
+    } else {
+      engineReason = `auto: no usable ripgrep${rejected.length ? ` (${rejected.join('; ')})` : ''}`;
+    }
+  }
+  const run: EngineRun = {
+    pattern: patternForEngines(request, compiled),
+    walk: {
+      roots,
+      cwd,
+      hidden: request.hidden ?? false,
+      ignoreFiles: request.ignoreFiles ?? true,
+      requireGit: request.requireGit ?? true,
+      parents: request.parents ?? true,
+      globs: request.globs ?? [],
+      globCaseInsensitive: request.globCaseInsensitive ?? false,
+      globBase: request.globBase ?? 'cwd',
+      ...(request.skipDirs ? { skipDirs: request.skipDirs } : {}),
+      ...(request.maxEntries !== undefined ? { maxEntries: request.maxEntries } : {}),
+      ...(request.maxDirs !== undefined ? { maxDirs: request.maxDirs } : {}),
+    },
+    searcher: {
+      mode: request.mode ?? 'lines',
+      beforeContext: request.beforeContext ?? 0,
+      afterContext: request.afterContext ?? 0,
+      ...(request.maxCount !== undefined ? { maxCount: request.maxCount } : {}),
+      ...(request.maxColumns !== undefined ? { maxColumns: request.maxColumns } : {}),
+    },
+    // The js engine reads a file whole; nothing larger than MAX_READ_BYTES is read by either engine.
+    maxFilesize: Math.min(request.maxFilesize ?? MAX_READ_BYTES, MAX_READ_BYTES),
+    ...(request.timeoutMs !== undefined ? { deadline: now() + request.timeoutMs } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+    now,
+    ...(request.workers !== undefined ? { workers: request.workers } : {}),
+    ...(request.detailFiles !== undefined ? { detailFiles: request.detailFiles } : {}),
+    engineReason,
+    ...(rgPath ? { rgPath } : {}),
+    patternChannel: request.patternChannel ?? 'argv',
+  };
+  return engine === 'rg' ? runRgEngine(run) : runJsEngine(run);
+}
+
+function patternForEngines(request: SearchRequest, compiled: CompiledPattern): PatternForEngines {
+  const spec: MatcherSpec = {
+    regex: { source: compiled.regex.source, flags: compiled.regex.flags },
+    asciiRegex: { source: compiled.asciiRegex.source, flags: compiled.asciiRegex.flags },
+    ...(compiled.lineRegex ? { lineRegex: { source: compiled.lineRegex.source, flags: compiled.lineRegex.flags } } : {}),
+    ...(compiled.asciiLineRegex
+      ? { asciiLineRegex: { source: compiled.asciiLineRegex.source, flags: compiled.asciiLineRegex.flags } }
+      : {}),
+    required: compiled.required,
+    multiline: compiled.multiline,
+  };
+  return {
+    rust: request.fixedStrings ? request.pattern : compiled.effectivePattern,
+    fixedStrings: request.fixedStrings ?? false,
+    caseInsensitive: request.caseInsensitive ?? false,
+    wordRegexp: request.wordRegexp ?? false,
+    multiline: request.multiline ?? false,
+    spec,
+  };
+}

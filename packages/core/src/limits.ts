@@ -1,0 +1,31 @@
+/**
+ * Limits the engine applies by default, named, each with the reason it has the value it has.
+ * Surfaces pass their own (stricter) values; nothing here is a hidden cap: every one is reported when it bites.
+ */
+
+/** A NUL byte within this many leading bytes marks a file binary: ripgrep's first read covers 64 KiB. */
+export const BINARY_SNIFF_BYTES = 64 * 1024;
+
+/** Files handed to one worker task. One task per file costs 4–16× on 2 cores (spec/engine-notes.md). */
+export const WORKER_BATCH_FILES = 256;
+
+/** The first batches are small so the first results arrive early. */
+export const WORKER_FIRST_BATCH_FILES = 16;
+
+/** Bytes of file content per worker batch: a batch of huge files should not hog one worker. */
+export const WORKER_BATCH_BYTES = 8 * 1024 * 1024;
+
+/** Workers a search may use. Two cores on the target machines; more threads only add contention. */
+export const DEFAULT_WORKERS = 2;
+
+/** Before a second worker is worth starting (~25 ms), the walk must have found this many files. */
+export const SECOND_WORKER_MIN_FILES = 512;
+
+/** The walk yields to the event loop at least this often (ms) so a walk never stalls a server. */
+export const WALK_SLICE_MS = 8;
+
+/**
+ * The largest file either engine searches (the js engine reads a file whole; Node buffers stop at 4 GiB
+ * and memory long before). Larger files are skipped and reported as too-large.
+ */
+export const MAX_READ_BYTES = 1024 * 1024 * 1024;

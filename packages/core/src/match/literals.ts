@@ -1,0 +1,247 @@
+/**
+ * Required-literal extraction for the raw-byte prefilter: a set of strings such that every match contains at
+ * least one of them. Losing a match is worse than a weak filter, so anything uncertain gives up (null).
+ *
+ * Case-insensitive patterns (JS `i` flag) yield literals meant for an ASCII-case-insensitive byte comparison:
+ * a character whose folding class leaves ASCII (`k` ~ U+212A KELVIN SIGN, `s` ~ U+017F LONG S, `é` ~ `É`) is
+ * spelled out in every variant, so ASCII folding of the bytes is all the consumer needs.
+ */
+import type { ClassCompiler } from './charclass.js';
+import type { ClassExpr, Hir } from './hir.js';
+import { asciiFoldPartner, foldClassOf } from './unicode.js';
+
+/** Cross products stop growing past this many strings. */
+const MAX_STRINGS = 64;
+/** A class is enumerated as literals only when it is this small. */
+const MAX_CLASS_CHARS = 16;
+/** `x{n}`-style repeats are expanded into exact strings only up to this count. */
+const MAX_REPEAT = 8;
+
+interface Info {
+  /** Every string the node can match, when that set is small and known. */
+  exact: string[] | null;
+  /** Strings one of which every match contains (null: no requirement known). */
+  required: string[] | null;
+}
+
+export interface RequiredLiterals {
+  literals: string[];
+  caseInsensitive: boolean;
+}
+
+function score(set: string[] | null): number {
+  if (set === null || set.length === 0) return -1;
+  let min = Number.POSITIVE_INFINITY;
+  for (const s of set) min = Math.min(min, s.length);
+  // Longer shortest literal first; fewer alternatives break ties.
+  return min * 1000 - set.length;
+}
+
+function better(a: string[] | null, b: string[] | null): string[] | null {
+  return score(b) > score(a) ? b : a;
+}
+
+function dedupe(set: string[]): string[] {
+  return [...new Set(set)];
+}
+
+function cross(a: string[], b: string[]): string[] | null {
+  if (a.length * b.length > MAX_STRINGS) return null;
+  const out: string[] = [];
+  for (const x of a) for (const y of b) out.push(x + y);
+  return dedupe(out);
+}
+
+export class LiteralExtractor {
+  constructor(
+    private readonly classes: ClassCompiler,
+    /** True when literals are compared ASCII-case-insensitively (the regex has the `i` flag). */
+    private readonly caseInsensitive: boolean,
+  ) {}
+
+  extract(h: Hir): RequiredLiterals | null {
+    const info = this.info(h);
+    const best = better(info.exact, info.required);
+    if (best === null || best.length === 0 || best.some((s) => s.length === 0)) return null;
+    return { literals: minimal(dedupe(best), this.caseInsensitive), caseInsensitive: this.caseInsensitive };
+  }
+
+  /** The spellings of one code point a byte comparison must look for. */
+  private charVariants(cp: number, fold: 'none' | 'unicode' | 'ascii'): string[] {
+    let members: readonly number[];
+    if (fold === 'none') members = [cp];
+    else if (fold === 'ascii') {
+      const p = asciiFoldPartner(cp);
+      members = p === null ? [cp] : [cp, p];
+    } else members = foldClassOf(cp);
+    return this.spell(members);
+  }
+
+  /** Code points → strings; under ASCII-insensitive comparison one spelling per ASCII-case pair suffices. */
+  private spell(members: readonly number[]): string[] {
+    if (!this.caseInsensitive) return members.map((m) => String.fromCodePoint(m));
+    const out = new Set<string>();
+    for (const m of members) out.add(String.fromCodePoint(m >= 0x41 && m <= 0x5a ? m + 0x20 : m));
+    return [...out];
+  }
+
+  private classMembers(e: ClassExpr): number[] | null {
+    const bounded = boundedCandidates(e);
+    if (bounded === null) return null;
+    const out: number[] = [];
+    for (const cp of bounded) {
+      if (this.classes.has(e, cp)) out.push(cp);
+      if (out.length > MAX_CLASS_CHARS) return null;
+    }
+    if (this.caseInsensitive) {
+      // The regex folds the class; the literals must cover every member of each folding class.
+      const closed = new Set<number>();
+      for (const cp of out) for (const m of foldClassOf(cp)) closed.add(m);
+      if (closed.size > MAX_CLASS_CHARS) return null;
+      return [...closed];
+    }
+    return out;
+  }
+
+  private info(h: Hir): Info {
+    switch (h.t) {
+      case 'empty':
+      case 'look':
+        return { exact: [''], required: null };
+      case 'lit': {
+        const exact = this.charVariants(h.cp, h.fold);
+        return { exact, required: exact };
+      }
+      case 'class': {
+        const members = this.classMembers(h.e);
+        if (members === null || members.length === 0) return { exact: null, required: null };
+        const exact = this.spell(members);
+        return { exact, required: exact };
+      }
+      case 'group':
+        return this.info(h.sub);
+      case 'rep': {
+        const sub = this.info(h.sub);
+        const required = h.min >= 1 ? better(sub.required, sub.exact) : null;
+        let exact: string[] | null = null;
+        if (sub.exact !== null && h.max !== null && h.max <= MAX_REPEAT) {
+          exact = [];
+          let power: string[] | null = [''];
+          for (let k = 0; k <= h.max && power !== null; k++) {
+            if (k >= h.min) exact.push(...power);
+            if (exact.length > MAX_STRINGS) {
+              exact = null;
+              break;
+            }
+            power = k < h.max ? cross(power, sub.exact) : power;
+          }
+          if (power === null) exact = null;
+          if (exact !== null) exact = dedupe(exact);
+        }
+        return { exact, required };
+      }
+      case 'cat': {
+        let run: string[] | null = [''];
+        let best: string[] | null = null;
+        let allExact = true;
+        for (const item of h.items) {
+          const info = this.info(item);
+          best = better(best, info.required);
+          if (info.exact !== null && run !== null) {
+            const next = cross(run, info.exact);
+            if (next !== null) {
+              run = next;
+              continue;
+            }
+          }
+          // The run ends here (a non-literal item, or too many combinations): it is a candidate, and a new
+          // run starts with this item when it is exact.
+          best = better(best, run);
+          allExact = false;
+          run = info.exact;
+        }
+        best = better(best, run);
+        return { exact: allExact ? run : null, required: best };
+      }
+      case 'alt': {
+        const exact: string[] = [];
+        const required: string[] = [];
+        let allExact = true;
+        let allRequired = true;
+        for (const item of h.items) {
+          const info = this.info(item);
+          if (info.exact === null) allExact = false;
+          else exact.push(...info.exact);
+          const r = better(info.required, info.exact);
+          if (r === null || r.some((s) => s.length === 0)) allRequired = false;
+          else required.push(...r);
+        }
+        return {
+          exact: allExact && exact.length <= MAX_STRINGS ? dedupe(exact) : null,
+          required: allRequired ? dedupe(required) : null,
+        };
+      }
+    }
+  }
+}
+
+/** Drops literals that contain another one (`bar`, `foobar` → `bar`): the filter accepts the same files. */
+function minimal(set: string[], caseInsensitive: boolean): string[] {
+  const key = (s: string): string => (caseInsensitive ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
+  return set.filter(
+    (s, i) => !set.some((t, j) => j !== i && key(s).includes(key(t)) && (key(s) !== key(t) || j < i)),
+  );
+}
+
+/**
+ * Candidate code points for a class made only of small ranges (after folding/negation analysis this is
+ * conservative: classes with properties or negation are never enumerated).
+ */
+function boundedCandidates(e: ClassExpr): number[] | null {
+  switch (e.t) {
+    case 'set': {
+      const out: number[] = [];
+      for (const a of e.atoms) {
+        if (a.t !== 'range' || a.hi - a.lo >= MAX_CLASS_CHARS) return null;
+        for (let cp = a.lo; cp <= a.hi; cp++) out.push(cp);
+        if (out.length > MAX_CLASS_CHARS) return null;
+      }
+      return out;
+    }
+    case 'fold': {
+      const inner = boundedCandidates(e.e);
+      if (inner === null) return null;
+      const out = new Set<number>();
+      for (const cp of inner) {
+        if (e.ascii) {
+          out.add(cp);
+          const p = asciiFoldPartner(cp);
+          if (p !== null) out.add(p);
+        } else for (const m of foldClassOf(cp)) out.add(m);
+      }
+      return [...out];
+    }
+    case 'or': {
+      const out: number[] = [];
+      for (const x of e.es) {
+        const c = boundedCandidates(x);
+        if (c === null) return null;
+        out.push(...c);
+      }
+      return [...new Set(out)];
+    }
+    case 'and':
+      return boundedCandidates(e.a) ?? boundedCandidates(e.b);
+    case 'sub':
+      return boundedCandidates(e.a);
+    case 'xor': {
+      const a = boundedCandidates(e.a);
+      const b = boundedCandidates(e.b);
+      return a === null || b === null ? null : [...new Set([...a, ...b])];
+    }
+    case 'bytes':
+      return boundedCandidates(e.e);
+    case 'not':
+      return null;
+  }
+}

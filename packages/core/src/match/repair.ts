@@ -1,0 +1,169 @@
+/**
+ * Lenient repairs for patterns typed by people and models (the search tool's contract, seed 000):
+ *
+ * 1. Brace rule: a `{` that cannot start a repetition `{N}`, `{N,}`, `{N,M}` is a literal `{`, a stray `}`
+ *    a literal `}`. Escapes and the braced bodies of `\p{…}`, `\P{…}`, `\x{…}`, `\u{…}`, `\U{…}` and rg 15's
+ *    `\b{start}`-style assertions are left alone. Unlike the reference, a `$` right before a literalised `{`
+ *    becomes a literal `$` too, so `${name}` matches the text `${name}` instead of never matching.
+ * 2. Paren retry: after an unclosed/unopened group error only, every unescaped `(` and `)` is escaped.
+ */
+
+const HEX_OR_PROPERTY_ESCAPES = new Set(['p', 'P', 'x', 'u', 'U']);
+
+const REPETITION = /^\{[0-9]+(?:,[0-9]*)?\}/;
+/** With `(?x)` somewhere, Rust also accepts whitespace inside the braces (`a{ 2, 3 }`). */
+const REPETITION_X = /^\{\s*[0-9]+\s*(?:,\s*(?:[0-9]+\s*)?)?\}/;
+
+/** `{N}`, `{N,}` or `{N,M}` at `i` (the `{`); returns its length or 0. */
+function repetitionLength(pattern: string, i: number, xMode: boolean): number {
+  const m = (xMode ? REPETITION_X : REPETITION).exec(pattern.slice(i, i + 60));
+  return m ? m[0].length : 0;
+}
+
+/** Whether the text already emitted ends with something a repetition can apply to. */
+function endsWithRepeatable(out: string): boolean {
+  if (out.length === 0) return false;
+  const last = out[out.length - 1]!;
+  if (last !== '(' && last !== '|') return true;
+  // An escaped `\(` or `\|` is a literal, which is repeatable.
+  let backslashes = 0;
+  for (let k = out.length - 2; k >= 0 && out[k] === '\\'; k--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/** A repaired pattern and, for each of its UTF-16 indices (plus its end), the index in the input. */
+export interface Repaired {
+  text: string;
+  map: number[];
+}
+
+class Builder {
+  text = '';
+  readonly map: number[] = [];
+  add(s: string, from: number): void {
+    for (let k = 0; k < s.length; k++) this.map.push(from + k);
+    this.text += s;
+  }
+  /** Inserted text (an added backslash) maps to the input character it escapes. */
+  insert(s: string, at: number): void {
+    for (let k = 0; k < s.length; k++) this.map.push(at);
+    this.text += s;
+  }
+  /** Drops the last emitted UTF-16 unit. */
+  unadd(): void {
+    this.text = this.text.slice(0, -1);
+    this.map.pop();
+  }
+  done(end: number): Repaired {
+    return { text: this.text, map: [...this.map, end] };
+  }
+}
+
+export function applyBraceRule(pattern: string): Repaired {
+  const b = new Builder();
+  const xMode = /\(\?[imsUuR-]*x/.test(pattern);
+  let classDepth = 0;
+  let i = 0;
+  /** An unescaped `$` was the last thing emitted (at input index `dollarFrom`). */
+  let dollarFrom = -1;
+  while (i < pattern.length) {
+    const ch = pattern[i]!;
+    const wasDollar = dollarFrom;
+    dollarFrom = -1;
+    if (ch === '\\') {
+      const next = pattern[i + 1];
+      if (next === undefined) {
+        b.add(ch, i);
+        i++;
+        continue;
+      }
+      const afterEscape = i + 2;
+      if ((HEX_OR_PROPERTY_ESCAPES.has(next) || next === 'b') && pattern[afterEscape] === '{') {
+        const close = pattern.indexOf('}', afterEscape);
+        const body = close < 0 ? pattern.slice(afterEscape + 1) : pattern.slice(afterEscape + 1, close);
+        if (next !== 'b' || /^[A-Za-z-]+$/.test(body)) {
+          // Malformed bodies (no `}`) are left for the parser to report.
+          const end = close < 0 ? pattern.length : close + 1;
+          b.add(pattern.slice(i, end), i);
+          i = end;
+          continue;
+        }
+      }
+      b.add(ch + next, i);
+      i += 2;
+      continue;
+    }
+    if (classDepth > 0) {
+      if (ch === '[') classDepth++;
+      else if (ch === ']') classDepth--;
+      b.add(ch, i);
+      i++;
+      continue;
+    }
+    if (ch === '[') {
+      classDepth = 1;
+      b.add(ch, i);
+      i++;
+      // A `]` right after `[` or `[^` is a literal member, not the end.
+      if (pattern[i] === '^') {
+        b.add('^', i);
+        i++;
+      }
+      if (pattern[i] === ']') {
+        b.add(']', i);
+        i++;
+      }
+      continue;
+    }
+    if (ch === '{') {
+      const len = repetitionLength(pattern, i, xMode);
+      if (len > 0 && endsWithRepeatable(b.text)) {
+        b.add(pattern.slice(i, i + len), i);
+        i += len;
+        continue;
+      }
+      if (wasDollar >= 0) {
+        b.unadd();
+        b.insert('\\', wasDollar);
+        b.add('$', wasDollar);
+      }
+      b.insert('\\', i);
+      b.add('{', i);
+      i++;
+      continue;
+    }
+    if (ch === '}') {
+      b.insert('\\', i);
+      b.add('}', i);
+      i++;
+      continue;
+    }
+    if (ch === '$') dollarFrom = i;
+    b.add(ch, i);
+    i++;
+  }
+  return b.done(pattern.length);
+}
+
+/** Escapes every unescaped `(` and `)`. */
+export function escapeParens(pattern: string): Repaired {
+  const b = new Builder();
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === '\\' && i + 1 < pattern.length) {
+      b.add(ch + pattern[i + 1], i);
+      i++;
+    } else if (ch === '(' || ch === ')') {
+      b.insert('\\', i);
+      b.add(ch, i);
+    } else {
+      b.add(ch, i);
+    }
+  }
+  return b.done(pattern.length);
+}
+
+/** Composes position maps: `outer` indexes `inner.text`. */
+export function composeMaps(inner: number[], outer: number[]): number[] {
+  return outer.map((k) => inner[k] ?? inner[inner.length - 1] ?? 0);
+}

@@ -1,0 +1,75 @@
+/**
+ * The one event stream both engines produce, modelled on `rg --json` (begin, match, context, end, summary),
+ * so consumers never know which engine ran. Offsets are bytes, as ripgrep's are.
+ */
+
+export interface Submatch {
+  /** Byte offset within `text` (for a multiline match, within the first line's start). */
+  start: number;
+  end: number;
+}
+
+export interface LineRecord {
+  lineNumber: number;
+  /** Byte offset of the first line's start within the file. */
+  absoluteOffset: number;
+  /**
+   * The line (or, for a multiline match, the lines) including the line terminator, decoded as UTF-8
+   * with U+FFFD for invalid bytes; cut at a character boundary when `truncated`.
+   */
+  text: string;
+  /** Submatches, byte offsets into the (untruncated) line; empty for context lines. */
+  submatches: Submatch[];
+  /** `text` was cut to the line-length cap (`maxColumns`, in bytes). */
+  truncated?: boolean;
+  /** The raw bytes when they are not valid UTF-8 (ripgrep prints these as `{"bytes": base64}`). */
+  bytes?: Uint8Array;
+}
+
+export interface FileStats {
+  /** Submatches found (for a capped file, those within the cap). */
+  matches: number;
+  matchedLines: number;
+  bytesSearched: number;
+  /** The per-file match cap stopped the search while more matches remained. */
+  limitReached: boolean;
+}
+
+export type SkipReason = 'binary' | 'too-large' | 'unreadable' | 'not-a-file';
+
+export type SearchEvent =
+  | { type: 'begin'; path: string }
+  | ({ type: 'match'; path: string } & LineRecord)
+  | ({ type: 'context'; path: string } & LineRecord)
+  /**
+   * `counted`: the file matched after the request's `detailFiles` horizon, so it was searched only far
+   * enough to know that it matches (no lines, stats are a lower bound).
+   */
+  | { type: 'end'; path: string; binaryOffset: number | null; stats: FileStats; counted?: true }
+  /** A file that was not searched, reported for files the caller named and for read errors. */
+  | { type: 'skip'; path: string; reason: SkipReason; message: string }
+  | { type: 'summary'; summary: SearchSummary };
+
+export type EngineName = 'js' | 'rg';
+
+/** How a search ended. Anything but 'complete' means the results are partial, and says why. */
+export type SearchOutcome = 'complete' | 'timeout' | 'aborted' | 'walk-budget';
+
+export interface SearchSummary {
+  engine: EngineName;
+  /** Why this engine ran (e.g. "rg unavailable: …", "requested"). */
+  engineReason: string;
+  outcome: SearchOutcome;
+  elapsedMs: number;
+  filesSearched: number;
+  filesWithMatch: number;
+  matches: number;
+  matchedLines: number;
+  bytesSearched: number;
+  /** Files passed over, by reason (walked binary files are counted here, not reported one by one). */
+  skipped: Record<SkipReason, number>;
+  /** Roots that do not exist. */
+  missingRoots: string[];
+  /** Errors met on the way (unreadable directories and files); the search went on. */
+  errors: Array<{ path: string; code: string; message: string }>;
+}

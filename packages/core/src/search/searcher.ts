@@ -1,0 +1,474 @@
+import { isAscii, isUtf8 } from 'node:buffer';
+import { BINARY_SNIFF_BYTES } from '../limits.js';
+import type { FileStats, LineRecord, Submatch } from './events.js';
+import { charBoundaryAtOrBefore, utf16IndicesToByteOffsets } from './utf8.js';
+
+/** What the searcher needs of a compiled pattern (see match/compilePattern). */
+export interface LineMatcher {
+  /** Global + unicode; matches never cross '\n' unless `multiline`. */
+  regex: RegExp;
+  /** Equivalent to `regex` on pure-ASCII text, and faster. */
+  asciiRegex: RegExp;
+  required: { literals: string[]; caseInsensitive: boolean } | null;
+  /** Selects the same lines as `regex`, more cheaply; spans still come from `regex`. */
+  lineRegex?: RegExp;
+  /** `lineRegex` for pure-ASCII text. */
+  asciiLineRegex?: RegExp;
+  multiline: boolean;
+}
+
+export type SearchMode = 'lines' | 'count' | 'files-with-matches';
+
+export interface SearcherConfig {
+  mode: SearchMode;
+  beforeContext: number;
+  afterContext: number;
+  /** Matching lines per file (ripgrep -m); undefined = no cap. */
+  maxCount?: number;
+  /** Line length cap in bytes; longer lines are cut at a character boundary and flagged. */
+  maxColumns?: number;
+  /**
+   * 'quit': a NUL in the first 64 KiB skips the file and a later NUL ends the search before the line
+   * holding it (ripgrep's rule for files found by walking). 'text': search everything, report the NUL offset
+   * (ripgrep's JSON output for files named on the command line).
+   */
+  binary: 'quit' | 'text';
+}
+
+/** A reported line: a match (possibly without submatches, see collectSpans) or a context line. */
+export type SearchLine = LineRecord & { type: 'match' | 'context' };
+
+export interface FileResult {
+  lines: SearchLine[];
+  stats: FileStats;
+  binaryOffset: number | null;
+  /** The file was not searched at all because it is binary. */
+  skippedBinary: boolean;
+}
+
+/**
+ * The literals every match must contain, used twice: on raw bytes, to reject a file before decoding it,
+ * and on the decoded text, to find the only lines worth running the regex on.
+ */
+export class Prefilter {
+  private readonly needles: Buffer[] | null;
+  private readonly folded: RegExp | null;
+  /** Finds the literals in decoded text (global; case folded like `folded`). */
+  readonly candidates: RegExp | null;
+
+  constructor(required: LineMatcher['required']) {
+    this.needles = null;
+    this.folded = null;
+    this.candidates = null;
+    if (!required || required.literals.length === 0 || required.literals.some((l) => l.length === 0)) return;
+    const escape = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    this.candidates = new RegExp(required.literals.map(escape).join('|'), required.caseInsensitive ? 'gi' : 'g');
+    if (!required.caseInsensitive) {
+      this.needles = required.literals.map((l) => Buffer.from(l, 'utf8'));
+    } else {
+      // The literals already spell out every non-ASCII case variant; what is left is ASCII case folding,
+      // done by a non-Unicode `i` regex over a latin1 view of the bytes (one char per byte). It also folds
+      // latin1 letters, which can only let more files through, never fewer.
+      const alternation = required.literals.map((l) => escape(Buffer.from(l, 'utf8').toString('latin1'))).join('|');
+      this.folded = new RegExp(alternation, 'i');
+    }
+  }
+
+  get active(): boolean {
+    return this.needles !== null || this.folded !== null;
+  }
+
+  mayMatch(buf: Buffer, end: number): boolean {
+    if (this.needles) {
+      const view = end === buf.length ? buf : buf.subarray(0, end);
+      for (const needle of this.needles) if (view.indexOf(needle) !== -1) return true;
+      return false;
+    }
+    if (this.folded) return this.folded.test(buf.toString('latin1', 0, end));
+    return true;
+  }
+}
+
+const NEWLINE = 10;
+
+const EMPTY_STATS = (bytesSearched: number): FileStats => ({
+  matches: 0,
+  matchedLines: 0,
+  bytesSearched,
+  limitReached: false,
+});
+
+/**
+ * Searches one file's bytes `buf[0, length)`. Pure: no I/O, no state between calls, so it runs the same in
+ * a worker and in tests. Lines are decoded only when they are reported.
+ */
+export function searchBuffer(
+  buf: Buffer,
+  length: number,
+  matcher: LineMatcher,
+  prefilter: Prefilter,
+  config: SearcherConfig,
+): FileResult {
+  // The literal prefilter runs first: most files fail it, and then whether they are binary is moot.
+  if (length === 0 || !prefilter.mayMatch(buf, length)) {
+    return { lines: [], stats: EMPTY_STATS(length), binaryOffset: null, skippedBinary: false };
+  }
+  let end = length;
+  let binaryOffset: number | null = null;
+  const nul = length === buf.length ? buf.indexOf(0) : buf.subarray(0, length).indexOf(0);
+  if (nul !== -1) {
+    binaryOffset = nul;
+    if (config.binary === 'quit') {
+      if (nul < BINARY_SNIFF_BYTES) {
+        return { lines: [], stats: EMPTY_STATS(0), binaryOffset, skippedBinary: true };
+      }
+      end = buf.lastIndexOf(NEWLINE, nul) + 1;
+    }
+  }
+  if (end === 0) return { lines: [], stats: EMPTY_STATS(0), binaryOffset, skippedBinary: false };
+  const view = end === buf.length ? buf : buf.subarray(0, end);
+  const ascii = isAscii(view);
+  const text = ascii ? buf.toString('latin1', 0, end) : buf.toString('utf8', 0, end);
+  const file = new DecodedFile(buf, end, text, ascii, ascii || isUtf8(view));
+  const regex = ascii ? matcher.asciiRegex : matcher.regex;
+  const blocks = findMatchBlocks(file, regex, matcher, prefilter, config);
+  const stats: FileStats = {
+    matches: blocks.matches,
+    matchedLines: blocks.list.length,
+    bytesSearched: end,
+    limitReached: blocks.limitReached,
+  };
+  if (config.mode !== 'lines' || blocks.list.length === 0) {
+    return { lines: [], stats, binaryOffset, skippedBinary: false };
+  }
+  return {
+    lines: renderLines(file, blocks.list, blocks.contextLimit, config),
+    stats,
+    binaryOffset,
+    skippedBinary: false,
+  };
+}
+
+/** A decoded file with a cursor that maps line starts between chars and bytes in one forward pass. */
+class DecodedFile {
+  private cursorChar = 0;
+  private cursorByte = 0;
+
+  constructor(
+    readonly buf: Buffer,
+    readonly end: number,
+    readonly text: string,
+    readonly ascii: boolean,
+    readonly validUtf8: boolean,
+  ) {}
+
+  /** Byte offset of a line start given as a char index (ascending calls are linear overall). */
+  byteOfLineStart(charIndex: number): number {
+    if (this.ascii) return charIndex;
+    if (charIndex < this.cursorChar) {
+      this.cursorChar = 0;
+      this.cursorByte = 0;
+    }
+    // '\n' survives decoding one-to-one, so the k-th newline in the text is the k-th newline in the bytes.
+    while (this.cursorChar < charIndex) {
+      const nextChar = this.text.indexOf('\n', this.cursorChar);
+      const nextByte = this.buf.indexOf(NEWLINE, this.cursorByte);
+      if (nextChar === -1 || nextChar >= charIndex || nextByte === -1) break;
+      this.cursorChar = nextChar + 1;
+      this.cursorByte = nextByte + 1;
+    }
+    return this.cursorByte;
+  }
+
+  /** End (exclusive, after the terminator) of the line containing char `i`. */
+  lineEndAfter(i: number): number {
+    const nl = this.text.indexOf('\n', i);
+    return nl === -1 ? this.text.length : nl + 1;
+  }
+
+  lineStartOf(i: number): number {
+    return i === 0 ? 0 : this.text.lastIndexOf('\n', i - 1) + 1;
+  }
+}
+
+/** A matched line (or, in multiline mode, a run of lines) with its submatches as char indices. */
+interface MatchBlock {
+  lineNumber: number;
+  /** Char range of the whole lines, terminator included. */
+  start: number;
+  end: number;
+  spans: Array<[number, number]>;
+}
+
+interface BlockList {
+  list: MatchBlock[];
+  matches: number;
+  limitReached: boolean;
+  /** When the per-file cap stopped the scan: no context line is emitted at or beyond this char index. */
+  contextLimit: number;
+}
+
+function findMatchBlocks(
+  file: DecodedFile,
+  regex: RegExp,
+  matcher: LineMatcher,
+  prefilter: Prefilter,
+  config: SearcherConfig,
+): BlockList {
+  const cap =
+    config.mode === 'files-with-matches' ? 1 : config.maxCount === undefined ? Number.POSITIVE_INFINITY : config.maxCount;
+  const out: BlockList = { list: [], matches: 0, limitReached: false, contextLimit: file.text.length };
+  if (cap <= 0) return out;
+  if (matcher.multiline) findMultilineBlocks(file, regex, config, cap, out);
+  else findLineBlocks(file, regex, matcher, prefilter, config, cap, out);
+  return out;
+}
+
+/**
+ * Line mode: find each line that matches, then its spans. A line is found through the required literals
+ * when there are any (only lines holding one can match, so the regex runs on those lines alone), else
+ * through the cheap line-selection regex, else the regex itself over the whole text.
+ */
+function findLineBlocks(
+  file: DecodedFile,
+  regex: RegExp,
+  matcher: LineMatcher,
+  prefilter: Prefilter,
+  config: SearcherConfig,
+  cap: number,
+  out: BlockList,
+): void {
+  const text = file.text;
+  const lineRegex = (file.ascii ? (matcher.asciiLineRegex ?? matcher.lineRegex) : matcher.lineRegex) ?? null;
+  const candidates = prefilter.candidates;
+  const finder = candidates ?? lineRegex ?? regex;
+  // A finder hit only proves the line matches when it is the regex (or the line regex) itself.
+  const verify = candidates ? (lineRegex ?? regex) : null;
+  let lineNo = 1;
+  let lineStart = 0;
+  let pos = 0;
+  let windowEnd = -1;
+  while (pos < text.length) {
+    finder.lastIndex = pos;
+    const m = finder.exec(text);
+    if (m === null) break;
+    const start = file.lineStartOf(m.index);
+    const end = file.lineEndAfter(m.index);
+    pos = end;
+    if (verify) {
+      verify.lastIndex = 0;
+      if (!verify.test(text.slice(start, end))) continue;
+    }
+    if (windowEnd >= 0 && start >= windowEnd) {
+      out.limitReached = true;
+      return;
+    }
+    if (out.list.length >= cap && windowEnd < 0) {
+      // Once the cap is reached, ripgrep still reports matches inside the last match's after-context.
+      windowEnd = endOfAfterContext(file, out.list.at(-1)!.end, config.mode === 'lines' ? config.afterContext : 0);
+      out.contextLimit = windowEnd;
+      if (start >= windowEnd) {
+        out.limitReached = true;
+        return;
+      }
+    }
+    lineNo += countNewlines(text, lineStart, start);
+    lineStart = start;
+    const block: MatchBlock = { lineNumber: lineNo, start, end, spans: [] };
+    if (!collectSpans(regex, text, block)) continue; // selected by the line regex but not matched: never, by contract
+    out.matches += block.spans.length;
+    out.list.push(block);
+    if (config.mode === 'files-with-matches') return;
+  }
+}
+
+/** Multiline mode: the regex runs over the whole text; a block is the run of lines a match touches. */
+function findMultilineBlocks(file: DecodedFile, regex: RegExp, config: SearcherConfig, cap: number, out: BlockList): void {
+  const text = file.text;
+  const list = out.list;
+  let lineNo = 1;
+  let lineStart = 0;
+  const advanceTo = (charIndex: number) => {
+    lineNo += countNewlines(text, lineStart, charIndex);
+    lineStart = file.lineStartOf(charIndex);
+  };
+  regex.lastIndex = 0;
+  let current: MatchBlock | null = null;
+  let prevEnd = -1;
+  let windowEnd = -1;
+  for (;;) {
+    const m = regex.exec(text);
+    if (m === null) break;
+    const idx = m.index;
+    const len = m[0].length;
+    if (len === 0) {
+      regex.lastIndex = nextCodePointIndex(text, idx);
+      // Rust's iterator never yields an empty match where the previous match ended.
+      if (idx === prevEnd) continue;
+    }
+    // The empty match at the very end of the text: after a final '\n' it would sit on a line that does not
+    // exist; without one, it makes the last line a match with no submatch (see collectSpans).
+    const atTextEnd = idx === text.length;
+    if (atTextEnd && (idx === 0 || text.charCodeAt(idx - 1) === NEWLINE)) break;
+    prevEnd = idx + len;
+    if (current && (idx < current.end || (atTextEnd && idx === current.end))) {
+      if (atTextEnd) break;
+      current.spans.push([idx, idx + len]);
+      out.matches++;
+      current.end = Math.max(current.end, file.lineEndAfter(Math.max(idx, idx + len - 1)));
+      continue;
+    }
+    if (windowEnd >= 0 && idx >= windowEnd) {
+      out.limitReached = true;
+      break;
+    }
+    if (list.length >= cap && windowEnd < 0) {
+      windowEnd = endOfAfterContext(file, current!.end, config.mode === 'lines' ? config.afterContext : 0);
+      out.contextLimit = windowEnd;
+      if (idx >= windowEnd) {
+        out.limitReached = true;
+        break;
+      }
+    }
+    advanceTo(idx);
+    current = { lineNumber: lineNo, start: lineStart, end: file.lineEndAfter(len > 0 ? idx + len - 1 : idx), spans: [] };
+    if (!atTextEnd) {
+      current.spans.push([idx, idx + len]);
+      out.matches++;
+    }
+    list.push(current);
+    if (config.mode === 'files-with-matches') break;
+  }
+}
+
+/** Char index just past the `n`-th line after `from` (a line start). */
+function endOfAfterContext(file: DecodedFile, from: number, n: number): number {
+  let end = from;
+  for (let k = 0; k < n && end < file.text.length; k++) end = file.lineEndAfter(end);
+  return end;
+}
+
+/**
+ * Spans of `regex` within one line. Returns whether the line matches at all: on a last line without a
+ * terminator, an empty match at the very end makes the line a match (ripgrep's searcher finds it) but is
+ * not listed as a submatch (ripgrep's printer drops it), so a match can have no submatches.
+ */
+function collectSpans(regex: RegExp, text: string, block: MatchBlock): boolean {
+  const line = text.slice(block.start, block.end);
+  const lastLineUnterminated = block.end === text.length && !line.endsWith('\n');
+  regex.lastIndex = 0;
+  let matched = false;
+  let prevEnd = -1;
+  for (;;) {
+    const m = regex.exec(line);
+    if (m === null) break;
+    const idx = m.index;
+    const len = m[0].length;
+    if (len === 0) {
+      regex.lastIndex = nextCodePointIndex(line, idx);
+      if (idx === prevEnd) continue;
+      if (idx === line.length) {
+        // After a terminator this position is the next line's start; at the end of the text, see above.
+        matched ||= lastLineUnterminated;
+        break;
+      }
+    }
+    prevEnd = idx + len;
+    block.spans.push([block.start + idx, block.start + idx + len]);
+    matched = true;
+  }
+  return matched;
+}
+
+function nextCodePointIndex(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? i + 2 : i + 1;
+}
+
+/** Expands match blocks into match and context records, merging overlapping context windows. */
+function renderLines(
+  file: DecodedFile,
+  blocks: MatchBlock[],
+  contextLimit: number,
+  config: SearcherConfig,
+): SearchLine[] {
+  const out: SearchLine[] = [];
+  const text = file.text;
+  // Char index up to which lines have been emitted, and the number of the next line there.
+  let emittedEnd = 0;
+  let emittedLineNo = 1;
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b]!;
+    // Before-context: up to B lines above the block, never re-emitting a line.
+    const before: number[] = [];
+    let s = block.start;
+    while (before.length < config.beforeContext && s > emittedEnd) {
+      s = file.lineStartOf(s - 1);
+      before.unshift(s);
+    }
+    for (let k = 0; k < before.length; k++) {
+      const ls = before[k]!;
+      out.push(makeRecord('context', file, ls, file.lineEndAfter(ls), block.lineNumber - before.length + k, [], config));
+    }
+    out.push(makeRecord('match', file, block.start, block.end, block.lineNumber, block.spans, config));
+    emittedEnd = block.end;
+    emittedLineNo = block.lineNumber + countNewlines(text, block.start, block.end);
+    // After-context: up to A lines below, stopping where the next block starts.
+    const nextStart = b + 1 < blocks.length ? blocks[b + 1]!.start : contextLimit;
+    for (let k = 0; k < config.afterContext && emittedEnd < nextStart && emittedEnd < text.length; k++) {
+      const le = file.lineEndAfter(emittedEnd);
+      out.push(makeRecord('context', file, emittedEnd, le, emittedLineNo, [], config));
+      emittedEnd = le;
+      emittedLineNo++;
+    }
+  }
+  return out;
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function makeRecord(
+  type: SearchLine['type'],
+  file: DecodedFile,
+  start: number,
+  end: number,
+  lineNumber: number,
+  spans: Array<[number, number]>,
+  config: SearcherConfig,
+): SearchLine {
+  const byteStart = file.byteOfLineStart(start);
+  const byteEnd = file.ascii ? end : end >= file.text.length ? file.end : file.byteOfLineStart(end);
+  let submatches: Submatch[];
+  let invalidBytes: Uint8Array | null = null;
+  if (file.ascii) {
+    submatches = spans.map(([a, z]) => ({ start: a - start, end: z - start }));
+  } else if (file.validUtf8) {
+    submatches = spans.map(([a, z]) => ({
+      start: Buffer.byteLength(file.text.slice(start, a), 'utf8'),
+      end: Buffer.byteLength(file.text.slice(start, z), 'utf8'),
+    }));
+  } else {
+    // Lossy lines: one U+FFFD may stand for 1–3 raw bytes, so map indices by re-walking the raw bytes.
+    const raw = file.buf.subarray(byteStart, byteEnd);
+    if (!isUtf8(raw)) invalidBytes = raw;
+    const offsets = utf16IndicesToByteOffsets(
+      raw,
+      spans.flatMap(([a, z]) => [a - start, z - start]),
+    );
+    submatches = spans.map((_, k) => ({ start: offsets[2 * k]!, end: offsets[2 * k + 1]! }));
+  }
+  const record: SearchLine = { type, lineNumber, absoluteOffset: byteStart, text: '', submatches };
+  let cutEnd = byteEnd;
+  if (config.maxColumns !== undefined && byteEnd - byteStart > config.maxColumns) {
+    cutEnd = charBoundaryAtOrBefore(file.buf, byteStart, byteStart + config.maxColumns);
+    record.truncated = true;
+  }
+  if (file.ascii) record.text = file.text.slice(start, cutEnd);
+  else record.text = cutEnd === byteEnd ? file.text.slice(start, end) : file.buf.toString('utf8', byteStart, cutEnd);
+  if (invalidBytes) record.bytes = new Uint8Array(invalidBytes.subarray(0, cutEnd - byteStart));
+  return record;
+}

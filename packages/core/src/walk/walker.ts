@@ -1,0 +1,357 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { compareUtf8, entrySortKey } from '../util/path-order.js';
+import { IgnoreRules, Verdict } from './ignore-rules.js';
+
+export interface WalkOptions {
+  /** Search roots as the caller spelled them; output paths start with this spelling (as ripgrep's do). */
+  roots: string[];
+  /** Base for relative roots. */
+  cwd: string;
+  /** Include entries whose name starts with `.` (default false). */
+  hidden?: boolean;
+  /** Honour `.gitignore`, `.ignore`, `.rgignore` and `.git/info/exclude` (default true). */
+  ignoreFiles?: boolean;
+  /** Apply git's rules (`.gitignore`, `info/exclude`) only inside a git work tree, as ripgrep does (default true). */
+  requireGit?: boolean;
+  /** Read ignore files of the roots' ancestor directories too (default true). */
+  parents?: boolean;
+  /** ripgrep `-g` globs: a plain glob includes, `!glob` excludes; they take precedence over everything else. */
+  globs?: string[];
+  globCaseInsensitive?: boolean;
+  /**
+   * What `-g` globs containing `/` are anchored to: 'cwd' (ripgrep: the path as printed, relative to the
+   * working directory) or 'root' (the path relative to its search root).
+   */
+  globBase?: 'cwd' | 'root';
+  /** Directory names never entered below a root (a root itself is always entered). */
+  skipDirs?: ReadonlySet<string>;
+  /** Budget: directory entries examined. */
+  maxEntries?: number;
+  /** Budget: directories entered. */
+  maxDirs?: number;
+  /** Epoch milliseconds after which the walk stops. */
+  deadline?: number;
+  signal?: AbortSignal;
+  /** Seam for tests. */
+  now?: () => number;
+}
+
+export interface WalkEntry {
+  /** The path as output: root spelling + relative part, `/`-separated. */
+  path: string;
+  /** Absolute path, for opening. */
+  abs: string;
+  /** Named by the caller (a root that is a file): ignore rules, hidden-ness and globs did not apply. */
+  explicit: boolean;
+}
+
+export type WalkStopReason = 'entries' | 'dirs' | 'deadline' | 'aborted';
+
+export interface WalkIssue {
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface WalkStats {
+  entries: number;
+  dirs: number;
+  files: number;
+  errors: WalkIssue[];
+  missingRoots: string[];
+  stoppedBy?: WalkStopReason;
+}
+
+/** The ignore files found in one directory, and whether it is a git repository root. */
+interface DirRules {
+  base: string;
+  custom: IgnoreRules | null;
+  ignore: IgnoreRules | null;
+  git: IgnoreRules | null;
+  exclude: IgnoreRules | null;
+  hasGit: boolean;
+  /** This directory or an ancestor holds `.git`. */
+  inGitTree: boolean;
+  parent: DirRules | null;
+}
+
+interface Frame {
+  dirAbs: string;
+  /** Output path of the directory, '' for a root spelled '' (cwd without prefix). */
+  dirOut: string;
+  rules: DirRules | null;
+  entries: Array<{ name: string; isDir: boolean }>;
+  next: number;
+  /** Path relative to the root, for `globBase: 'root'`. */
+  rel: string;
+  rootOut: string;
+}
+
+/**
+ * Depth-first, no-follow directory walk with ripgrep's filtering rules. Synchronous by design: it is a
+ * generator the caller drives (and slices in time), so the walk can be paused between entries without
+ * a promise per directory. Output order: byte order of the path relative to each root, roots in order.
+ */
+export class Walker {
+  readonly stats: WalkStats = { entries: 0, dirs: 0, files: 0, errors: [], missingRoots: [] };
+  private readonly hidden: boolean;
+  private readonly ignoreFiles: boolean;
+  private readonly requireGit: boolean;
+  private readonly overrides: IgnoreRules | null;
+  private readonly now: () => number;
+  private readonly parentRulesCache = new Map<string, DirRules | null>();
+
+  constructor(private readonly options: WalkOptions) {
+    this.hidden = options.hidden ?? false;
+    this.ignoreFiles = options.ignoreFiles ?? true;
+    this.requireGit = options.requireGit ?? true;
+    this.now = options.now ?? Date.now;
+    this.overrides =
+      options.globs && options.globs.length > 0
+        ? IgnoreRules.overrides(options.globs, '', { caseInsensitive: options.globCaseInsensitive ?? false })
+        : null;
+  }
+
+  *entries(): Generator<WalkEntry, void, undefined> {
+    for (const root of this.options.roots) {
+      if (this.stats.stoppedBy) return;
+      yield* this.walkRoot(root);
+    }
+  }
+
+  private *walkRoot(root: string): Generator<WalkEntry, void, undefined> {
+    const abs = path.resolve(this.options.cwd, root === '' ? '.' : root);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(abs); // roots are followed even when they are symlinks, as ripgrep does
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+      if (code === 'ENOENT' || code === 'ENOTDIR') this.stats.missingRoots.push(root);
+      this.stats.errors.push({ path: root, code, message: describeError(err) });
+      return;
+    }
+    const rootOut = root === '' ? '' : toSlashes(root).replace(/\/+$/, '') || '/';
+    if (!st.isDirectory()) {
+      this.stats.files++;
+      yield { path: toSlashes(root), abs, explicit: true };
+      return;
+    }
+    const parentRules = this.ignoreFiles && (this.options.parents ?? true) ? this.ancestorRules(abs) : null;
+    const first = this.openFrame(abs, rootOut, parentRules, '', rootOut);
+    if (!first) return;
+    const stack: Frame[] = [first];
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      if (frame.next >= frame.entries.length) {
+        stack.pop();
+        continue;
+      }
+      const { name, isDir } = frame.entries[frame.next++]!;
+      if (this.budgetExceeded()) return;
+      const childAbs = frame.dirAbs === '/' ? `/${name}` : `${frame.dirAbs}/${name}`;
+      const childOut = frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
+      const childRel = frame.rel === '' ? name : `${frame.rel}/${name}`;
+      if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules)) continue;
+      if (isDir) {
+        if (this.options.skipDirs?.has(name)) continue;
+        const child = this.openFrame(childAbs, childOut, frame.rules, childRel, frame.rootOut);
+        if (child) stack.push(child);
+      } else {
+        this.stats.files++;
+        yield { path: childOut, abs: childAbs, explicit: false };
+      }
+    }
+  }
+
+  private budgetExceeded(): boolean {
+    const s = this.stats;
+    if (s.stoppedBy) return true;
+    s.entries++;
+    if (this.options.maxEntries !== undefined && s.entries > this.options.maxEntries) s.stoppedBy = 'entries';
+    // The clock and the signal are read every 64 entries (and per directory), not per entry.
+    else if ((s.entries & 63) === 0) this.checkTime();
+    return s.stoppedBy !== undefined;
+  }
+
+  private checkTime(): void {
+    const o = this.options;
+    if (o.signal?.aborted) this.stats.stoppedBy = 'aborted';
+    else if (o.deadline !== undefined && this.now() >= o.deadline) this.stats.stoppedBy = 'deadline';
+  }
+
+  /** Lists a directory; its own ignore files (found in that listing) extend `parentRules` for its children. */
+  private openFrame(
+    dirAbs: string,
+    dirOut: string,
+    parentRules: DirRules | null,
+    rel: string,
+    rootOut: string,
+  ): Frame | null {
+    const o = this.options;
+    if (o.maxDirs !== undefined && this.stats.dirs >= o.maxDirs) {
+      this.stats.stoppedBy = 'dirs';
+      return null;
+    }
+    this.checkTime();
+    if (this.stats.stoppedBy) return null;
+    this.stats.dirs++;
+    let dirents: fs.Dirent[];
+    try {
+      dirents = fs.readdirSync(dirAbs, { withFileTypes: true });
+    } catch (err) {
+      this.stats.errors.push({
+        path: dirOut,
+        code: (err as NodeJS.ErrnoException).code ?? 'EIO',
+        message: describeError(err),
+      });
+      return null;
+    }
+    const entries: Array<{ name: string; isDir: boolean; key: string }> = [];
+    for (const d of dirents) {
+      let isDir = d.isDirectory();
+      let isFile = d.isFile();
+      if (!isDir && !isFile && !d.isSymbolicLink() && isUnknownType(d)) {
+        // Some filesystems do not report types in readdir; ask lstat (still never following links).
+        try {
+          const st = fs.lstatSync(`${dirAbs}/${d.name}`);
+          isDir = st.isDirectory();
+          isFile = st.isFile();
+        } catch {
+          continue;
+        }
+      }
+      // Symlinks are not followed; FIFOs, sockets and devices are never searched.
+      if (!isDir && !isFile) continue;
+      entries.push({ name: d.name, isDir, key: entrySortKey(d.name, isDir) });
+    }
+    entries.sort((a, b) => compareUtf8(a.key, b.key));
+    const rules = this.ignoreFiles ? this.rulesFromListing(dirAbs, dirents, parentRules) : null;
+    return { dirAbs, dirOut, rules, entries, next: 0, rel, rootOut };
+  }
+
+  /** ripgrep's precedence: overrides, then ignore files (a whitelist beats hidden-ness), then hidden. */
+  private accept(abs: string, out: string, rel: string, name: string, isDir: boolean, rules: DirRules | null): boolean {
+    if (this.overrides) {
+      const candidate = this.options.globBase === 'root' ? rel : globCandidate(out, abs, this.options.cwd);
+      const v = this.overrides.match(candidate, name, isDir);
+      if (v === Verdict.Ignore) return false;
+      if (v === Verdict.Whitelist) return true;
+      // With any include glob, a file no include matched is out; directories are still entered.
+      if (!isDir && this.overrides.hasWhitelist) return false;
+    }
+    let whitelisted = false;
+    if (rules) {
+      const v = this.matchIgnoreFiles(abs, name, isDir, rules);
+      if (v === Verdict.Ignore) return false;
+      whitelisted = v === Verdict.Whitelist;
+    }
+    if (!whitelisted && !this.hidden && name.startsWith('.')) return false;
+    return true;
+  }
+
+  private matchIgnoreFiles(abs: string, name: string, isDir: boolean, chain: DirRules): Verdict {
+    const applyGit = !this.requireGit || chain.inGitTree;
+    let custom = Verdict.None;
+    let ignore = Verdict.None;
+    let git = Verdict.None;
+    let exclude = Verdict.None;
+    let sawGit = false;
+    for (let r: DirRules | null = chain; r; r = r.parent) {
+      const rel = abs.slice(r.base === '/' ? 1 : r.base.length + 1);
+      if (custom === Verdict.None && r.custom) custom = r.custom.match(rel, name, isDir);
+      if (ignore === Verdict.None && r.ignore) ignore = r.ignore.match(rel, name, isDir);
+      if (applyGit && !sawGit) {
+        if (git === Verdict.None && r.git) git = r.git.match(rel, name, isDir);
+        if (exclude === Verdict.None && r.exclude) exclude = r.exclude.match(rel, name, isDir);
+      }
+      sawGit ||= r.hasGit;
+    }
+    return custom || ignore || git || exclude;
+  }
+
+  private readDirRules(dirAbs: string, parent: DirRules | null): DirRules | null {
+    try {
+      return this.rulesFromListing(dirAbs, fs.readdirSync(dirAbs, { withFileTypes: true }), parent);
+    } catch {
+      return parent;
+    }
+  }
+
+  private rulesFromListing(dirAbs: string, dirents: fs.Dirent[], parent: DirRules | null): DirRules | null {
+    let names: Set<string> | null = null;
+    for (const d of dirents) {
+      const n = d.name;
+      if (n === '.git' || n === '.gitignore' || n === '.ignore' || n === '.rgignore') {
+        names ??= new Set();
+        names.add(n);
+      }
+    }
+    if (!names) return parent;
+    const hasGit = names.has('.git');
+    const read = (file: string) => {
+      try {
+        return IgnoreRules.parse(fs.readFileSync(`${dirAbs}/${file}`, 'utf8'), dirAbs);
+      } catch {
+        return null;
+      }
+    };
+    return {
+      base: dirAbs,
+      custom: names.has('.rgignore') ? read('.rgignore') : null,
+      ignore: names.has('.ignore') ? read('.ignore') : null,
+      git: names.has('.gitignore') ? read('.gitignore') : null,
+      exclude: hasGit ? read('.git/info/exclude') : null,
+      hasGit,
+      inGitTree: hasGit || (parent?.inGitTree ?? false),
+      parent,
+    };
+  }
+
+  /** Rules of the ancestors of a root (outermost first in the chain's parent direction). */
+  private ancestorRules(rootAbs: string): DirRules | null {
+    const parentDir = path.dirname(rootAbs);
+    if (parentDir === rootAbs) return null;
+    const cached = this.parentRulesCache.get(parentDir);
+    if (cached !== undefined) return cached;
+    const above = this.ancestorRules(parentDir);
+    const rules = this.readDirRules(parentDir, above);
+    this.parentRulesCache.set(parentDir, rules);
+    return rules;
+  }
+}
+
+function isUnknownType(d: fs.Dirent): boolean {
+  return !d.isBlockDevice() && !d.isCharacterDevice() && !d.isFIFO() && !d.isSocket();
+}
+
+/** The path ripgrep matches `-g` globs against: as printed, without `./`, relative to cwd when absolute. */
+function globCandidate(out: string, abs: string, cwd: string): string {
+  if (out.startsWith('./')) return out.slice(2);
+  if (out.startsWith('/')) {
+    const prefix = cwd.endsWith('/') ? cwd : `${cwd}/`;
+    return abs.startsWith(prefix) ? abs.slice(prefix.length) : out;
+  }
+  return out;
+}
+
+function toSlashes(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
+}
+
+export function describeError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT':
+      return 'No such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'Permission denied';
+    case 'ENOTDIR':
+      return 'Not a directory';
+    case 'ELOOP':
+      return 'Too many levels of symbolic links';
+    default:
+      return e.message ?? String(err);
+  }
+}

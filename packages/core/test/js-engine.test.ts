@@ -1,0 +1,76 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJsEngine } from '../src/engine/js/js-engine.js';
+import type { EngineRun } from '../src/engine/run.js';
+import type { SearchEvent } from '../src/search/events.js';
+
+let dir: string;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-js-engine-'));
+  for (let i = 0; i < 700; i++) {
+    fs.mkdirSync(path.join(dir, `d${i % 7}`), { recursive: true });
+    fs.writeFileSync(path.join(dir, `d${i % 7}`, `f${i}.txt`), i % 3 === 0 ? `x\nneedle ${i}\n` : 'nothing\n');
+  }
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function run(source: string, over: Partial<EngineRun> = {}): EngineRun {
+  const spec = {
+    regex: { source, flags: 'gu' },
+    asciiRegex: { source, flags: 'gu' },
+    required: null,
+    multiline: false,
+  };
+  return {
+    pattern: { rust: source, fixedStrings: false, caseInsensitive: false, wordRegexp: false, multiline: false, spec },
+    walk: { roots: [dir], cwd: dir },
+    searcher: { mode: 'lines', beforeContext: 0, afterContext: 0 },
+    maxFilesize: Number.POSITIVE_INFINITY,
+    now: Date.now,
+    engineReason: 'test',
+    ...over,
+  };
+}
+
+async function collect(r: EngineRun): Promise<SearchEvent[]> {
+  const out: SearchEvent[] = [];
+  for await (const e of runJsEngine(r)) out.push(e);
+  return out;
+}
+
+describe('js engine', () => {
+  it('searches every file once and emits files in path byte order, whatever the worker scheduling', async () => {
+    const events = await collect(run('needle'));
+    const begins = events.filter((e) => e.type === 'begin').map((e) => (e as { path: string }).path);
+    expect(begins).toHaveLength(234);
+    expect([...begins].sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))))).toEqual(begins);
+    const summary = events.at(-1)!;
+    expect(summary.type).toBe('summary');
+    if (summary.type === 'summary') {
+      expect(summary.summary.filesSearched).toBe(700);
+      expect(summary.summary.filesWithMatch).toBe(234);
+      expect(summary.summary.outcome).toBe('complete');
+    }
+  });
+
+  it('stops a catastrophic regex at the deadline and says it timed out', async () => {
+    fs.writeFileSync(path.join(dir, 'evil.txt'), `${'a'.repeat(40)}!\n`);
+    const started = Date.now();
+    const events = await collect(run('(a+)+$', { deadline: Date.now() + 500, walk: { roots: ['evil.txt'], cwd: dir } }));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const summary = events.at(-1)!;
+    expect(summary.type === 'summary' && summary.summary.outcome).toBe('timeout');
+    expect(events.filter((e) => e.type === 'match')).toHaveLength(0);
+  });
+
+  it('stops when aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const events = await collect(run('needle', { signal: controller.signal }));
+    const summary = events.at(-1)!;
+    expect(summary.type === 'summary' && summary.summary.outcome).toBe('aborted');
+  });
+});

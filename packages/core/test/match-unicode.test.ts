@@ -1,0 +1,110 @@
+/**
+ * The Unicode data behind the translator (case folding classes, property names) and the lenient repair
+ * functions on their own.
+ */
+import { describe, expect, it } from 'vitest';
+import { FOLD_CLASSES } from '../src/match/fold-table.js';
+import { applyBraceRule, escapeParens } from '../src/match/repair.js';
+import {
+  computeFoldClassesFromV8,
+  foldClassOf,
+  normalizePropertyName,
+  resolveProperty,
+} from '../src/match/unicode.js';
+import { BINARY_PROPERTIES, GENERAL_CATEGORIES, SCRIPTS } from '../src/match/unicode-names.js';
+
+describe('simple case folding table', () => {
+  it("matches this Node's V8 (regenerate fold-table.ts when it does not)", () => {
+    expect(computeFoldClassesFromV8()).toBe(FOLD_CLASSES);
+  });
+
+  it('groups the known multi-member classes', () => {
+    expect(foldClassOf(0x6b)).toEqual([0x4b, 0x6b, 0x212a]);
+    expect(foldClassOf(0x17f)).toEqual([0x53, 0x73, 0x17f]);
+    expect(foldClassOf(0x3c2)).toEqual([0x3a3, 0x3c2, 0x3c3]);
+    expect(foldClassOf(0xdf)).toEqual([0xdf, 0x1e9e]);
+    expect(foldClassOf(0x69)).toEqual([0x49, 0x69]);
+    expect(foldClassOf(0x131)).toEqual([0x131]);
+    expect(foldClassOf(0x31)).toEqual([0x31]);
+  });
+});
+
+describe('Unicode property names', () => {
+  it('normalizes like regex-syntax', () => {
+    expect(normalizePropertyName('Is_Greek')).toBe('greek');
+    expect(normalizePropertyName('Uppercase Letter')).toBe('uppercaseletter');
+    expect(normalizePropertyName('isc')).toBe('isc');
+  });
+
+  it('resolves every name of the generated tables to something V8 accepts', () => {
+    for (const table of [BINARY_PROPERTIES, GENERAL_CATEGORIES, SCRIPTS]) {
+      for (const key of Object.keys(table)) expect(resolveProperty(key, null).ok, key).toBe(true);
+    }
+  });
+
+  it('prefers binary properties, then general categories, then scripts (sc means Currency_Symbol)', () => {
+    const js = (name: string, value: string | null = null): string => {
+      const r = resolveProperty(name, value);
+      return r.ok && r.atom.t === 'prop' ? r.atom.js : 'none';
+    };
+    expect(js('Lower')).toBe('Lowercase');
+    expect(js('Ll')).toBe('gc=Lowercase_Letter');
+    expect(js('sc')).toBe('gc=Currency_Symbol');
+    expect(js('Greek')).toBe('sc=Greek');
+    expect(js('scx', 'Grek')).toBe('scx=Greek');
+    expect(js('Any')).toBe('Any');
+  });
+
+  it('explains properties JavaScript lacks', () => {
+    const r = resolveProperty('Word_Break', 'ALetter');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/not supported by JavaScript/);
+  });
+});
+
+describe('brace rule', () => {
+  const fix = (p: string): string => applyBraceRule(p).text;
+
+  it('escapes braces that cannot be a repetition, and a $ right before them', () => {
+    expect(fix('$\u{7b}platform}')).toBe('\\$\\{platform\\}');
+    expect(fix('interface{}')).toBe('interface\\{\\}');
+    expect(fix('a{,2}')).toBe('a\\{,2\\}');
+    expect(fix('{2}')).toBe('\\{2\\}');
+    expect(fix('(|{2})')).toBe('(|\\{2\\})');
+    expect(fix('a}')).toBe('a\\}');
+  });
+
+  it('keeps repetitions, escapes, classes and braced escape bodies', () => {
+    for (const p of [
+      'a{2,4}',
+      'a{2}',
+      'a{2,}',
+      '\\{',
+      '[{}]',
+      '\\p{Greek}',
+      '\\P{L}',
+      '\\x{41}',
+      '\\u{1F600}',
+      '\\b{start}',
+      '\\p{Greek',
+    ]) {
+      expect(fix(p), p).toBe(p);
+    }
+    expect(fix('\\b{2}')).toBe('\\b{2}');
+  });
+
+  it('maps positions back to the input', () => {
+    const r = applyBraceRule('x{y}');
+    expect(r.text).toBe('x\\{y\\}');
+    expect(r.map).toEqual([0, 1, 1, 2, 3, 3, 4]);
+  });
+});
+
+describe('paren escaping', () => {
+  it('escapes every unescaped parenthesis', () => {
+    expect(escapeParens('foo(').text).toBe('foo\\(');
+    expect(escapeParens('foo()').text).toBe('foo\\(\\)');
+    expect(escapeParens('bar)').text).toBe('bar\\)');
+    expect(escapeParens('\\(a)').text).toBe('\\(a\\)');
+  });
+});

@@ -1,0 +1,181 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { search, type SearchEvent } from '../../src/index.js';
+import { compareUtf8 } from '../../src/util/path-order.js';
+
+/** One parity case: a pattern and the rg flags it runs with. */
+export interface ParityCase {
+  name: string;
+  pattern: string;
+  i?: boolean;
+  F?: boolean;
+  w?: boolean;
+  U?: boolean;
+  hidden?: boolean;
+  noIgnore?: boolean;
+  noRequireGit?: boolean;
+  globs?: string[];
+  A?: number;
+  B?: number;
+  m?: number;
+  /** Search these paths instead of `.`. */
+  paths?: string[];
+  /** A named, deliberate difference from ripgrep (see README "Where trawl differs from ripgrep"). */
+  exclusion?: 'empty-match-inside-char';
+}
+
+/** A file's results in a comparable form: one string per reported line. */
+export interface FileRecords {
+  path: string;
+  lines: string[];
+}
+
+function lineKey(kind: string, lineNumber: number, offset: number, subs: Array<{ start: number; end: number }>, text: string, bytes?: string): string {
+  const s = subs.map((m) => `${m.start}-${m.end}`).join(',');
+  return `${kind} ${lineNumber} @${offset} [${s}] ${bytes !== undefined ? `bytes:${bytes}` : JSON.stringify(text)}`;
+}
+
+export function rgArgs(c: ParityCase): string[] {
+  const a = ['--json', '--no-config', '--no-ignore-global'];
+  if (c.i) a.push('-i');
+  if (c.F) a.push('-F');
+  if (c.w) a.push('-w');
+  if (c.U) a.push('-U');
+  if (c.hidden) a.push('--hidden');
+  if (c.noIgnore) a.push('--no-ignore');
+  if (c.noRequireGit) a.push('--no-require-git');
+  for (const g of c.globs ?? []) a.push('-g', g);
+  if (c.A) a.push('-A', String(c.A));
+  if (c.B) a.push('-B', String(c.B));
+  if (c.m !== undefined) a.push('-m', String(c.m));
+  a.push('-e', c.pattern, '--', ...(c.paths ?? ['.']));
+  return a;
+}
+
+/**
+ * Runs a real ripgrep and returns its files sorted in path byte order (rg's own order is scheduling).
+ * Several roots are searched one rg run each: rg 15 given several roots applies parent-directory ignore
+ * rules racily (about 1 run in 30 on this machine kind), and a flaky reference tests nothing.
+ */
+export function runRealRg(rg: string, cwd: string, c: ParityCase): { files: FileRecords[]; code: number | null; stderr: string } {
+  const roots = c.paths ?? ['.'];
+  if (roots.length > 1) {
+    const runs = roots.map((p) => runRealRg(rg, cwd, { ...c, paths: [p] }));
+    const code = runs.some((r) => r.code === 0) ? 0 : (runs.find((r) => r.code !== 1)?.code ?? 1);
+    return { files: runs.flatMap((r) => r.files), code, stderr: runs.map((r) => r.stderr).join('') };
+  }
+  const r = spawnSync(rg, rgArgs(c), { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+  const files: FileRecords[] = [];
+  let current: FileRecords | null = null;
+  for (const line of r.stdout.split('\n')) {
+    if (!line) continue;
+    const msg = JSON.parse(line);
+    const d = msg.data;
+    if (msg.type === 'begin') {
+      current = { path: d.path.text ?? Buffer.from(d.path.bytes, 'base64').toString('utf8'), lines: [] };
+    } else if ((msg.type === 'match' || msg.type === 'context') && current) {
+      let subs: Array<{ start: number; end: number }> = d.submatches ?? [];
+      if (c.exclusion === 'empty-match-inside-char' && typeof d.lines.text === 'string') {
+        // rg reports an empty match at every byte offset, even inside a multi-byte character; trawl
+        // reports them at character boundaries only.
+        const bytes = Buffer.from(d.lines.text, 'utf8');
+        subs = subs.filter((m) => m.start !== m.end || m.start >= bytes.length || (bytes[m.start]! & 0xc0) !== 0x80);
+      }
+      current.lines.push(lineKey(msg.type, d.line_number, d.absolute_offset, subs, d.lines.text, d.lines.bytes));
+    } else if (msg.type === 'end' && current) {
+      files.push(current);
+      current = null;
+    }
+  }
+  files.sort((x, y) => compareUtf8(x.path, y.path));
+  return { files, code: r.status, stderr: r.stderr };
+}
+
+/** Runs one of our engines; returns files in the order the engine emitted them. */
+export async function runTrawl(engine: 'js' | 'rg', cwd: string, c: ParityCase, rgPath?: string): Promise<FileRecords[]> {
+  const files: FileRecords[] = [];
+  let current: FileRecords | null = null;
+  const events: AsyncIterable<SearchEvent> = search({
+    pattern: c.pattern,
+    paths: c.paths ?? ['.'],
+    cwd,
+    fixedStrings: c.F ?? false,
+    caseInsensitive: c.i ?? false,
+    wordRegexp: c.w ?? false,
+    multiline: c.U ?? false,
+    lenient: false,
+    hidden: c.hidden ?? false,
+    ignoreFiles: !c.noIgnore,
+    requireGit: !c.noRequireGit,
+    globs: c.globs ?? [],
+    beforeContext: c.B ?? 0,
+    afterContext: c.A ?? 0,
+    ...(c.m !== undefined ? { maxCount: c.m } : {}),
+    engine,
+    ...(rgPath ? { rgPath } : {}),
+    timeoutMs: 60_000,
+  });
+  for await (const e of events) {
+    if (e.type === 'begin') current = { path: e.path, lines: [] };
+    else if ((e.type === 'match' || e.type === 'context') && current) {
+      current.lines.push(
+        lineKey(e.type, e.lineNumber, e.absoluteOffset, e.submatches, e.text, e.bytes ? Buffer.from(e.bytes).toString('base64') : undefined),
+      );
+    } else if (e.type === 'end' && current) {
+      files.push(current);
+      current = null;
+    } else if (e.type === 'summary' && e.summary.outcome !== 'complete') {
+      throw new Error(`search did not complete: ${e.summary.outcome}`);
+    }
+  }
+  return files;
+}
+
+export const BUNDLED_RG = (() => {
+  const p = new URL('../../../../node_modules/@vscode/ripgrep-linux-x64/bin/rg', import.meta.url);
+  return fs.existsSync(p) ? p.pathname : null;
+})();
+
+export const DEBIAN_RG = (() => {
+  const r = spawnSync('rg', ['--version'], { encoding: 'utf8' });
+  if (r.status !== 0) return null;
+  const which = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
+  return which || null;
+})();
+
+/**
+ * Named exclusions: where trawl deliberately differs from ripgrep (listed in the README).
+ * - late-nul-binary: a file whose first NUL lies beyond 64 KiB. ripgrep reports the matches of the read
+ *   buffers it searched before the NUL, and its buffer size depends on the files the same thread read
+ *   earlier; trawl reports every match on lines before the NUL's line. So rg's lines must be a subset.
+ */
+export function compareFiles(
+  ours: FileRecords[],
+  theirs: FileRecords[],
+  lateBinary: Set<string>,
+): string | null {
+  const strip = (p: string) => p.replace(/^\.\//, '');
+  const theirsByPath = new Map(theirs.map((f) => [strip(f.path), f]));
+  const oursByPath = new Map(ours.map((f) => [strip(f.path), f]));
+  for (const f of theirs) {
+    const p = strip(f.path);
+    const o = oursByPath.get(p);
+    if (lateBinary.has(p)) {
+      const missing = f.lines.filter((l) => !(o?.lines ?? []).includes(l));
+      if (missing.length > 0) return `late-nul-binary ${p}: rg reported lines trawl did not: ${missing[0]}`;
+      continue;
+    }
+    if (!o) return `file only in rg: ${f.path}\n  first line: ${f.lines[0]}`;
+    const n = Math.max(o.lines.length, f.lines.length);
+    for (let k = 0; k < n; k++) {
+      if (o.lines[k] !== f.lines[k]) {
+        return `${f.path}: line record ${k} differs\n  rg:    ${f.lines[k]}\n  trawl: ${o.lines[k]}`;
+      }
+    }
+  }
+  for (const o of ours) {
+    const p = strip(o.path);
+    if (!theirsByPath.has(p) && !lateBinary.has(p)) return `file only in trawl: ${o.path}\n  first line: ${o.lines[0]}`;
+  }
+  return null;
+}

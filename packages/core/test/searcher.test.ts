@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { Prefilter, type LineMatcher, type SearcherConfig, searchBuffer } from '../src/search/searcher.js';
+
+function matcher(source: string, opts: { multiline?: boolean; literals?: string[] } = {}): LineMatcher {
+  return {
+    regex: new RegExp(source, 'gu'),
+    asciiRegex: new RegExp(source, 'gu'),
+    required: opts.literals ? { literals: opts.literals, caseInsensitive: false } : null,
+    multiline: opts.multiline ?? false,
+  };
+}
+
+const base: SearcherConfig = { mode: 'lines', beforeContext: 0, afterContext: 0, binary: 'quit' };
+
+function run(content: string | Buffer, m: LineMatcher, config: Partial<SearcherConfig> = {}) {
+  const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  return searchBuffer(buf, buf.length, m, new Prefilter(m.required), { ...base, ...config });
+}
+
+const brief = (r: ReturnType<typeof run>) =>
+  r.lines.map((l) => `${l.type === 'match' ? '*' : ' '}${l.lineNumber}@${l.absoluteOffset}:${l.text}`);
+
+describe('searchBuffer', () => {
+  it('reports line numbers, byte offsets and submatch byte ranges', () => {
+    const r = run('one\nneedle two needle\nthree\n', matcher('needle'));
+    expect(brief(r)).toEqual(['*2@4:needle two needle\n']);
+    expect(r.lines[0]!.submatches).toEqual([
+      { start: 0, end: 6 },
+      { start: 11, end: 17 },
+    ]);
+    expect(r.stats).toMatchObject({ matches: 2, matchedLines: 1 });
+  });
+
+  it('measures offsets in bytes on non-ASCII text', () => {
+    const r = run('café\nnaïve needle\n', matcher('needle'));
+    expect(r.lines[0]!.absoluteOffset).toBe(6);
+    expect(r.lines[0]!.submatches).toEqual([{ start: 7, end: 13 }]);
+  });
+
+  it('maps offsets through invalid UTF-8 and keeps the raw bytes', () => {
+    const buf = Buffer.concat([Buffer.from('a'), Buffer.from([0xff, 0xfe]), Buffer.from('b needle\n')]);
+    const r = run(buf, matcher('needle'));
+    expect(r.lines[0]!.submatches).toEqual([{ start: 5, end: 11 }]);
+    expect(r.lines[0]!.text).toBe('a\ufffd\ufffdb needle\n');
+    expect(Buffer.from(r.lines[0]!.bytes!)).toEqual(buf);
+  });
+
+  it('merges overlapping context windows: no line twice, never backwards', () => {
+    const text = ['a', 'x1', 'b', 'x2', 'c', 'd', 'e', 'f', 'x3', 'g'].join('\n') + '\n';
+    const r = run(text, matcher('x'), { beforeContext: 1, afterContext: 2 });
+    expect(r.lines.map((l) => `${l.type === 'match' ? '*' : ' '}${l.lineNumber}`)).toEqual([
+      ' 1',
+      '*2',
+      ' 3',
+      '*4',
+      ' 5',
+      ' 6',
+      ' 8',
+      '*9',
+      ' 10',
+    ]);
+  });
+
+  it('keeps CRLF terminators and handles a missing final newline', () => {
+    const r = run('x\r\nfoo\r\nlast x', matcher('x'));
+    expect(r.lines.map((l) => l.text)).toEqual(['x\r\n', 'last x']);
+  });
+
+  it('skips a file with a NUL in the first 64 KiB and stops before a later NUL', () => {
+    expect(run('x\n\0x\n', matcher('x')).skippedBinary).toBe(true);
+    const late = `x1\n${'a'.repeat(70_000)}\nx2 \0 x3\nx4\n`;
+    const r = run(late, matcher('x'));
+    expect(r.skippedBinary).toBe(false);
+    expect(r.lines.map((l) => l.lineNumber)).toEqual([1]);
+    expect(r.binaryOffset).toBe(late.indexOf('\0'));
+    const asText = run(late, matcher('x'), { binary: 'text' });
+    expect(asText.lines.map((l) => l.lineNumber)).toEqual([1, 3, 4]);
+  });
+
+  it('stops at the per-file cap and says more remained', () => {
+    const r = run('x\nx\nx\n', matcher('x'), { maxCount: 2 });
+    expect(r.lines.map((l) => l.lineNumber)).toEqual([1, 2]);
+    expect(r.stats.limitReached).toBe(true);
+    expect(run('x\nx\n', matcher('x'), { maxCount: 2 }).stats.limitReached).toBe(false);
+  });
+
+  it('cuts long lines at a character boundary within the byte cap', () => {
+    const r = run(`${'é'.repeat(10)} x\n`, matcher('x'), { maxColumns: 5 });
+    expect(r.lines[0]!.text).toBe('éé');
+    expect(r.lines[0]!.truncated).toBe(true);
+  });
+
+  it('reports a multiline match once, at its first line, with all its lines', () => {
+    const r = run('a\nfoo\nbar\nb\n', matcher('foo\\nbar', { multiline: true }));
+    expect(brief(r)).toEqual(['*2@2:foo\nbar\n']);
+  });
+
+  it('rejects a file on the literal prefilter without decoding', () => {
+    const r = run('nothing here\n', matcher('ne+dle', { literals: ['nedle'] }));
+    expect(r.lines).toEqual([]);
+  });
+
+  it('counts an empty match at the end of an unterminated last line as a match without a submatch (as rg)', () => {
+    const r = run('ab\ncd', matcher('(?![^\\n])'));
+    expect(r.lines.map((l) => [l.type, l.lineNumber, l.submatches])).toEqual([
+      ['match', 1, [{ start: 2, end: 2 }]],
+      ['match', 2, []],
+    ]);
+  });
+
+  it('finds nothing in an empty file, even for an empty-matching pattern', () => {
+    expect(run('', matcher('^')).lines).toEqual([]);
+    expect(brief(run('a\n', matcher('x*')))).toEqual(['*1@0:a\n']);
+  });
+});

@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = path.resolve(__dirname, '../bin/trawl.js');
+let dir: string;
+
+function trawl(args: string[], cwd = dir) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-rg-cli-'));
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.writeFileSync(path.join(dir, 'src/a.ts'), 'one\nneedle two\nthree\n');
+  fs.writeFileSync(path.join(dir, 'b.txt'), 'needle b\n');
+  fs.writeFileSync(path.join(dir, 'c.txt'), 'nothing\n');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('trawl rg', () => {
+  for (const engine of ['js', 'rg']) {
+    it(`prints path:text lines when piped, and exits 0 on a match (${engine} engine)`, () => {
+      const r = trawl(['rg', '--engine', engine, 'needle']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('b.txt:needle b\nsrc/a.ts:needle two\n');
+    });
+
+    it(`exits 1 when nothing matches (${engine} engine)`, () => {
+      const r = trawl(['rg', '--engine', engine, 'absent-word']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+    });
+  }
+
+  it('speaks the rg --json schema, line for line as ripgrep prints it', () => {
+    const r = trawl(['rg', '--json', '--engine', 'js', 'needle', 'src/a.ts']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(['begin', 'match', 'end', 'summary']);
+    expect(lines[1].data).toEqual({
+      path: { text: 'src/a.ts' },
+      lines: { text: 'needle two\n' },
+      line_number: 2,
+      absolute_offset: 4,
+      submatches: [{ match: { text: 'needle' }, start: 0, end: 6 }],
+    });
+    expect(lines[2].data.stats).toMatchObject({ matched_lines: 1, matches: 1, bytes_searched: 21 });
+    expect(lines[3].data.stats).toMatchObject({ searches: 1, searches_with_match: 1 });
+  });
+
+  it('prints the same JSON Lines as ripgrep itself, but for timings (so rg --json readers accept it)', () => {
+    fs.writeFileSync(path.join(dir, 'u.txt'), 'café needle\nx\r\nneedle needle\n');
+    const rg = path.resolve(__dirname, '../../../node_modules/@vscode/ripgrep-linux-x64/bin/rg');
+    const normalize = (out: string) =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((m) => m.type !== 'summary')
+        .map((m) => {
+          if (m.type === 'end') m.data.stats = { ...m.data.stats, elapsed: 0, bytes_printed: 0 };
+          return JSON.stringify(m);
+        });
+    const theirs = spawnSync(rg, ['--json', '--no-config', '-C1', 'needle', 'u.txt', 'src'], { cwd: dir, encoding: 'utf8' });
+    for (const engine of ['js', 'rg']) {
+      const ours = trawl(['rg', '--engine', engine, '--json', '-C1', 'needle', 'u.txt', 'src']);
+      expect(normalize(ours.stdout)).toEqual(normalize(theirs.stdout));
+    }
+    fs.rmSync(path.join(dir, 'u.txt'));
+  });
+
+  it('prints line numbers and context separators like rg', () => {
+    const r = trawl(['rg', '-n', '-C', '1', 'two', 'src/a.ts']);
+    expect(r.stdout).toBe('1-one\n2:needle two\n3-three\n');
+  });
+
+  it('lists files with -l and counts with -c', () => {
+    expect(trawl(['rg', '-l', 'needle']).stdout).toBe('b.txt\nsrc/a.ts\n');
+    expect(trawl(['rg', '-c', 'needle', '.']).stdout).toBe('./b.txt:1\n./src/a.ts:1\n');
+  });
+
+  it('refuses an invalid pattern with one line on stderr and exit 2', () => {
+    const r = trawl(['rg', 'a[']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^trawl: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a bad flag value with exit 2', () => {
+    const r = trawl(['rg', '-A', 'many', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/-A expects a non-negative integer/);
+  });
+
+  it('refuses --json with -l', () => {
+    const r = trawl(['rg', '--json', '-l', 'x']);
+    expect(r.code).toBe(2);
+  });
+
+  it('says so, with exit 2, when the rg engine is requested but the binary fails vetting', () => {
+    const fake = path.join(dir, 'src', 'rg');
+    fs.writeFileSync(fake, '#!/bin/sh\necho pwned\n', { mode: 0o755 });
+    const r = trawl(['rg', '--engine', 'rg', '--rg-path', fake, 'needle', '.']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/inside the searched tree/);
+    expect(r.stdout).not.toMatch(/pwned/);
+    fs.rmSync(fake);
+  });
+
+  it('reports a missing path on stderr and exits 2, still printing what it found', () => {
+    const r = trawl(['rg', 'needle', 'b.txt', 'nope.txt']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('b.txt:needle b\n');
+    expect(r.stderr).toMatch(/nope\.txt: No such file or directory/);
+  });
+
+  it('stops a runaway regex at --timeout and says the results are partial', () => {
+    fs.writeFileSync(path.join(dir, 'evil.txt'), `${'a'.repeat(40)}!\n`);
+    const r = trawl(['rg', '--engine', 'js', '--timeout', '0.5', '(a|aa)+$', 'evil.txt']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/timed out/);
+    fs.rmSync(path.join(dir, 'evil.txt'));
+  });
+
+  it('has --help that names the engine and the json flag', () => {
+    const r = trawl(['rg', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--engine/);
+    expect(r.stdout).toMatch(/--json/);
+  });
+});
