@@ -15,4 +15,6 @@ export {
 export { IgnoreRules, Verdict } from './walk/ignore-rules.js';
 export { type WalkEntry, type WalkOptions, type WalkStats, Walker } from './walk/walker.js';
 export { compareUtf8 } from './util/path-order.js';
+export * from './names/index.js';
+export * from './fence/index.js';
 export const version = '0.1.0';

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerFind } from './commands/find.js';
 import { registerRg } from './commands/rg.js';
 import { type CliIO, processIO, UsageError } from './io.js';
 
@@ -35,7 +36,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
 /** A subcommand's registration: it adds itself to `program` and reports its exit code through `setExit`. */
 export type RegisterCommand = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
 
-const commandRegistry: RegisterCommand[] = [registerRg];
+const commandRegistry: RegisterCommand[] = [registerRg, registerFind];
 
 function reportError(err: unknown, io: CliIO): number {
   if (err instanceof CommanderError) {

@@ -1,0 +1,219 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FENCE_RESOLVE_TIMEOUT_MS, FENCE_STALL_COOLDOWN_MAX_MS, FENCE_STALL_COOLDOWN_MS } from './limits.js';
+import { SENSITIVE_HOME_LOCATIONS, trawlDataDirs } from './table.js';
+
+/** What a fence is built from. Every seam is an explicit parameter; nothing reads process state but the defaults. */
+export interface SensitiveFenceOptions {
+  /** The HOME the table is anchored at (both this spelling and its realpath are anchored). */
+  home: string;
+  /** Environment that may relocate stores (`CODEX_HOME`, `XDG_CONFIG_HOME`, `TRAWL_HOME`, ...). Default: none. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Operator additions: absolute paths, or `~/`-prefixed ones (anchored at `home`). */
+  extra?: readonly string[];
+  /** Replace trawl's own data directories (default: `trawlDataDirs(home, env)`). */
+  dataDirs?: readonly string[];
+  /** Resolves a path that exists (default `fs.promises.realpath`). */
+  realpath?: (p: string) => Promise<string>;
+  /** Canonicalises the anchors once, at construction (default `fs.realpathSync.native`; failure keeps the spelling). */
+  realpathSync?: (p: string) => string;
+  /** A resolution that takes longer than this is a refusal (fail closed). */
+  resolveTimeoutMs?: number;
+  /** Monotonic clock in ms, for stall cooldowns (default `performance.now`). */
+  now?: () => number;
+  /** Compare case-folded (default true: refusing `~/.SSH` on a case-sensitive disk costs nothing). */
+  caseFold?: boolean;
+}
+
+/** Why a resolving check answered as it did (for audit lines). */
+export type FenceVerdict = 'clear' | 'sensitive' | 'unresolved';
+
+/**
+ * The sensitive-path fence: one table of locations (generic credential stores, agent credential files, trawl's own
+ * data directories, operator additions) and two predicates over it.
+ *
+ * - {@link isSensitiveCanonical}: for a path already canonical (realpath'd root + names read from a directory that
+ *   were not links). Pure string work, no I/O.
+ * - {@link isSensitive}: for anything else. Checks the lexical spelling, then resolves (time-bounded) and checks the
+ *   canonical one. A resolution that stalls or fails for any reason but "does not exist" answers `true`.
+ */
+export class SensitiveFence {
+  /** Canonical targets, as compared (case-folded when `caseFold`). */
+  readonly targets: readonly string[];
+  private readonly caseFold: boolean;
+  private readonly realpathFn: (p: string) => Promise<string>;
+  private readonly timeoutMs: number;
+  private readonly now: () => number;
+  private readonly stalls = new Map<string, { until: number; cooldown: number }>();
+
+  constructor(options: SensitiveFenceOptions) {
+    this.caseFold = options.caseFold ?? true;
+    this.realpathFn = options.realpath ?? ((p) => fs.promises.realpath(p));
+    this.timeoutMs = options.resolveTimeoutMs ?? FENCE_RESOLVE_TIMEOUT_MS;
+    this.now = options.now ?? (() => performance.now());
+    const realpathSync = options.realpathSync ?? ((p: string) => fs.realpathSync.native(p));
+    const env = options.env ?? {};
+    const home = path.resolve(options.home);
+    const spellings = new Set<string>();
+    const add = (p: string) => {
+      if (!p || !path.isAbsolute(p)) return;
+      const lexical = path.resolve(p);
+      spellings.add(lexical);
+      const canonical = canonicalOrSpelling(lexical, realpathSync);
+      spellings.add(canonical);
+    };
+    const homes = new Set([home, canonicalOrSpelling(home, realpathSync)]);
+    for (const h of homes) {
+      for (const loc of SENSITIVE_HOME_LOCATIONS) add(path.join(h, loc.home));
+    }
+    for (const loc of SENSITIVE_HOME_LOCATIONS) {
+      for (const e of loc.env ?? []) {
+        const value = env[e.name];
+        if (!value) continue;
+        const bases = e.list ? value.split(path.delimiter) : [value];
+        for (const base of bases) if (base) add(e.rel ? path.join(base, e.rel) : base);
+      }
+    }
+    for (const d of options.dataDirs ?? trawlDataDirs(home, env)) add(d);
+    for (const x of options.extra ?? [])
+      add(x.startsWith('~/') || x === '~' ? path.join(home, x.slice(1)) : x);
+    this.targets = [...new Set([...spellings].map((s) => this.fold(stripTrailingSep(s))))].sort();
+  }
+
+  /** True when `p` (absolute and canonical: no links, no `..`) is a sensitive location or under one. No I/O. */
+  isSensitiveCanonical(p: string): boolean {
+    return this.matches(this.fold(stripTrailingSep(p)));
+  }
+
+  /** True when some sensitive location lies under `dir` (canonical), or `dir` is itself sensitive. */
+  containsSensitive(dir: string): boolean {
+    const d = this.fold(stripTrailingSep(dir));
+    const prefix = d === path.sep ? d : d + path.sep;
+    return this.matches(d) || this.targets.some((t) => t.startsWith(prefix));
+  }
+
+  /**
+   * A fast checker for canonical paths under `root` (canonical). Only targets inside `root` can match a descendant,
+   * so a root that contains none answers `false` without string work; a sensitive root answers `true` for all.
+   */
+  canonicalCheckerFor(root: string): (canonicalPath: string) => boolean {
+    const r = this.fold(stripTrailingSep(root));
+    if (this.matches(r)) return () => true;
+    const prefix = r === path.sep ? r : r + path.sep;
+    const inside = this.targets.filter((t) => t.startsWith(prefix));
+    if (inside.length === 0) return () => false;
+    return (p) => {
+      const f = this.fold(stripTrailingSep(p));
+      for (const t of inside) if (f === t || f.startsWith(t + path.sep)) return true;
+      return false;
+    };
+  }
+
+  /** Resolving predicate: `true` unless `p` is proven, on its canonical path, to be outside every location. */
+  async isSensitive(p: string): Promise<boolean> {
+    return (await this.verdict(p)) !== 'clear';
+  }
+
+  /** As {@link isSensitive}, telling a refusal on the table from one because resolution stalled or failed. */
+  async verdict(p: string): Promise<FenceVerdict> {
+    if (typeof p !== 'string' || p.length === 0 || p.includes('\0')) return 'unresolved';
+    const lexical = path.resolve(p);
+    if (this.isSensitiveCanonical(lexical)) return 'sensitive';
+    const key = stallKey(lexical);
+    const stall = this.stalls.get(key);
+    if (stall && this.now() < stall.until) return 'unresolved';
+    const resolved = await this.resolveBounded(lexical);
+    if (resolved === undefined) {
+      const cooldown = stall
+        ? Math.min(stall.cooldown * 2, FENCE_STALL_COOLDOWN_MAX_MS)
+        : FENCE_STALL_COOLDOWN_MS;
+      this.stalls.set(key, { until: this.now() + cooldown, cooldown });
+      return 'unresolved';
+    }
+    if (resolved === null) return 'unresolved';
+    return this.isSensitiveCanonical(resolved) ? 'sensitive' : 'clear';
+  }
+
+  /** Canonical form of `p` (a missing tail is appended to its deepest existing ancestor's realpath).
+   *  `undefined` = timed out; `null` = failed for a reason other than absence. */
+  private async resolveBounded(lexical: string): Promise<string | null | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), this.timeoutMs);
+      timer.unref?.();
+    });
+    try {
+      return await Promise.race([this.resolveExisting(lexical), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async resolveExisting(lexical: string): Promise<string | null> {
+    const tail: string[] = [];
+    let cur = lexical;
+    for (;;) {
+      try {
+        const real = await this.realpathFn(cur);
+        return tail.length ? path.join(real, ...tail.reverse()) : real;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException)?.code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+        const parent = path.dirname(cur);
+        if (parent === cur) return null;
+        tail.push(path.basename(cur));
+        cur = parent;
+      }
+    }
+  }
+
+  private matches(folded: string): boolean {
+    for (const t of this.targets) {
+      if (folded === t) return true;
+      if (folded.length > t.length && folded.startsWith(t) && folded.charCodeAt(t.length) === SEP_CODE)
+        return true;
+    }
+    return false;
+  }
+
+  private fold(p: string): string {
+    return this.caseFold ? p.toLowerCase() : p;
+  }
+}
+
+const SEP_CODE = path.sep.charCodeAt(0);
+
+function stripTrailingSep(p: string): string {
+  let end = p.length;
+  while (end > 1 && p.charCodeAt(end - 1) === SEP_CODE) end--;
+  return end === p.length ? p : p.slice(0, end);
+}
+
+function canonicalOrSpelling(p: string, realpathSync: (p: string) => string): string {
+  try {
+    return path.resolve(realpathSync(p));
+  } catch {
+    // A missing location keeps its spelling; resolve its existing parent so a linked HOME still anchors.
+    const parent = path.dirname(p);
+    if (parent === p) return p;
+    try {
+      return path.join(realpathSync(parent), path.basename(p));
+    } catch {
+      return p;
+    }
+  }
+}
+
+/** The first two components of an absolute path: stalls are remembered per mount-sized prefix. */
+function stallKey(p: string): string {
+  const parts = p.split(path.sep);
+  return parts.slice(0, 3).join(path.sep);
+}
+
+/** A fence anchored at the real HOME and process environment, with optional operator additions. */
+export function createSensitiveFence(
+  options: Partial<SensitiveFenceOptions> & { extra?: readonly string[] } = {},
+): SensitiveFence {
+  return new SensitiveFence({ home: os.homedir(), env: process.env, ...options });
+}

@@ -1,0 +1,8 @@
+export {
+  createSensitiveFence,
+  type FenceVerdict,
+  SensitiveFence,
+  type SensitiveFenceOptions,
+} from './fence.js';
+export { FENCE_RESOLVE_TIMEOUT_MS, FENCE_STALL_COOLDOWN_MAX_MS, FENCE_STALL_COOLDOWN_MS } from './limits.js';
+export { SENSITIVE_HOME_LOCATIONS, type SensitiveLocation, trawlDataDirs } from './table.js';

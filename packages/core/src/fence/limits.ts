@@ -1,0 +1,12 @@
+/**
+ * The fence's pinned numbers (the lead merges these into `src/limits.ts` later).
+ */
+
+/** A candidate that cannot be canonicalised within this many ms is treated as sensitive (fail closed). */
+export const FENCE_RESOLVE_TIMEOUT_MS = 2_000;
+
+/** After a resolution stalls, paths under the same two-component prefix are refused without resolving for this long. */
+export const FENCE_STALL_COOLDOWN_MS = 30_000;
+
+/** Each repeated stall of one prefix doubles its cooldown, up to this ceiling. */
+export const FENCE_STALL_COOLDOWN_MAX_MS = 1_800_000;

@@ -1,0 +1,118 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  createSensitiveFence,
+  FileIndex,
+  NAME_MIN_QUERY_CHARS,
+  type NameResult,
+  searchNames,
+} from '@trawl/core';
+import { UsageError, write } from '../io.js';
+import type { RegisterCommand } from '../main.js';
+
+interface FindFlags {
+  root?: string;
+  kinds?: string;
+  limit?: string;
+  json?: boolean;
+}
+
+/** A progress line appears only when the build is slow enough to notice. */
+const PROGRESS_AFTER_MS = 250;
+
+/**
+ * `trawl find QUERY [--root DIR] [--kinds all|files|dirs] [--limit N] [--json]`: name search with the semantics of
+ * `/api/file-search` scoped to one root — the index when the root fits under the entry cap, else the budgeted walk.
+ */
+export const registerFind: RegisterCommand = (program, io, setExit) => {
+  program
+    .command('find')
+    .description(
+      'Find files and directories by name, ranked as the @-picker ranks them. Exit 0 even with no match.',
+    )
+    .argument(
+      '<query>',
+      `what to look for (at least ${NAME_MIN_QUERY_CHARS} characters; a / scores against the path)`,
+    )
+    .option('--root <dir>', 'directory to search (default: the current directory)')
+    .option('--kinds <kinds>', 'all, files or dirs (anything else is all)', 'all')
+    .option('--limit <n>', 'how many results (default 15, clamped to 1..60; not an integer: 15)')
+    .option('--json', 'print {"results": [{path, name, kind, size, mtime}], "root"}')
+    .action(async (query: string, flags: FindFlags) => {
+      setExit(await runFind(query, flags, io));
+    });
+};
+
+async function runFind(query: string, flags: FindFlags, io: Parameters<RegisterCommand>[1]): Promise<number> {
+  const home = io.env['HOME'] || os.homedir();
+  const fence = createSensitiveFence({ home, env: io.env });
+  const typed = flags.root ?? '.';
+  const expanded = typed === '~' || typed.startsWith('~/') ? path.join(home, typed.slice(1)) : typed;
+  const requested = path.resolve(io.cwd, expanded);
+  // Sensitivity before existence: a sensitive path that does not exist is still refused as sensitive.
+  if (await fence.isSensitive(requested))
+    throw new UsageError(`access denied: ${typed} is a sensitive location`);
+  let root: string;
+  try {
+    root = await fs.promises.realpath(requested);
+    if (!(await fs.promises.stat(root)).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new UsageError(`directory not found: ${typed}`);
+  }
+
+  if (query.trim().length < NAME_MIN_QUERY_CHARS) {
+    if (flags.json) await write(io.stdout, `${JSON.stringify({ results: [] })}\n`);
+    return 0;
+  }
+
+  const progress = progressLine(io);
+  const index = new FileIndex(root, {
+    fence,
+    home,
+    watch: false,
+    pollMs: 0,
+    fullRebuildMs: 0,
+    onProgress: (p) => progress.update(p.entries),
+  });
+  try {
+    await index.start();
+  } finally {
+    progress.done();
+    index.stop();
+  }
+  const answer = await searchNames({
+    query,
+    roots: [root],
+    scoped: true,
+    limit: flags.limit,
+    kinds: flags.kinds,
+    index,
+    fence,
+  });
+  if (flags.json) {
+    await write(io.stdout, `${JSON.stringify({ results: answer.results, root: answer.root ?? root })}\n`);
+  } else {
+    await write(io.stdout, answer.results.map(plainRow).join(''));
+  }
+  return 0;
+}
+
+function plainRow(r: NameResult): string {
+  return `${r.path}${r.kind === 'dir' ? '/' : ''}\n`;
+}
+
+function progressLine(io: Parameters<RegisterCommand>[1]): { update(entries: number): void; done(): void } {
+  const started = performance.now();
+  let shown = false;
+  return {
+    update(entries) {
+      if (!io.stderr.isTTY || performance.now() - started < PROGRESS_AFTER_MS) return;
+      shown = true;
+      io.stderr.write(`\rtrawl: indexing… ${entries.toLocaleString('en-US')} entries`);
+    },
+    done() {
+      if (shown) io.stderr.write('\r\x1b[2K');
+    },
+  };
+}
