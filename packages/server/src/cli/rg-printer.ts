@@ -1,4 +1,4 @@
-import type { LineRecord, SearchEvent, SearchSummary } from '@trawl/core';
+import type { LineRecord, SearchEvent, SearchSummary } from '@trawl/core/engine';
 
 /** Output options of `trawl rg`, mirroring ripgrep's printer flags. */
 export interface RgPrintOptions {

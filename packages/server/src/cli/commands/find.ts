@@ -1,13 +1,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  createSensitiveFence,
-  FileIndex,
-  NAME_MIN_QUERY_CHARS,
-  type NameResult,
-  searchNames,
-} from '@trawl/core';
+// Subpath imports: the name-search half of core only, so this command starts fast.
+import { createSensitiveFence } from '@trawl/core/fence';
+import { FileIndex, NAME_MIN_QUERY_CHARS, type NameResult, searchNames } from '@trawl/core/names';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 

@@ -1,4 +1,4 @@
-import { EngineUnavailableError, PatternError, type SearchRequest, search } from '@trawl/core';
+import type { SearchRequest } from '@trawl/core/engine';
 import { Option } from 'commander';
 import type { RegisterCommand } from '../main.js';
 import { UsageError, write } from '../io.js';
@@ -137,6 +137,8 @@ async function runRg(pattern: string, paths: string[], flags: RgFlags, io: Param
     contextRequested: (flags.beforeContext ?? flags.afterContext ?? flags.context ?? 0) > 0,
   });
 
+  // Loaded here, not at start-up: `trawl --help` should not pay for the engine.
+  const { EngineUnavailableError, PatternError, search } = await import('@trawl/core/engine');
   let matched = false;
   let failed = false;
   try {
