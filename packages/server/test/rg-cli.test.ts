@@ -56,22 +56,27 @@ describe('trawl rg', () => {
   it('prints the same JSON Lines as ripgrep itself, but for timings (so rg --json readers accept it)', () => {
     fs.writeFileSync(path.join(dir, 'u.txt'), 'café needle\nx\r\nneedle needle\n');
     const rg = path.resolve(__dirname, '../../../node_modules/@vscode/ripgrep-linux-x64/bin/rg');
-    const normalize = (out: string) =>
-      out
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-        .filter((m) => m.type !== 'summary')
-        .map((m) => {
-          if (m.type === 'end') m.data.stats = { ...m.data.stats, elapsed: 0, bytes_printed: 0 };
-          return JSON.stringify(m);
-        });
+    // Per-file blocks, sorted: ripgrep's order across files depends on its thread scheduling.
+    const normalize = (out: string) => {
+      const blocks: string[][] = [];
+      for (const line of out.trim().split('\n')) {
+        const m = JSON.parse(line);
+        if (m.type === 'summary') continue;
+        if (m.type === 'begin') blocks.push([]);
+        if (m.type === 'end') m.data.stats = { ...m.data.stats, elapsed: 0, bytes_printed: 0 };
+        blocks.at(-1)!.push(JSON.stringify(m));
+      }
+      return blocks.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+    };
     const theirs = spawnSync(rg, ['--json', '--no-config', '-C1', 'needle', 'u.txt', 'src'], { cwd: dir, encoding: 'utf8' });
-    for (const engine of ['js', 'rg']) {
-      const ours = trawl(['rg', '--engine', engine, '--json', '-C1', 'needle', 'u.txt', 'src']);
-      expect(normalize(ours.stdout)).toEqual(normalize(theirs.stdout));
+    try {
+      for (const engine of ['js', 'rg']) {
+        const ours = trawl(['rg', '--engine', engine, '--json', '-C1', 'needle', 'u.txt', 'src']);
+        expect(normalize(ours.stdout)).toEqual(normalize(theirs.stdout));
+      }
+    } finally {
+      fs.rmSync(path.join(dir, 'u.txt'));
     }
-    fs.rmSync(path.join(dir, 'u.txt'));
   });
 
   it('prints line numbers and context separators like rg', () => {

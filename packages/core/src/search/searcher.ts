@@ -55,12 +55,15 @@ export class Prefilter {
   private readonly folded: RegExp | null;
   /** Finds the literals in decoded text (global; case folded like `folded`). */
   readonly candidates: RegExp | null;
+  private readonly longest: number;
 
   constructor(required: LineMatcher['required']) {
     this.needles = null;
     this.folded = null;
     this.candidates = null;
+    this.longest = 0;
     if (!required || required.literals.length === 0 || required.literals.some((l) => l.length === 0)) return;
+    this.longest = Math.max(...required.literals.map((l) => Buffer.byteLength(l, 'utf8')));
     const escape = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
     this.candidates = new RegExp(required.literals.map(escape).join('|'), required.caseInsensitive ? 'gi' : 'g');
     if (!required.caseInsensitive) {
@@ -78,13 +81,19 @@ export class Prefilter {
     return this.needles !== null || this.folded !== null;
   }
 
-  mayMatch(buf: Buffer, end: number): boolean {
+  /** Bytes of the longest literal: a chunked scan must overlap chunks by one less than this. */
+  get longestLiteralBytes(): number {
+    return this.longest;
+  }
+
+  /** Could `buf[start, end)` hold a match? */
+  mayMatch(buf: Buffer, end: number, start = 0): boolean {
     if (this.needles) {
-      const view = end === buf.length ? buf : buf.subarray(0, end);
+      const view = start === 0 && end === buf.length ? buf : buf.subarray(start, end);
       for (const needle of this.needles) if (view.indexOf(needle) !== -1) return true;
       return false;
     }
-    if (this.folded) return this.folded.test(buf.toString('latin1', 0, end));
+    if (this.folded) return this.folded.test(buf.toString('latin1', start, end));
     return true;
   }
 }

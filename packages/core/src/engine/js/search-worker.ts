@@ -13,7 +13,6 @@ const setup = workerData as WorkerSetup;
 const matcher = rebuild(setup.matcher);
 const prefilter = new Prefilter(matcher.required);
 let mode: SearcherConfig['mode'] = setup.config.mode;
-let buffer = Buffer.allocUnsafe(64 * 1024);
 
 function rebuild(spec: MatcherSpec): LineMatcher {
   const re = (r: { source: string; flags: string }) => new RegExp(r.source, r.flags);
@@ -49,9 +48,10 @@ function searchFile(task: FileTask): FileOutcome | FileResult {
       if (st.size > setup.maxFilesize) return tooLarge(task);
       sizeHint = st.size;
     }
-    const length = readAll(fd, sizeHint);
-    if (length > setup.maxFilesize) return tooLarge(task);
-    return searchBuffer(buffer, length, matcher, prefilter, {
+    const file = readForSearch(fd, sizeHint);
+    if (file === 'no-match') return searchedNothing(lastReadLength);
+    if (file.length > setup.maxFilesize) return tooLarge(task);
+    return searchBuffer(file.buf, file.length, matcher, prefilter, {
       ...setup.config,
       mode,
       binary: task.explicit ? 'text' : 'quit',
@@ -67,21 +67,71 @@ function tooLarge(task: FileTask): FileOutcome {
   return { seq: task.seq, skip: 'too-large', code: 'EFBIG', message: `larger than ${setup.maxFilesize} bytes` };
 }
 
-/** Reads the whole file into `buffer` (grown as needed; a file may grow while it is read). */
-function readAll(fd: number, sizeHint: number): number {
-  if (buffer.length < sizeHint + 1) buffer = Buffer.allocUnsafe(Math.max(sizeHint + 1, buffer.length * 2));
-  let length = 0;
+/**
+ * Reading strategy. Reads land in one small buffer that stays in the CPU cache: that costs the kernel
+ * about half the copy time of reading every file whole into a large buffer (measured on the Linux tree,
+ * bench notes). Most files fit in it. A larger file is scanned chunk by chunk for the required literals
+ * and read whole only when one is there, which is rare for the selective queries that have literals.
+ */
+const CHUNK_BYTES = 64 * 1024;
+const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+let whole = Buffer.allocUnsafe(CHUNK_BYTES);
+let lastReadLength = 0;
+
+function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: number } | 'no-match' {
+  const first = fs.readSync(fd, chunk, 0, CHUNK_BYTES, null);
+  if (first < CHUNK_BYTES) return { buf: chunk, length: first };
+  if (!prefilter.active) return readWhole(fd, chunk, first, sizeHint);
+  // Scan the rest chunk by chunk, keeping an overlap so a literal across a boundary is still seen.
+  const overlap = Math.max(0, prefilter.longestLiteralBytes - 1);
+  let total = first;
+  let filled = first;
   for (;;) {
-    if (length === buffer.length) {
-      if (length > setup.maxFilesize) return length;
-      const bigger = Buffer.allocUnsafe(buffer.length * 2);
-      buffer.copy(bigger, 0, 0, length);
-      buffer = bigger;
-    }
-    const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
-    if (n === 0) return length;
-    length += n;
+    if (prefilter.mayMatch(chunk, filled)) return readWhole(fd, null, 0, Math.max(sizeHint, total));
+    if (total > setup.maxFilesize) return { buf: chunk, length: total };
+    chunk.copy(chunk, 0, filled - overlap, filled);
+    const n = fs.readSync(fd, chunk, overlap, CHUNK_BYTES - overlap, null);
+    if (n === 0) break;
+    total += n;
+    filled = overlap + n;
   }
+  lastReadLength = total;
+  return 'no-match';
+}
+
+/**
+ * The whole file in `whole`: continuing after what `head` already holds (its first `headLength` bytes),
+ * or from offset 0 again (the pages are in the page cache by now).
+ */
+function readWhole(fd: number, head: Buffer | null, headLength: number, sizeHint: number): { buf: Buffer; length: number } {
+  if (whole.length < sizeHint + 1) whole = Buffer.allocUnsafe(Math.max(sizeHint + 1, whole.length * 2));
+  let length = 0;
+  if (head) {
+    head.copy(whole, 0, 0, headLength);
+    length = headLength;
+  }
+  for (;;) {
+    if (length === whole.length) {
+      if (length > setup.maxFilesize) return { buf: whole, length };
+      const bigger = Buffer.allocUnsafe(whole.length * 2);
+      whole.copy(bigger, 0, 0, length);
+      whole = bigger;
+    }
+    const want = whole.length - length;
+    const n = fs.readSync(fd, whole, length, want, head ? null : length);
+    length += n;
+    // A regular file reads short only at its end: skip the read that would return 0.
+    if (n < want) return { buf: whole, length };
+  }
+}
+
+function searchedNothing(bytes: number): FileResult {
+  return {
+    lines: [],
+    stats: { matches: 0, matchedLines: 0, bytesSearched: bytes, limitReached: false },
+    binaryOffset: null,
+    skippedBinary: false,
+  };
 }
 
 function errCode(err: unknown): string {
