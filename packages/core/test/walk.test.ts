@@ -77,6 +77,21 @@ describe('ignore rules (git semantics)', () => {
     expect(r.match('!bang', '!bang', false)).toBe(Verdict.Ignore);
     expect(r.match('# comment', '# comment', false)).toBe(Verdict.None);
   });
+  it('answers literal rules (exact, *suffix, prefix*) and anchored names only for direct children', () => {
+    const r = rules('/vmlinux\n/build*\n/*.tmp\n.*\n*.mod.c\nfoo*\n!.gitignore\n');
+    expect(r.match('vmlinux', 'vmlinux', false)).toBe(Verdict.Ignore);
+    expect(r.match('sub/vmlinux', 'vmlinux', false)).toBe(Verdict.None);
+    expect(r.match('build-x', 'build-x', true)).toBe(Verdict.Ignore);
+    expect(r.match('a/build-x', 'build-x', true)).toBe(Verdict.None);
+    expect(r.match('x.tmp', 'x.tmp', false)).toBe(Verdict.Ignore);
+    expect(r.match('a/x.tmp', 'x.tmp', false)).toBe(Verdict.None);
+    expect(r.match('a/.cache', '.cache', true)).toBe(Verdict.Ignore);
+    expect(r.match('.gitignore', '.gitignore', false)).toBe(Verdict.Whitelist);
+    expect(r.match('a/x.mod.c', 'x.mod.c', false)).toBe(Verdict.Ignore);
+    expect(r.match('a/x.c', 'x.c', false)).toBe(Verdict.None);
+    expect(r.match('a/foobar', 'foobar', false)).toBe(Verdict.Ignore);
+  });
+
   it('matches dir/** inside the directory but not the directory itself', () => {
     const r = rules('out/**\n');
     expect(r.match('out', 'out', true)).toBe(Verdict.None);

@@ -8,13 +8,23 @@ export const enum Verdict {
 }
 
 interface Rule {
-  regex: RegExp;
+  /** Null for a literal name rule: `literal` answers it without a regex. */
+  regex: RegExp | null;
   negated: boolean;
   dirOnly: boolean;
-  /** Matches the entry name alone (the pattern had no `/`), else the path relative to the rules' base. */
-  basenameOnly: boolean;
-  /** For a name rule: the exact name (`Makefile`) or the suffix after a leading `*` (`.o` of `*.o`). */
-  literal?: { kind: 'exact' | 'suffix'; value: string };
+  /**
+   * What the pattern is matched against: 'name' — the entry name at any depth (no `/` in the pattern);
+   * 'child' — the name of a direct child of the base (`/name`); 'path' — the path relative to the base.
+   */
+  scope: 'name' | 'child' | 'path';
+  /** For a name or child rule: the exact name (`Makefile`), a suffix (`.o` of `*.o`), a prefix (`.` of `.*`). */
+  literal?: { kind: 'exact' | 'suffix' | 'prefix'; value: string };
+}
+
+/** The part of a name after its last dot ('' without one): the key suffix rules are filed under. */
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot === -1 ? '' : name.slice(dot + 1);
 }
 
 /**
@@ -22,14 +32,18 @@ interface Rule {
  * `-g` overrides, anchored at `base`. Git semantics: the last matching rule wins; `!` re-includes; a trailing
  * `/` restricts to directories; a pattern with a `/` before its end is anchored at `base`.
  *
- * Why it is shaped like this: most paths match no rule at all, so one union test per kind (name, path)
- * rejects them before any per-rule work (engine-notes: per-path rule matching is where a js walker loses).
+ * Why it is shaped like this: most paths match no rule at all, so hash lookups (exact names, suffixes by
+ * extension) and one union regex per kind reject them before any per-rule work; literal rules never
+ * compile a regex (engine-notes: per-path rule matching is where a js walker loses to ripgrep).
  */
 export class IgnoreRules {
-  /** Exact names and `*suffix` rules answer from hash sets; a union regex covers the rest. */
   private readonly exactNames = new Set<string>();
-  private readonly suffixes = new Set<string>();
+  private readonly exactChildNames = new Set<string>();
+  /** `*suffix` rules by the suffix's own extension: `*.mod.c` is filed under `c`. */
+  private readonly suffixesByExtension = new Map<string, string[]>();
+  private readonly prefixes: string[] = [];
   private readonly nameUnion: RegExp | null;
+  private readonly childUnion: RegExp | null;
   private readonly pathUnion: RegExp | null;
 
   private constructor(
@@ -37,24 +51,33 @@ export class IgnoreRules {
     private readonly rules: Rule[],
   ) {
     for (const r of rules) {
-      if (r.literal?.kind === 'exact') this.exactNames.add(r.literal.value);
-      else if (r.literal?.kind === 'suffix') this.suffixes.add(r.literal.value);
+      const lit = r.literal;
+      if (!lit) continue;
+      if (r.scope === 'child') this.exactChildNames.add(lit.value);
+      else if (lit.kind === 'exact') this.exactNames.add(lit.value);
+      else if (lit.kind === 'prefix') this.prefixes.push(lit.value);
+      else {
+        const key = lit.value.includes('.') ? extensionOf(lit.value) : '*';
+        const list = this.suffixesByExtension.get(key) ?? [];
+        list.push(lit.value);
+        this.suffixesByExtension.set(key, list);
+      }
     }
-    this.nameUnion = union(rules.filter((r) => r.basenameOnly && !r.literal));
-    this.pathUnion = union(rules.filter((r) => !r.basenameOnly));
+    this.nameUnion = union(rules.filter((r) => r.scope === 'name' && !r.literal));
+    this.childUnion = union(rules.filter((r) => r.scope === 'child' && !r.literal));
+    this.pathUnion = union(rules.filter((r) => r.scope === 'path'));
   }
 
   /** Could any rule match? Cheap, and false for almost every path. */
-  private mayMatch(relPath: string, name: string): boolean {
+  private mayMatch(relPath: () => string, name: string, directChild: boolean): boolean {
     if (this.exactNames.has(name)) return true;
-    if (this.suffixes.size > 0) {
-      // Suffix rules in practice start with '.' (`*.o`); test every dot-suffix, then the odd others.
-      for (let i = name.indexOf('.'); i !== -1; i = name.indexOf('.', i + 1)) {
-        if (this.suffixes.has(name.slice(i))) return true;
-      }
-      for (const suffix of this.suffixes) if (suffix[0] !== '.' && name.endsWith(suffix)) return true;
+    if (this.suffixesByExtension.size > 0) {
+      for (const suffix of this.suffixesByExtension.get(extensionOf(name)) ?? []) if (name.endsWith(suffix)) return true;
+      for (const suffix of this.suffixesByExtension.get('*') ?? []) if (name.endsWith(suffix)) return true;
     }
-    return (this.nameUnion?.test(name) ?? false) || (this.pathUnion?.test(relPath) ?? false);
+    for (const prefix of this.prefixes) if (name.startsWith(prefix)) return true;
+    if (directChild && (this.exactChildNames.has(name) || this.childUnion?.test(name))) return true;
+    return (this.nameUnion?.test(name) ?? false) || (this.pathUnion?.test(relPath()) ?? false);
   }
 
   get size(): number {
@@ -65,15 +88,19 @@ export class IgnoreRules {
     return this.rules.some((r) => r.negated);
   }
 
-  /** `relPath` is relative to `base` with `/` separators; `name` is its last component. */
-  match(relPath: string, name: string, isDir: boolean): Verdict {
-    if (!this.mayMatch(relPath, name)) return Verdict.None;
+  /**
+   * `relPath` is relative to `base` with `/` separators (a string, or a function building it only if a
+   * path rule needs it); `name` is its last component; `directChild`: the entry sits directly in `base`
+   * (derived from `relPath` when not given).
+   */
+  match(relPath: string | (() => string), name: string, isDir: boolean, directChild?: boolean): Verdict {
+    const rel = typeof relPath === 'string' ? () => relPath : relPath;
+    const child = directChild ?? !rel().includes('/');
+    if (!this.mayMatch(rel, name, child)) return Verdict.None;
     for (let i = this.rules.length - 1; i >= 0; i--) {
       const rule = this.rules[i]!;
       if (rule.dirOnly && !isDir) continue;
-      if (rule.regex.test(rule.basenameOnly ? name : relPath)) {
-        return rule.negated ? Verdict.Whitelist : Verdict.Ignore;
-      }
+      if (ruleMatches(rule, name, rel, child)) return rule.negated ? Verdict.Whitelist : Verdict.Ignore;
     }
     return Verdict.None;
   }
@@ -103,17 +130,28 @@ export class IgnoreRules {
   }
 }
 
-function union(rules: Rule[]): RegExp | null {
-  if (rules.length === 0) return null;
-  const flags = rules[0]!.regex.flags;
-  return new RegExp(rules.map((r) => `(?:${r.regex.source})`).join('|'), flags);
+function ruleMatches(rule: Rule, name: string, relPath: () => string, directChild: boolean): boolean {
+  if (rule.scope === 'child' && !directChild) return false;
+  const lit = rule.literal;
+  if (lit) {
+    if (lit.kind === 'exact') return name === lit.value;
+    return lit.kind === 'suffix' ? name.endsWith(lit.value) : name.startsWith(lit.value);
+  }
+  return rule.regex!.test(rule.scope === 'path' ? relPath() : name);
 }
 
-/** `name` → exact; `*rest` with no other glob syntax → suffix. Case-insensitive rules stay regexes. */
+function union(rules: Rule[]): RegExp | null {
+  if (rules.length === 0) return null;
+  const flags = rules[0]!.regex!.flags;
+  return new RegExp(rules.map((r) => `(?:${r.regex!.source})`).join('|'), flags);
+}
+
+/** `name` → exact; `*rest` → suffix; `rest*` → prefix (no other glob syntax). Case-insensitive rules stay regexes. */
 function literalForm(glob: string): Rule['literal'] {
   const hasMeta = (t: string) => /[*?[\]{}\\]/.test(t);
   if (!hasMeta(glob)) return { kind: 'exact', value: glob };
-  if (glob.startsWith('*') && glob.length > 1 && !hasMeta(glob.slice(1))) return { kind: 'suffix', value: glob.slice(1) };
+  if (glob.length > 1 && glob.startsWith('*') && !hasMeta(glob.slice(1))) return { kind: 'suffix', value: glob.slice(1) };
+  if (glob.length > 1 && glob.endsWith('*') && !hasMeta(glob.slice(0, -1))) return { kind: 'prefix', value: glob.slice(0, -1) };
   return undefined;
 }
 
@@ -149,21 +187,23 @@ function parseLine(
   if (line === '') return null;
 
   let glob = line;
-  let basenameOnly = false;
-  if (!anchored && !glob.includes('/')) {
-    basenameOnly = true;
-  } else if (glob.startsWith('**/') && !glob.slice(3).includes('/')) {
+  let scope: Rule['scope'] = 'path';
+  if (!glob.includes('/')) {
+    scope = anchored ? 'child' : 'name';
+  } else if (!anchored && glob.startsWith('**/') && !glob.slice(3).includes('/')) {
     // `**/name` matches the name at any depth: the same as a slash-less pattern.
-    basenameOnly = true;
+    scope = 'name';
     glob = glob.slice(3);
   }
   // `dir/**` matches what is inside `dir`, never `dir` itself.
   if (glob.endsWith('/**')) glob = `${glob}/*`;
 
+  // Literal rules skip the regex: any name rule, and exact-name child rules (the only child form filed).
+  const literal = scope !== 'path' && !caseInsensitive ? literalForm(glob) : undefined;
+  if (literal && (scope === 'name' || literal.kind === 'exact')) return { regex: null, negated, dirOnly, scope, literal };
   try {
     const regex = compileGlob(glob, { literalSeparator: true, caseInsensitive });
-    const literal = basenameOnly && !caseInsensitive ? literalForm(glob) : undefined;
-    return { regex, negated, dirOnly, basenameOnly, ...(literal ? { literal } : {}) };
+    return { regex, negated, dirOnly, scope };
   } catch (err) {
     if (strict) throw err;
     return null;

@@ -152,7 +152,7 @@ export class Walker {
       const childAbs = frame.dirAbs === '/' ? `/${name}` : `${frame.dirAbs}/${name}`;
       const childOut = frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
       const childRel = frame.rel === '' ? name : `${frame.rel}/${name}`;
-      if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules)) continue;
+      if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules, frame.dirAbs)) continue;
       if (isDir) {
         if (this.options.skipDirs?.has(name)) continue;
         const child = this.openFrame(childAbs, childOut, frame.rules, childRel, frame.rootOut);
@@ -231,7 +231,15 @@ export class Walker {
   }
 
   /** ripgrep's precedence: overrides, then ignore files (a whitelist beats hidden-ness), then hidden. */
-  private accept(abs: string, out: string, rel: string, name: string, isDir: boolean, rules: DirRules | null): boolean {
+  private accept(
+    abs: string,
+    out: string,
+    rel: string,
+    name: string,
+    isDir: boolean,
+    rules: DirRules | null,
+    parentAbs: string,
+  ): boolean {
     if (this.overrides) {
       const candidate = this.options.globBase === 'root' ? rel : globCandidate(out, abs, this.options.cwd);
       const v = this.overrides.match(candidate, name, isDir);
@@ -242,7 +250,7 @@ export class Walker {
     }
     let whitelisted = false;
     if (rules) {
-      const v = this.matchIgnoreFiles(abs, name, isDir, rules);
+      const v = this.matchIgnoreFiles(abs, name, isDir, rules, parentAbs);
       if (v === Verdict.Ignore) return false;
       whitelisted = v === Verdict.Whitelist;
     }
@@ -250,7 +258,7 @@ export class Walker {
     return true;
   }
 
-  private matchIgnoreFiles(abs: string, name: string, isDir: boolean, chain: DirRules): Verdict {
+  private matchIgnoreFiles(abs: string, name: string, isDir: boolean, chain: DirRules, parentAbs: string): Verdict {
     const applyGit = !this.requireGit || chain.inGitTree;
     let custom = Verdict.None;
     let ignore = Verdict.None;
@@ -258,12 +266,14 @@ export class Walker {
     let exclude = Verdict.None;
     let sawGit = false;
     for (let r: DirRules | null = chain; r; r = r.parent) {
-      const rel = abs.slice(r.base === '/' ? 1 : r.base.length + 1);
-      if (custom === Verdict.None && r.custom) custom = r.custom.match(rel, name, isDir);
-      if (ignore === Verdict.None && r.ignore) ignore = r.ignore.match(rel, name, isDir);
+      const base = r.base;
+      const rel = () => abs.slice(base === '/' ? 1 : base.length + 1);
+      const child = base === parentAbs;
+      if (custom === Verdict.None && r.custom) custom = r.custom.match(rel, name, isDir, child);
+      if (ignore === Verdict.None && r.ignore) ignore = r.ignore.match(rel, name, isDir, child);
       if (applyGit && !sawGit) {
-        if (git === Verdict.None && r.git) git = r.git.match(rel, name, isDir);
-        if (exclude === Verdict.None && r.exclude) exclude = r.exclude.match(rel, name, isDir);
+        if (git === Verdict.None && r.git) git = r.git.match(rel, name, isDir, child);
+        if (exclude === Verdict.None && r.exclude) exclude = r.exclude.match(rel, name, isDir, child);
       }
       sawGit ||= r.hasGit;
     }
@@ -271,11 +281,13 @@ export class Walker {
   }
 
   private readDirRules(dirAbs: string, parent: DirRules | null): DirRules | null {
+    let dirents: fs.Dirent[];
     try {
-      return this.rulesFromListing(dirAbs, fs.readdirSync(dirAbs, { withFileTypes: true }), parent);
+      dirents = fs.readdirSync(dirAbs, { withFileTypes: true });
     } catch {
-      return parent;
+      return parent; // an unreadable ancestor contributes no rules
     }
+    return this.rulesFromListing(dirAbs, dirents, parent);
   }
 
   private rulesFromListing(dirAbs: string, dirents: fs.Dirent[], parent: DirRules | null): DirRules | null {
@@ -290,11 +302,13 @@ export class Walker {
     if (!names) return parent;
     const hasGit = names.has('.git');
     const read = (file: string) => {
+      let text: string;
       try {
-        return IgnoreRules.parse(fs.readFileSync(`${dirAbs}/${file}`, 'utf8'), dirAbs);
+        text = fs.readFileSync(`${dirAbs}/${file}`, 'utf8');
       } catch {
-        return null;
+        return null; // unreadable (or a directory named like one): as ripgrep, no rules from it
       }
+      return IgnoreRules.parse(text, dirAbs);
     };
     return {
       base: dirAbs,

@@ -99,7 +99,7 @@ export function buildTree(root: string, seed: number): ParityTree {
   write('.git/HEAD', 'needle in git internals\n');
   write(
     '.gitignore',
-    ['# comment', '*.log', '!keep.log', '/build/', 'tmp/', 'docs/**/*.bak', 'secret*', 'trailing-space.txt   ', '\\#hash.txt'].join('\n') + '\n',
+    ['# comment', '*.log', '!keep.log', '/build/', 'tmp/', 'docs/**/*.bak', 'secret*', 'trailing-space.txt   ', '\\#hash.txt', '/gen-*', '/*.out'].join('\n') + '\n',
   );
   write('.ignore', 'ignored-by-dot-ignore.txt\n');
   write('excluded-by-info.txt', 'needle excluded by info/exclude\n');
@@ -115,6 +115,10 @@ export function buildTree(root: string, seed: number): ParityTree {
   write('docs/x/old.bak', 'needle backup\n');
   write('docs/x/keep.txt', 'needle doc\n');
   write('secret.txt', 'needle secret\n');
+  write('gen-x.txt', 'needle anchored prefix rule\n');
+  write('sub/gen-y.txt', 'needle below the anchored prefix rule\n');
+  write('run.out', 'needle anchored suffix rule\n');
+  write('sub/run.out', 'needle below the anchored suffix rule\n');
   write('src/.gitignore', '!important.log\n*.gen.ts\n/local-only\n');
   write('src/important.log', 'needle important log\n');
   write('src/x.gen.ts', 'needle generated\n');
