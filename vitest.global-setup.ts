@@ -12,6 +12,8 @@ export default function setup(): void {
     { encoding: 'utf8' },
   );
   if (result.status !== 0) {
-    process.stderr.write(`\n[global setup] tsc -b reported errors (tests run against what was emitted):\n${result.stdout}\n`);
+    process.stderr.write(
+      `\n[global setup] tsc -b reported errors (tests run against what was emitted):\n${result.stdout}\n`,
+    );
   }
 }

@@ -12,7 +12,10 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-js-engine-'));
   for (let i = 0; i < 700; i++) {
     fs.mkdirSync(path.join(dir, `d${i % 7}`), { recursive: true });
-    fs.writeFileSync(path.join(dir, `d${i % 7}`, `f${i}.txt`), i % 3 === 0 ? `x\nneedle ${i}\n` : 'nothing\n');
+    fs.writeFileSync(
+      path.join(dir, `d${i % 7}`, `f${i}.txt`),
+      i % 3 === 0 ? `x\nneedle ${i}\n` : 'nothing\n',
+    );
   }
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +28,14 @@ function run(source: string, over: Partial<EngineRun> = {}): EngineRun {
     multiline: false,
   };
   return {
-    pattern: { rust: source, fixedStrings: false, caseInsensitive: false, wordRegexp: false, multiline: false, spec },
+    pattern: {
+      rust: source,
+      fixedStrings: false,
+      caseInsensitive: false,
+      wordRegexp: false,
+      multiline: false,
+      spec,
+    },
     walk: { roots: [dir], cwd: dir },
     searcher: { mode: 'lines', beforeContext: 0, afterContext: 0 },
     maxFilesize: Number.POSITIVE_INFINITY,
@@ -46,7 +56,7 @@ describe('js engine', () => {
     const events = await collect(run('needle'));
     const begins = events.filter((e) => e.type === 'begin').map((e) => (e as { path: string }).path);
     expect(begins).toHaveLength(234);
-    expect([...begins].sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))))).toEqual(begins);
+    expect([...begins].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))).toEqual(begins);
     const summary = events.at(-1)!;
     expect(summary.type).toBe('summary');
     if (summary.type === 'summary') {
@@ -59,7 +69,9 @@ describe('js engine', () => {
   it('stops a catastrophic regex at the deadline and says it timed out', async () => {
     fs.writeFileSync(path.join(dir, 'evil.txt'), `${'a'.repeat(40)}!\n`);
     const started = Date.now();
-    const events = await collect(run('(a+)+$', { deadline: Date.now() + 500, walk: { roots: ['evil.txt'], cwd: dir } }));
+    const events = await collect(
+      run('(a+)+$', { deadline: Date.now() + 500, walk: { roots: ['evil.txt'], cwd: dir } }),
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     const summary = events.at(-1)!;
     expect(summary.type === 'summary' && summary.summary.outcome).toBe('timeout');

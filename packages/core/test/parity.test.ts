@@ -1,7 +1,15 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_RG, compareFiles, DEBIAN_RG, type ParityCase, rgArgs, runRealRg, runTrawl } from './parity/harness.js';
+import {
+  BUNDLED_RG,
+  compareFiles,
+  DEBIAN_RG,
+  type ParityCase,
+  rgArgs,
+  runRealRg,
+  runTrawl,
+} from './parity/harness.js';
 import { buildTree } from './parity/tree.js';
 
 /**
@@ -82,9 +90,14 @@ describe.each(SEEDS)('parity, seed %i', (seed) => {
   it.each(CASES)('$name', async (c) => {
     const js = await runTrawl('js', tree.root, c);
     for (const rg of rgs) {
-      const repro = `seed ${seed}, case "${c.name}"; reproduce: cd ${tree.root} && ${rg.path} ${rgArgs(c).map((a) => JSON.stringify(a)).join(' ')}`;
+      const repro = `seed ${seed}, case "${c.name}"; reproduce: cd ${tree.root} && ${rg.path} ${rgArgs(c)
+        .map((a) => JSON.stringify(a))
+        .join(' ')}`;
       const reference = runRealRg(rg.path, tree.root, c);
-      expect(reference.code === 0 || reference.code === 1, `${rg.name} failed: ${reference.stderr}\n${repro}`).toBe(true);
+      expect(
+        reference.code === 0 || reference.code === 1,
+        `${rg.name} failed: ${reference.stderr}\n${repro}`,
+      ).toBe(true);
       const jsDiff = compareFiles(js, reference.files, tree.lateBinary);
       const known = rg.bugs[c.name];
       if (known) {
@@ -94,9 +107,13 @@ describe.each(SEEDS)('parity, seed %i', (seed) => {
       expect(jsDiff, `js engine vs ${rg.name}: ${repro}`).toBeNull();
       // The rg engine driving this very binary: the adapter must be exact for both versions' JSON.
       const viaRg = await runTrawl('rg', tree.root, c, rg.path);
-      expect(compareFiles(viaRg, reference.files, tree.lateBinary), `rg engine vs ${rg.name}: ${repro}`).toBeNull();
+      expect(
+        compareFiles(viaRg, reference.files, tree.lateBinary),
+        `rg engine vs ${rg.name}: ${repro}`,
+      ).toBeNull();
       // Both engines emit the same files in the same (path byte) order.
-      const order = (files: typeof js) => files.map((f) => f.path).filter((p) => !tree.lateBinary.has(p.replace(/^\.\//, '')));
+      const order = (files: typeof js) =>
+        files.map((f) => f.path).filter((p) => !tree.lateBinary.has(p.replace(/^\.\//, '')));
       expect(order(viaRg), repro).toEqual(order(js));
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Prefilter, type LineMatcher, type SearcherConfig, searchBuffer } from '../src/search/searcher.js';
+import { type LineMatcher, Prefilter, type SearcherConfig, searchBuffer } from '../src/search/searcher.js';
 
 function matcher(source: string, opts: { multiline?: boolean; literals?: string[] } = {}): LineMatcher {
   return {
@@ -93,6 +93,18 @@ describe('searchBuffer', () => {
   it('reports a multiline match once, at its first line, with all its lines', () => {
     const r = run('a\nfoo\nbar\nb\n', matcher('foo\\nbar', { multiline: true }));
     expect(brief(r)).toEqual(['*2@2:foo\nbar\n']);
+  });
+
+  it('keeps a case-insensitive prefilter exact for non-ASCII and metacharacter literals', () => {
+    const m: LineMatcher = {
+      regex: /σοφία|a\.b/giu,
+      asciiRegex: /σοφία|a\.b/giu,
+      required: { literals: ['σοφία', 'ΣΟΦΊΑ', 'a.b'], caseInsensitive: true },
+      multiline: false,
+    };
+    expect(brief(run('x\nΣΟΦΊΑ here\n', m))).toEqual(['*2@2:ΣΟΦΊΑ here\n']);
+    expect(brief(run('x\nA.B\n', m))).toEqual(['*2@2:A.B\n']);
+    expect(run('x\naxb\n', m).lines).toEqual([]);
   });
 
   it('rejects a file on the literal prefilter without decoding', () => {

@@ -40,7 +40,10 @@ describe('trawl rg', () => {
   it('speaks the rg --json schema, line for line as ripgrep prints it', () => {
     const r = trawl(['rg', '--json', '--engine', 'js', 'needle', 'src/a.ts']);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.type)).toEqual(['begin', 'match', 'end', 'summary']);
     expect(lines[1].data).toEqual({
       path: { text: 'src/a.ts' },
@@ -68,7 +71,10 @@ describe('trawl rg', () => {
       }
       return blocks.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
     };
-    const theirs = spawnSync(rg, ['--json', '--no-config', '-C1', 'needle', 'u.txt', 'src'], { cwd: dir, encoding: 'utf8' });
+    const theirs = spawnSync(rg, ['--json', '--no-config', '-C1', 'needle', 'u.txt', 'src'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     try {
       for (const engine of ['js', 'rg']) {
         const ours = trawl(['rg', '--engine', engine, '--json', '-C1', 'needle', 'u.txt', 'src']);
@@ -82,6 +88,10 @@ describe('trawl rg', () => {
   it('prints line numbers and context separators like rg', () => {
     const r = trawl(['rg', '-n', '-C', '1', 'two', 'src/a.ts']);
     expect(r.stdout).toBe('1-one\n2:needle two\n3-three\n');
+    fs.writeFileSync(path.join(dir, 'gaps.txt'), 'x1\na\nb\nc\nx2\n');
+    const gaps = trawl(['rg', '-n', '-A', '1', 'x', 'gaps.txt']);
+    fs.rmSync(path.join(dir, 'gaps.txt'));
+    expect(gaps.stdout).toBe('1:x1\n2-a\n--\n5:x2\n');
   });
 
   it('lists files with -l and counts with -c', () => {

@@ -1,5 +1,5 @@
 // The content-search engine alone (`@trawl/core/engine`): what `trawl rg` needs, without the rest of core.
 export { PatternError } from '../match/index.js';
 export type * from '../search/events.js';
-export { resolveRipgrep, type RgResolution, type VettedRg } from './rg/resolve-rg.js';
+export { type RgResolution, resolveRipgrep, type VettedRg } from './rg/resolve-rg.js';
 export { type EngineChoice, EngineUnavailableError, type SearchRequest, search } from './search.js';

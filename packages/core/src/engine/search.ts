@@ -96,7 +96,8 @@ export function search(request: SearchRequest): AsyncGenerator<SearchEvent, void
     if (rg) {
       engine = 'rg';
       rgPath = rg.path;
-      engineReason = choice === 'rg' ? `requested (${rg.source} ${rg.path})` : `auto: ${rg.source} ${rg.path}`;
+      engineReason =
+        choice === 'rg' ? `requested (${rg.source} ${rg.path})` : `auto: ${rg.source} ${rg.path}`;
     } else if (choice === 'rg') {
       throw new EngineUnavailableError(`no usable ripgrep: ${rejected.join('; ') || 'none found'}`);
     } else {
@@ -144,7 +145,9 @@ function patternForEngines(request: SearchRequest, compiled: CompiledPattern): P
   const spec: MatcherSpec = {
     regex: { source: compiled.regex.source, flags: compiled.regex.flags },
     asciiRegex: { source: compiled.asciiRegex.source, flags: compiled.asciiRegex.flags },
-    ...(compiled.lineRegex ? { lineRegex: { source: compiled.lineRegex.source, flags: compiled.lineRegex.flags } } : {}),
+    ...(compiled.lineRegex
+      ? { lineRegex: { source: compiled.lineRegex.source, flags: compiled.lineRegex.flags } }
+      : {}),
     ...(compiled.asciiLineRegex
       ? { asciiLineRegex: { source: compiled.asciiLineRegex.source, flags: compiled.asciiLineRegex.flags } }
       : {}),

@@ -100,7 +100,11 @@ export function globToRegexSource(glob: string, options: GlobOptions): string {
   return out;
 }
 
-function parseClass(glob: string, start: number, literalSeparator: boolean): { source: string; next: number } {
+function parseClass(
+  glob: string,
+  start: number,
+  literalSeparator: boolean,
+): { source: string; next: number } {
   let i = start + 1;
   let negated = false;
   if (glob[i] === '!' || glob[i] === '^') {

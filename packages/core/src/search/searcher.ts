@@ -64,15 +64,20 @@ export class Prefilter {
     this.longest = 0;
     if (!required || required.literals.length === 0 || required.literals.some((l) => l.length === 0)) return;
     this.longest = Math.max(...required.literals.map((l) => Buffer.byteLength(l, 'utf8')));
-    const escape = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-    this.candidates = new RegExp(required.literals.map(escape).join('|'), required.caseInsensitive ? 'gi' : 'g');
+    const escapeRegex = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    this.candidates = new RegExp(
+      required.literals.map(escapeRegex).join('|'),
+      required.caseInsensitive ? 'gi' : 'g',
+    );
     if (!required.caseInsensitive) {
       this.needles = required.literals.map((l) => Buffer.from(l, 'utf8'));
     } else {
       // The literals already spell out every non-ASCII case variant; what is left is ASCII case folding,
       // done by a non-Unicode `i` regex over a latin1 view of the bytes (one char per byte). It also folds
       // latin1 letters, which can only let more files through, never fewer.
-      const alternation = required.literals.map((l) => escape(Buffer.from(l, 'utf8').toString('latin1'))).join('|');
+      const alternation = required.literals
+        .map((l) => escapeRegex(Buffer.from(l, 'utf8').toString('latin1')))
+        .join('|');
       this.folded = new RegExp(alternation, 'i');
     }
   }
@@ -225,7 +230,11 @@ function findMatchBlocks(
   config: SearcherConfig,
 ): BlockList {
   const cap =
-    config.mode === 'files-with-matches' ? 1 : config.maxCount === undefined ? Number.POSITIVE_INFINITY : config.maxCount;
+    config.mode === 'files-with-matches'
+      ? 1
+      : config.maxCount === undefined
+        ? Number.POSITIVE_INFINITY
+        : config.maxCount;
   const out: BlockList = { list: [], matches: 0, limitReached: false, contextLimit: file.text.length };
   if (cap <= 0) return out;
   if (matcher.multiline) findMultilineBlocks(file, regex, config, cap, out);
@@ -274,7 +283,11 @@ function findLineBlocks(
     }
     if (out.list.length >= cap && windowEnd < 0) {
       // Once the cap is reached, ripgrep still reports matches inside the last match's after-context.
-      windowEnd = endOfAfterContext(file, out.list.at(-1)!.end, config.mode === 'lines' ? config.afterContext : 0);
+      windowEnd = endOfAfterContext(
+        file,
+        out.list.at(-1)!.end,
+        config.mode === 'lines' ? config.afterContext : 0,
+      );
       out.contextLimit = windowEnd;
       if (start >= windowEnd) {
         out.limitReached = true;
@@ -292,7 +305,13 @@ function findLineBlocks(
 }
 
 /** Multiline mode: the regex runs over the whole text; a block is the run of lines a match touches. */
-function findMultilineBlocks(file: DecodedFile, regex: RegExp, config: SearcherConfig, cap: number, out: BlockList): void {
+function findMultilineBlocks(
+  file: DecodedFile,
+  regex: RegExp,
+  config: SearcherConfig,
+  cap: number,
+  out: BlockList,
+): void {
   const text = file.text;
   const list = out.list;
   let lineNo = 1;
@@ -340,7 +359,12 @@ function findMultilineBlocks(file: DecodedFile, regex: RegExp, config: SearcherC
       }
     }
     advanceTo(idx);
-    current = { lineNumber: lineNo, start: lineStart, end: file.lineEndAfter(len > 0 ? idx + len - 1 : idx), spans: [] };
+    current = {
+      lineNumber: lineNo,
+      start: lineStart,
+      end: file.lineEndAfter(len > 0 ? idx + len - 1 : idx),
+      spans: [],
+    };
     if (!atTextEnd) {
       current.spans.push([idx, idx + len]);
       out.matches++;
@@ -417,7 +441,17 @@ function renderLines(
     }
     for (let k = 0; k < before.length; k++) {
       const ls = before[k]!;
-      out.push(makeRecord('context', file, ls, file.lineEndAfter(ls), block.lineNumber - before.length + k, [], config));
+      out.push(
+        makeRecord(
+          'context',
+          file,
+          ls,
+          file.lineEndAfter(ls),
+          block.lineNumber - before.length + k,
+          [],
+          config,
+        ),
+      );
     }
     out.push(makeRecord('match', file, block.start, block.end, block.lineNumber, block.spans, config));
     emittedEnd = block.end;
@@ -477,7 +511,9 @@ function makeRecord(
     record.truncated = true;
   }
   if (file.ascii) record.text = file.text.slice(start, cutEnd);
-  else record.text = cutEnd === byteEnd ? file.text.slice(start, end) : file.buf.toString('utf8', byteStart, cutEnd);
+  else
+    record.text =
+      cutEnd === byteEnd ? file.text.slice(start, end) : file.buf.toString('utf8', byteStart, cutEnd);
   if (invalidBytes) record.bytes = new Uint8Array(invalidBytes.subarray(0, cutEnd - byteStart));
   return record;
 }

@@ -1,7 +1,7 @@
 import { compileGlob } from '../glob/glob.js';
 
 /** Outcome of matching a path against ignore rules. */
-export const enum Verdict {
+export enum Verdict {
   None = 0,
   Ignore = 1,
   Whitelist = 2,
@@ -72,7 +72,8 @@ export class IgnoreRules {
   private mayMatch(relPath: () => string, name: string, directChild: boolean): boolean {
     if (this.exactNames.has(name)) return true;
     if (this.suffixesByExtension.size > 0) {
-      for (const suffix of this.suffixesByExtension.get(extensionOf(name)) ?? []) if (name.endsWith(suffix)) return true;
+      for (const suffix of this.suffixesByExtension.get(extensionOf(name)) ?? [])
+        if (name.endsWith(suffix)) return true;
       for (const suffix of this.suffixesByExtension.get('*') ?? []) if (name.endsWith(suffix)) return true;
     }
     for (const prefix of this.prefixes) if (name.startsWith(prefix)) return true;
@@ -119,7 +120,11 @@ export class IgnoreRules {
    * ripgrep's `-g` overrides: gitignore syntax with inverted meaning (a plain glob includes, `!glob`
    * excludes). Returns rules whose Verdict.Ignore means "exclude" and Whitelist means "include".
    */
-  static overrides(globs: string[], base: string, options: { caseInsensitive?: boolean } = {}): IgnoreRules | null {
+  static overrides(
+    globs: string[],
+    base: string,
+    options: { caseInsensitive?: boolean } = {},
+  ): IgnoreRules | null {
     const rules: Rule[] = [];
     for (const glob of globs) {
       const inverted = glob.startsWith('!') ? glob.slice(1) : `!${glob}`;
@@ -150,8 +155,10 @@ function union(rules: Rule[]): RegExp | null {
 function literalForm(glob: string): Rule['literal'] {
   const hasMeta = (t: string) => /[*?[\]{}\\]/.test(t);
   if (!hasMeta(glob)) return { kind: 'exact', value: glob };
-  if (glob.length > 1 && glob.startsWith('*') && !hasMeta(glob.slice(1))) return { kind: 'suffix', value: glob.slice(1) };
-  if (glob.length > 1 && glob.endsWith('*') && !hasMeta(glob.slice(0, -1))) return { kind: 'prefix', value: glob.slice(0, -1) };
+  if (glob.length > 1 && glob.startsWith('*') && !hasMeta(glob.slice(1)))
+    return { kind: 'suffix', value: glob.slice(1) };
+  if (glob.length > 1 && glob.endsWith('*') && !hasMeta(glob.slice(0, -1)))
+    return { kind: 'prefix', value: glob.slice(0, -1) };
   return undefined;
 }
 
@@ -200,7 +207,8 @@ function parseLine(
 
   // Literal rules skip the regex: any name rule, and exact-name child rules (the only child form filed).
   const literal = scope !== 'path' && !caseInsensitive ? literalForm(glob) : undefined;
-  if (literal && (scope === 'name' || literal.kind === 'exact')) return { regex: null, negated, dirOnly, scope, literal };
+  if (literal && (scope === 'name' || literal.kind === 'exact'))
+    return { regex: null, negated, dirOnly, scope, literal };
   try {
     const regex = compileGlob(glob, { literalSeparator: true, caseInsensitive });
     return { regex, negated, dirOnly, scope };

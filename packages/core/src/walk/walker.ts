@@ -150,7 +150,8 @@ export class Walker {
       const { name, isDir } = frame.entries[frame.next++]!;
       if (this.budgetExceeded()) return;
       const childAbs = frame.dirAbs === '/' ? `/${name}` : `${frame.dirAbs}/${name}`;
-      const childOut = frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
+      const childOut =
+        frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
       const childRel = frame.rel === '' ? name : `${frame.rel}/${name}`;
       if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules, frame.dirAbs)) continue;
       if (isDir) {
@@ -258,7 +259,13 @@ export class Walker {
     return true;
   }
 
-  private matchIgnoreFiles(abs: string, name: string, isDir: boolean, chain: DirRules, parentAbs: string): Verdict {
+  private matchIgnoreFiles(
+    abs: string,
+    name: string,
+    isDir: boolean,
+    chain: DirRules,
+    parentAbs: string,
+  ): Verdict {
     const applyGit = !this.requireGit || chain.inGitTree;
     let custom = Verdict.None;
     let ignore = Verdict.None;

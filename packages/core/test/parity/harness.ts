@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { search, type SearchEvent } from '../../src/index.js';
+import { type SearchEvent, search } from '../../src/index.js';
 import { compareUtf8 } from '../../src/util/path-order.js';
 
 /** One parity case: a pattern and the rg flags it runs with. */
@@ -30,7 +30,14 @@ export interface FileRecords {
   lines: string[];
 }
 
-function lineKey(kind: string, lineNumber: number, offset: number, subs: Array<{ start: number; end: number }>, text: string, bytes?: string): string {
+function lineKey(
+  kind: string,
+  lineNumber: number,
+  offset: number,
+  subs: Array<{ start: number; end: number }>,
+  text: string,
+  bytes?: string,
+): string {
   const s = subs.map((m) => `${m.start}-${m.end}`).join(',');
   return `${kind} ${lineNumber} @${offset} [${s}] ${bytes !== undefined ? `bytes:${bytes}` : JSON.stringify(text)}`;
 }
@@ -57,14 +64,23 @@ export function rgArgs(c: ParityCase): string[] {
  * Several roots are searched one rg run each: rg 15 given several roots applies parent-directory ignore
  * rules racily (about 1 run in 30 on this machine kind), and a flaky reference tests nothing.
  */
-export function runRealRg(rg: string, cwd: string, c: ParityCase): { files: FileRecords[]; code: number | null; stderr: string } {
+export function runRealRg(
+  rg: string,
+  cwd: string,
+  c: ParityCase,
+): { files: FileRecords[]; code: number | null; stderr: string } {
   const roots = c.paths ?? ['.'];
   if (roots.length > 1) {
     const runs = roots.map((p) => runRealRg(rg, cwd, { ...c, paths: [p] }));
     const code = runs.some((r) => r.code === 0) ? 0 : (runs.find((r) => r.code !== 1)?.code ?? 1);
     return { files: runs.flatMap((r) => r.files), code, stderr: runs.map((r) => r.stderr).join('') };
   }
-  const r = spawnSync(rg, rgArgs(c), { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+  const r = spawnSync(rg, rgArgs(c), {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 << 20,
+  });
   const files: FileRecords[] = [];
   let current: FileRecords | null = null;
   for (const line of r.stdout.split('\n')) {
@@ -79,9 +95,13 @@ export function runRealRg(rg: string, cwd: string, c: ParityCase): { files: File
         // rg reports an empty match at every byte offset, even inside a multi-byte character; trawl
         // reports them at character boundaries only.
         const bytes = Buffer.from(d.lines.text, 'utf8');
-        subs = subs.filter((m) => m.start !== m.end || m.start >= bytes.length || (bytes[m.start]! & 0xc0) !== 0x80);
+        subs = subs.filter(
+          (m) => m.start !== m.end || m.start >= bytes.length || (bytes[m.start]! & 0xc0) !== 0x80,
+        );
       }
-      current.lines.push(lineKey(msg.type, d.line_number, d.absolute_offset, subs, d.lines.text, d.lines.bytes));
+      current.lines.push(
+        lineKey(msg.type, d.line_number, d.absolute_offset, subs, d.lines.text, d.lines.bytes),
+      );
     } else if (msg.type === 'end' && current) {
       files.push(current);
       current = null;
@@ -92,7 +112,12 @@ export function runRealRg(rg: string, cwd: string, c: ParityCase): { files: File
 }
 
 /** Runs one of our engines; returns files in the order the engine emitted them. */
-export async function runTrawl(engine: 'js' | 'rg', cwd: string, c: ParityCase, rgPath?: string): Promise<FileRecords[]> {
+export async function runTrawl(
+  engine: 'js' | 'rg',
+  cwd: string,
+  c: ParityCase,
+  rgPath?: string,
+): Promise<FileRecords[]> {
   const files: FileRecords[] = [];
   let current: FileRecords | null = null;
   const events: AsyncIterable<SearchEvent> = search({
@@ -119,7 +144,14 @@ export async function runTrawl(engine: 'js' | 'rg', cwd: string, c: ParityCase, 
     if (e.type === 'begin') current = { path: e.path, lines: [] };
     else if ((e.type === 'match' || e.type === 'context') && current) {
       current.lines.push(
-        lineKey(e.type, e.lineNumber, e.absoluteOffset, e.submatches, e.text, e.bytes ? Buffer.from(e.bytes).toString('base64') : undefined),
+        lineKey(
+          e.type,
+          e.lineNumber,
+          e.absoluteOffset,
+          e.submatches,
+          e.text,
+          e.bytes ? Buffer.from(e.bytes).toString('base64') : undefined,
+        ),
       );
     } else if (e.type === 'end' && current) {
       files.push(current);
@@ -175,7 +207,8 @@ export function compareFiles(
   }
   for (const o of ours) {
     const p = strip(o.path);
-    if (!theirsByPath.has(p) && !lateBinary.has(p)) return `file only in trawl: ${o.path}\n  first line: ${o.lines[0]}`;
+    if (!theirsByPath.has(p) && !lateBinary.has(p))
+      return `file only in trawl: ${o.path}\n  first line: ${o.lines[0]}`;
   }
   return null;
 }

@@ -36,6 +36,7 @@ const WORDS = [
   '(paren)',
   '[bracket]',
   '{brace}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text `${name}` is test data
   '${name}',
   'end$',
   '^start',
@@ -73,8 +74,35 @@ function randomText(rng: Random, lines: number, eol = '\n'): string {
   return out.join(eol) + (rng.chance(0.85) ? eol : '');
 }
 
-const DIR_NAMES = ['src', 'lib', 'docs', 'app', 'pkg', 'util', 'core', 'café', 'with space', 'a-b', 'a.b', 'z'];
-const FILE_NAMES = ['a.ts', 'b.js', 'notes.md', 'main.c', 'x.txt', 'data.log', 'keep.log', 'README', 'A.ts', 'a-b.ts', 'ünï.ts', '東京.md', 'sp ace.txt'];
+const DIR_NAMES = [
+  'src',
+  'lib',
+  'docs',
+  'app',
+  'pkg',
+  'util',
+  'core',
+  'café',
+  'with space',
+  'a-b',
+  'a.b',
+  'z',
+];
+const FILE_NAMES = [
+  'a.ts',
+  'b.js',
+  'notes.md',
+  'main.c',
+  'x.txt',
+  'data.log',
+  'keep.log',
+  'README',
+  'A.ts',
+  'a-b.ts',
+  'ünï.ts',
+  '東京.md',
+  'sp ace.txt',
+];
 
 export interface ParityTree {
   root: string;
@@ -99,7 +127,19 @@ export function buildTree(root: string, seed: number): ParityTree {
   write('.git/HEAD', 'needle in git internals\n');
   write(
     '.gitignore',
-    ['# comment', '*.log', '!keep.log', '/build/', 'tmp/', 'docs/**/*.bak', 'secret*', 'trailing-space.txt   ', '\\#hash.txt', '/gen-*', '/*.out'].join('\n') + '\n',
+    [
+      '# comment',
+      '*.log',
+      '!keep.log',
+      '/build/',
+      'tmp/',
+      'docs/**/*.bak',
+      'secret*',
+      'trailing-space.txt   ',
+      '\\#hash.txt',
+      '/gen-*',
+      '/*.out',
+    ].join('\n') + '\n',
   );
   write('.ignore', 'ignored-by-dot-ignore.txt\n');
   write('excluded-by-info.txt', 'needle excluded by info/exclude\n');
@@ -135,8 +175,14 @@ export function buildTree(root: string, seed: number): ParityTree {
   write('long-line.txt', `${'x'.repeat(3000)} needle ${'y'.repeat(3000)}\nshort needle\n`);
   write('empty.txt', '');
   write('only-newlines.txt', '\n\n\n');
-  write('binary-early.bin', Buffer.concat([Buffer.from('needle\n'), Buffer.from([0, 1, 2]), Buffer.from('needle\n')]));
-  write('latin1.txt', Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from(' needle\nplain needle\n')]));
+  write(
+    'binary-early.bin',
+    Buffer.concat([Buffer.from('needle\n'), Buffer.from([0, 1, 2]), Buffer.from('needle\n')]),
+  );
+  write(
+    'latin1.txt',
+    Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from(' needle\nplain needle\n')]),
+  );
   write('a/b/c/d/e/f/g/h/deep.txt', 'needle deep\n');
   write('a-b.ts', 'needle dash\n');
   write('a.ts', 'needle dot\n');

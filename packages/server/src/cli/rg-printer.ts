@@ -44,7 +44,11 @@ export class RgPrinter {
             lines: e.bytes ? { bytes: Buffer.from(e.bytes).toString('base64') } : { text: e.text },
             line_number: e.lineNumber,
             absolute_offset: e.absoluteOffset,
-            submatches: e.submatches.map((s) => ({ match: submatchText(e, s.start, s.end), start: s.start, end: s.end })),
+            submatches: e.submatches.map((s) => ({
+              match: submatchText(e, s.start, s.end),
+              start: s.start,
+              end: s.end,
+            })),
           },
         })}\n`;
       case 'end':
@@ -66,7 +70,10 @@ export class RgPrinter {
         })}\n`;
       case 'summary':
         return `${JSON.stringify({
-          data: { elapsed_total: duration(process.hrtime.bigint() - this.started), stats: summaryStats(e.summary, this.bytesPrinted) },
+          data: {
+            elapsed_total: duration(process.hrtime.bigint() - this.started),
+            stats: summaryStats(e.summary, this.bytesPrinted),
+          },
           type: 'summary',
         })}\n`;
       default:
@@ -89,12 +96,16 @@ export class RgPrinter {
         const lines = this.fileBuffer;
         this.fileBuffer = [];
         if (o.mode === 'files-with-matches') return `${e.path}\n`;
-        if (o.mode === 'count') return o.withFilename ? `${e.path}:${e.stats.matchedLines}\n` : `${e.stats.matchedLines}\n`;
+        if (o.mode === 'count')
+          return o.withFilename ? `${e.path}:${e.stats.matchedLines}\n` : `${e.stats.matchedLines}\n`;
         let out = '';
         if (o.heading && this.printedAnyGroup) out += '\n';
         else if (!o.heading && this.printedAnyGroup && o.contextRequested) out += '--\n';
         this.printedAnyGroup = true;
-        if (e.binaryOffset !== null && lines.some((l) => l.absoluteOffset + Buffer.byteLength(l.text) > e.binaryOffset!)) {
+        if (
+          e.binaryOffset !== null &&
+          lines.some((l) => l.absoluteOffset + Buffer.byteLength(l.text) > e.binaryOffset!)
+        ) {
           // ripgrep's rule for a named binary file: say it matches, print none of its bytes.
           const where = `binary file matches (found "\\0" byte around offset ${e.binaryOffset})\n`;
           return out + (o.withFilename ? `${e.path}: ${where}` : where);
@@ -122,9 +133,11 @@ export class RgPrinter {
     if (o.lineNumbers) prefix += `${line.lineNumber}${sep}`;
     let text = line.text.replace(/\r?\n$/, '');
     if (o.maxColumns !== undefined && Buffer.byteLength(text) > o.maxColumns) {
-      text = isMatch ? `[Omitted long line with ${line.submatches.length} matches]` : '[Omitted long context line]';
+      text = isMatch
+        ? `[Omitted long line with ${line.submatches.length} matches]`
+        : '[Omitted long context line]';
     }
-    return `${prefix}${text}\n`;
+    return `${out}${prefix}${text}\n`;
   }
 }
 

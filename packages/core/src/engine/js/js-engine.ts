@@ -10,7 +10,7 @@ import {
   WORKER_FIRST_BATCH_FILES,
 } from '../../limits.js';
 import type { SearchEvent, SearchOutcome, SearchSummary, SkipReason } from '../../search/events.js';
-import { Walker, type WalkEntry } from '../../walk/walker.js';
+import { type WalkEntry, Walker } from '../../walk/walker.js';
 import type { EngineRun } from '../run.js';
 import type { FileOutcome, FileTask, FromWorker, ToWorker, WorkerSetup } from './protocol.js';
 
@@ -32,7 +32,11 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent, 
   const started = run.now();
   const walker = new Walker({ ...run.walk, deadline: run.deadline, signal: run.signal });
   const entries = walker.entries();
-  const setup: WorkerSetup = { matcher: run.pattern.spec, config: run.searcher, maxFilesize: run.maxFilesize };
+  const setup: WorkerSetup = {
+    matcher: run.pattern.spec,
+    config: run.searcher,
+    maxFilesize: run.maxFilesize,
+  };
   const maxWorkers = Math.max(1, run.workers ?? DEFAULT_WORKERS);
 
   const slots: WorkerSlot[] = [];
@@ -116,7 +120,8 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent, 
     if (counting || run.detailFiles === undefined || summary.filesWithMatch < run.detailFiles) return;
     counting = true;
     setup.config = { ...setup.config, mode: 'files-with-matches' };
-    for (const s of slots) s.worker.postMessage({ type: 'mode', mode: 'files-with-matches' } satisfies ToWorker);
+    for (const s of slots)
+      s.worker.postMessage({ type: 'mode', mode: 'files-with-matches' } satisfies ToWorker);
   };
 
   let sliceStart = run.now();
@@ -196,7 +201,12 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent, 
   yield { type: 'summary', summary };
 }
 
-function* emitBatch(answer: FromWorker, paths: string[], summary: SearchSummary, detailFiles?: number): Generator<SearchEvent> {
+function* emitBatch(
+  answer: FromWorker,
+  paths: string[],
+  summary: SearchSummary,
+  detailFiles?: number,
+): Generator<SearchEvent> {
   summary.filesSearched += answer.searched;
   summary.bytesSearched += answer.bytesSearched;
   summary.skipped.binary += answer.binary;
@@ -206,7 +216,12 @@ function* emitBatch(answer: FromWorker, paths: string[], summary: SearchSummary,
   }
 }
 
-function* emit(o: FileOutcome, path: string, summary: SearchSummary, detailFiles?: number): Generator<SearchEvent> {
+function* emit(
+  o: FileOutcome,
+  path: string,
+  summary: SearchSummary,
+  detailFiles?: number,
+): Generator<SearchEvent> {
   if ('skip' in o) {
     summary.skipped[o.skip]++;
     if (o.skip === 'unreadable') summary.errors.push({ path, code: o.code, message: o.message });
@@ -232,7 +247,10 @@ function* emit(o: FileOutcome, path: string, summary: SearchSummary, detailFiles
 function workerScriptUrl(): URL {
   const here = new URL('./search-worker.js', import.meta.url);
   if (import.meta.url.endsWith('.ts')) {
-    const built = fileURLToPath(here).replace(/\/src\/engine\/js\/search-worker\.js$/, '/dist/engine/js/search-worker.js');
+    const built = fileURLToPath(here).replace(
+      /\/src\/engine\/js\/search-worker\.js$/,
+      '/dist/engine/js/search-worker.js',
+    );
     if (existsSync(built)) return pathToFileURL(built);
   }
   return here;

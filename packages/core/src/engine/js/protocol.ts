@@ -28,7 +28,9 @@ export type FileOutcome =
   | { seq: number; result: FileResult }
   | { seq: number; skip: SkipReason; code: string; message: string };
 
-export type ToWorker = { type: 'batch'; batch: number; files: FileTask[] } | { type: 'mode'; mode: SearcherConfig['mode'] };
+export type ToWorker =
+  | { type: 'batch'; batch: number; files: FileTask[] }
+  | { type: 'mode'; mode: SearcherConfig['mode'] };
 
 /** A batch's answer: only files with something to report travel back; the rest are counted. */
 export interface FromWorker {

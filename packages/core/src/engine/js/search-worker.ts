@@ -1,7 +1,13 @@
 import * as fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import {
+  type FileResult,
+  type LineMatcher,
+  Prefilter,
+  type SearcherConfig,
+  searchBuffer,
+} from '../../search/searcher.js';
 import { describeError } from '../../walk/walker.js';
-import { type FileResult, type LineMatcher, Prefilter, type SearcherConfig, searchBuffer } from '../../search/searcher.js';
 import type { FileOutcome, FileTask, FromWorker, MatcherSpec, ToWorker, WorkerSetup } from './protocol.js';
 
 /**
@@ -44,7 +50,8 @@ function searchFile(task: FileTask): FileOutcome | FileResult {
     let sizeHint = 0;
     if (task.explicit) {
       const st = fs.fstatSync(fd);
-      if (!st.isFile()) return { seq: task.seq, skip: 'not-a-file', code: 'ENOTFILE', message: 'Not a regular file' };
+      if (!st.isFile())
+        return { seq: task.seq, skip: 'not-a-file', code: 'ENOTFILE', message: 'Not a regular file' };
       if (st.size > setup.maxFilesize) return tooLarge(task);
       sizeHint = st.size;
     }
@@ -64,7 +71,12 @@ function searchFile(task: FileTask): FileOutcome | FileResult {
 }
 
 function tooLarge(task: FileTask): FileOutcome {
-  return { seq: task.seq, skip: 'too-large', code: 'EFBIG', message: `larger than ${setup.maxFilesize} bytes` };
+  return {
+    seq: task.seq,
+    skip: 'too-large',
+    code: 'EFBIG',
+    message: `larger than ${setup.maxFilesize} bytes`,
+  };
 }
 
 /**
@@ -103,7 +115,12 @@ function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: num
  * The whole file in `whole`: continuing after what `head` already holds (its first `headLength` bytes),
  * or from offset 0 again (the pages are in the page cache by now).
  */
-function readWhole(fd: number, head: Buffer | null, headLength: number, sizeHint: number): { buf: Buffer; length: number } {
+function readWhole(
+  fd: number,
+  head: Buffer | null,
+  headLength: number,
+  sizeHint: number,
+): { buf: Buffer; length: number } {
   if (whole.length < sizeHint + 1) whole = Buffer.allocUnsafe(Math.max(sizeHint + 1, whole.length * 2));
   let length = 0;
   if (head) {
@@ -143,7 +160,14 @@ parentPort!.on('message', (msg: ToWorker) => {
     mode = msg.mode;
     return;
   }
-  const reply: FromWorker = { type: 'results', batch: msg.batch, outcomes: [], searched: 0, bytesSearched: 0, binary: 0 };
+  const reply: FromWorker = {
+    type: 'results',
+    batch: msg.batch,
+    outcomes: [],
+    searched: 0,
+    bytesSearched: 0,
+    binary: 0,
+  };
   for (const task of msg.files) {
     const r = searchFile(task);
     if ('seq' in r) {

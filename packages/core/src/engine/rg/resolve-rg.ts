@@ -21,7 +21,11 @@ export interface RgResolution {
  * file that is not world-writable (nor is its directory) and does not lie inside a tree being searched
  * (a searched tree may be written by whoever wrote the files we are asked to read).
  */
-export function resolveRipgrep(options: { configured?: string; searchRoots: string[]; env?: NodeJS.ProcessEnv }): RgResolution {
+export function resolveRipgrep(options: {
+  configured?: string;
+  searchRoots: string[];
+  env?: NodeJS.ProcessEnv;
+}): RgResolution {
   const rejected: string[] = [];
   const roots = options.searchRoots.map(realOrSelf);
   const consider = (candidate: string | null, source: RgSource): VettedRg | null => {
@@ -38,7 +42,8 @@ export function resolveRipgrep(options: { configured?: string; searchRoots: stri
     // An explicit choice that fails is not silently replaced by another binary.
     return { rg, rejected };
   }
-  const rg = consider(bundledRgPath(), 'bundled') ?? consider(findOnPath('rg', options.env ?? process.env), 'path');
+  const rg =
+    consider(bundledRgPath(), 'bundled') ?? consider(findOnPath('rg', options.env ?? process.env), 'path');
   return { rg, rejected };
 }
 
@@ -66,7 +71,8 @@ function vet(candidate: string, roots: string[]): string | null {
     return 'directory not readable';
   }
   for (const root of roots) {
-    if (real === root || real.startsWith(root.endsWith('/') ? root : `${root}/`)) return `inside the searched tree ${root}`;
+    if (real === root || real.startsWith(root.endsWith('/') ? root : `${root}/`))
+      return `inside the searched tree ${root}`;
   }
   return null;
 }

@@ -47,7 +47,11 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent, 
       existing.push({ spelling: root, index });
     } catch (err) {
       summary.missingRoots.push(root);
-      summary.errors.push({ path: root, code: (err as NodeJS.ErrnoException).code ?? 'ENOENT', message: 'No such file or directory' });
+      summary.errors.push({
+        path: root,
+        code: (err as NodeJS.ErrnoException).code ?? 'ENOENT',
+        message: 'No such file or directory',
+      });
     }
   });
 
@@ -179,7 +183,9 @@ async function runOnce(
   run.signal?.addEventListener('abort', onAbort, { once: true });
   if (run.signal?.aborted) kill('aborted');
   const timer =
-    run.deadline !== undefined ? setTimeout(() => kill('timeout'), Math.max(0, run.deadline - run.now())) : null;
+    run.deadline !== undefined
+      ? setTimeout(() => kill('timeout'), Math.max(0, run.deadline - run.now()))
+      : null;
 
   const blocks: FileBlock[] = [];
   let current: FileBlock | null = null;
@@ -267,7 +273,14 @@ function collectErrors(stderr: string, summary: SearchSummary, code: number | nu
   }
 }
 
-const OS_ERRORS: Record<number, string> = { 1: 'EPERM', 2: 'ENOENT', 13: 'EACCES', 20: 'ENOTDIR', 21: 'EISDIR', 40: 'ELOOP' };
+const OS_ERRORS: Record<number, string> = {
+  1: 'EPERM',
+  2: 'ENOENT',
+  13: 'EACCES',
+  20: 'ENOTDIR',
+  21: 'EISDIR',
+  40: 'ELOOP',
+};
 
 interface RgData {
   text?: string;
@@ -312,7 +325,9 @@ function toLineRecord(
     // rg reports empty matches at every byte, even inside a multi-byte character; the js engine (and the
     // contract) only at character boundaries.
     const raw = decoded.bytes ?? Buffer.from(decoded.text, 'utf8');
-    submatches = submatches.filter((s) => s.start !== s.end || s.start >= raw.length || (raw[s.start]! & 0xc0) !== 0x80);
+    submatches = submatches.filter(
+      (s) => s.start !== s.end || s.start >= raw.length || (raw[s.start]! & 0xc0) !== 0x80,
+    );
   }
   const record: LineRecord = {
     lineNumber: data.line_number ?? 0,

@@ -1,7 +1,7 @@
 import type { SearchRequest } from '@trawl/core/engine';
 import { Option } from 'commander';
-import type { RegisterCommand } from '../main.js';
 import { UsageError, write } from '../io.js';
+import type { RegisterCommand } from '../main.js';
 import { RgPrinter } from '../rg-printer.js';
 
 interface RgFlags {
@@ -54,7 +54,9 @@ export const registerRg: RegisterCommand = (program, io, setExit) => {
     )
     .argument('<pattern>', 'a regular expression (Rust regex syntax, as ripgrep) or, with -F, a literal')
     .argument('[paths...]', 'files or directories to search (default: the current directory)')
-    .addOption(new Option('--engine <engine>', 'which engine searches').choices(['auto', 'js', 'rg']).default('auto'))
+    .addOption(
+      new Option('--engine <engine>', 'which engine searches').choices(['auto', 'js', 'rg']).default('auto'),
+    )
     .option('--json', 'print results as JSON Lines, the schema of rg --json')
     .option('-i, --ignore-case', 'match case-insensitively')
     .option('-F, --fixed-strings', 'treat the pattern as a literal string')
@@ -69,7 +71,12 @@ export const registerRg: RegisterCommand = (program, io, setExit) => {
     .option('-., --hidden', 'search hidden files and directories')
     .option('--no-ignore', 'do not honour .gitignore, .ignore, .rgignore or .git/info/exclude')
     .option('--no-require-git', 'honour .gitignore even outside a git repository')
-    .option('-g, --glob <glob>', 'include (or, with a leading !, exclude) paths matching GLOB; repeatable', collect, [])
+    .option(
+      '-g, --glob <glob>',
+      'include (or, with a leading !, exclude) paths matching GLOB; repeatable',
+      collect,
+      [],
+    )
     .option('--glob-case-insensitive', 'match -g globs case-insensitively')
     .option('--max-filesize <size>', 'skip files larger than SIZE (K, M, G suffixes)', parseSize)
     .option('-M, --max-columns <num>', 'omit lines longer than NUM bytes', count('--max-columns'))
@@ -93,11 +100,17 @@ function collect(value: string, previous: string[]): string[] {
 
 function parseSeconds(v: string): number {
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout expects a positive number of seconds, got '${v}'`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--timeout expects a positive number of seconds, got '${v}'`);
   return n;
 }
 
-async function runRg(pattern: string, paths: string[], flags: RgFlags, io: Parameters<RegisterCommand>[1]): Promise<number> {
+async function runRg(
+  pattern: string,
+  paths: string[],
+  flags: RgFlags,
+  io: Parameters<RegisterCommand>[1],
+): Promise<number> {
   const mode = flags.filesWithMatches ? 'files-with-matches' : flags.count ? 'count' : 'lines';
   if (flags.json && mode !== 'lines') {
     throw new UsageError('--json cannot be combined with --files-with-matches or --count');
@@ -149,7 +162,10 @@ async function runRg(pattern: string, paths: string[], flags: RgFlags, io: Param
         for (const e of s.errors) await write(io.stderr, `rg: ${e.path ? `${e.path}: ` : ''}${e.message}\n`);
         if (s.errors.length > 0) failed = true;
         if (s.outcome === 'timeout') {
-          await write(io.stderr, `trawl: search timed out after ${(s.elapsedMs / 1000).toFixed(1)}s; results are partial\n`);
+          await write(
+            io.stderr,
+            `trawl: search timed out after ${(s.elapsedMs / 1000).toFixed(1)}s; results are partial\n`,
+          );
           failed = true;
         } else if (s.outcome === 'walk-budget') {
           await write(io.stderr, 'trawl: walk budget reached; results are partial\n');
@@ -160,7 +176,8 @@ async function runRg(pattern: string, paths: string[], flags: RgFlags, io: Param
       if (text) await write(io.stdout, text);
     }
   } catch (err) {
-    if (err instanceof PatternError || err instanceof EngineUnavailableError) throw new UsageError(err.message, err.code);
+    if (err instanceof PatternError || err instanceof EngineUnavailableError)
+      throw new UsageError(err.message, err.code);
     throw err;
   }
   if (failed) return 2;
