@@ -47,7 +47,7 @@ function run(source: string, over: Partial<EngineRun> = {}): EngineRun {
 
 async function collect(r: EngineRun): Promise<SearchEvent[]> {
   const out: SearchEvent[] = [];
-  for await (const e of runJsEngine(r)) out.push(e);
+  for await (const batch of runJsEngine(r)) out.push(...batch);
   return out;
 }
 

@@ -2,4 +2,10 @@
 export { PatternError } from '../match/index.js';
 export type * from '../search/events.js';
 export { type RgResolution, resolveRipgrep, type VettedRg } from './rg/resolve-rg.js';
-export { type EngineChoice, EngineUnavailableError, type SearchRequest, search } from './search.js';
+export {
+  type EngineChoice,
+  EngineUnavailableError,
+  type SearchRequest,
+  search,
+  searchBatches,
+} from './search.js';

@@ -74,6 +74,20 @@ export class EngineUnavailableError extends Error {
  * but cannot run throws `EngineUnavailableError`.
  */
 export function search(request: SearchRequest): AsyncGenerator<SearchEvent, void, undefined> {
+  return flatten(searchBatches(request));
+}
+
+async function* flatten(
+  batches: AsyncGenerator<SearchEvent[], void, undefined>,
+): AsyncGenerator<SearchEvent, void, undefined> {
+  for await (const batch of batches) yield* batch;
+}
+
+/**
+ * `search`, in the batches the engine produces them: one await per batch instead of one per event, for
+ * consumers that handle many events (a printer of a million lines).
+ */
+export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEvent[], void, undefined> {
   const compiled = compilePattern(request.pattern, {
     fixedStrings: request.fixedStrings ?? false,
     caseInsensitive: request.caseInsensitive ?? false,

@@ -28,7 +28,7 @@ interface WorkerSlot {
  * on scheduling. A deadline or abort terminates the workers, which is the only way to stop a regex
  * that is stuck inside one `exec` call.
  */
-export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent, void, undefined> {
+export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[], void, undefined> {
   const started = run.now();
   const walker = new Walker({ ...run.walk, deadline: run.deadline, signal: run.signal });
   const entries = walker.entries();
@@ -172,7 +172,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent, 
         const answer = ready.get(nextBatchToEmit)!;
         ready.delete(nextBatchToEmit);
         nextBatchToEmit++;
-        yield* emitBatch(answer, paths, summary, run.detailFiles);
+        yield emitBatch(answer, paths, summary, run.detailFiles);
         switchToCountingIfPastHorizon();
       }
       if (stop !== null) break;
@@ -186,7 +186,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent, 
     if (stop !== null) {
       // Partial results: emit what arrived, in order, skipping batches that never finished.
       for (const id of [...ready.keys()].sort((a, b) => a - b)) {
-        yield* emitBatch(ready.get(id)!, paths, summary, run.detailFiles);
+        yield emitBatch(ready.get(id)!, paths, summary, run.detailFiles);
       }
     }
   } finally {
@@ -198,34 +198,38 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent, 
   summary.missingRoots = walker.stats.missingRoots;
   summary.errors.unshift(...walker.stats.errors);
   summary.elapsedMs = run.now() - started;
-  yield { type: 'summary', summary };
+  yield [{ type: 'summary', summary }];
 }
 
-function* emitBatch(
+/** A worker's answer as events, in walk order; the summary is updated as they are made. */
+function emitBatch(
   answer: FromWorker,
   paths: string[],
   summary: SearchSummary,
   detailFiles?: number,
-): Generator<SearchEvent> {
+): SearchEvent[] {
   summary.filesSearched += answer.searched;
   summary.bytesSearched += answer.bytesSearched;
   summary.skipped.binary += answer.binary;
+  const out: SearchEvent[] = [];
   for (const o of answer.outcomes) {
-    yield* emit(o, paths[o.seq]!, summary, detailFiles);
+    emit(o, paths[o.seq]!, summary, out, detailFiles);
     paths[o.seq] = '';
   }
+  return out;
 }
 
-function* emit(
+function emit(
   o: FileOutcome,
   path: string,
   summary: SearchSummary,
+  out: SearchEvent[],
   detailFiles?: number,
-): Generator<SearchEvent> {
+): void {
   if ('skip' in o) {
     summary.skipped[o.skip]++;
     if (o.skip === 'unreadable') summary.errors.push({ path, code: o.code, message: o.message });
-    yield { type: 'skip', path, reason: o.skip as SkipReason, message: o.message };
+    out.push({ type: 'skip', path, reason: o.skip as SkipReason, message: o.message });
     return;
   }
   const r = o.result; // already counted as searched by the worker
@@ -233,14 +237,12 @@ function* emit(
   summary.matches += r.stats.matches;
   summary.matchedLines += r.stats.matchedLines;
   if (detailFiles !== undefined && summary.filesWithMatch > detailFiles) {
-    yield { type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats, counted: true };
+    out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats, counted: true });
     return;
   }
-  yield { type: 'begin', path };
-  for (const line of r.lines) {
-    yield { ...line, path };
-  }
-  yield { type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats };
+  out.push({ type: 'begin', path });
+  for (const line of r.lines) out.push({ ...line, path });
+  out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats });
 }
 
 /** The compiled worker script. Under a TS-source test runner this module is `src/…/*.ts`; use `dist`. */

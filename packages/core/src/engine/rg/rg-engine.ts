@@ -23,7 +23,7 @@ interface FileBlock {
  * the end — the same order the js engine produces. The child is killed and reaped on deadline, abort, or
  * when the consumer stops reading.
  */
-export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent, void, undefined> {
+export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[], void, undefined> {
   const started = run.now();
   const summary: SearchSummary = {
     engine: 'rg',
@@ -84,10 +84,10 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent, 
     }
   }
   blocks.sort((a, b) => a.rootIndex - b.rootIndex || compareUtf8(a.path, b.path));
-  for (const b of blocks) yield* b.events;
+  for (const b of blocks) yield b.events;
   summary.outcome = outcome;
   summary.elapsedMs = run.now() - started;
-  yield { type: 'summary', summary };
+  yield [{ type: 'summary', summary }];
 }
 
 function rootIndexOf(p: string, roots: Array<{ spelling: string; index: number }>): number {

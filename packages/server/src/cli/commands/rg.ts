@@ -1,4 +1,4 @@
-import type { SearchRequest } from '@trawl/core/engine';
+import type { SearchRequest, SearchSummary } from '@trawl/core/engine';
 import { Option } from 'commander';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
@@ -151,28 +151,21 @@ async function runRg(
   });
 
   // Loaded here, not at start-up: `trawl --help` should not pay for the engine.
-  const { EngineUnavailableError, PatternError, search } = await import('@trawl/core/engine');
+  const { EngineUnavailableError, PatternError, searchBatches } = await import('@trawl/core/engine');
   let matched = false;
   let failed = false;
   try {
-    for await (const event of search(request)) {
-      if (event.type === 'end') matched = true;
-      if (event.type === 'summary') {
-        const s = event.summary;
-        for (const e of s.errors) await write(io.stderr, `rg: ${e.path ? `${e.path}: ` : ''}${e.message}\n`);
-        if (s.errors.length > 0) failed = true;
-        if (s.outcome === 'timeout') {
-          await write(
-            io.stderr,
-            `trawl: search timed out after ${(s.elapsedMs / 1000).toFixed(1)}s; results are partial\n`,
-          );
-          failed = true;
-        } else if (s.outcome === 'walk-budget') {
-          await write(io.stderr, 'trawl: walk budget reached; results are partial\n');
+    // One write per engine batch: a million matching lines must not mean a million awaited writes.
+    for await (const batch of searchBatches(request)) {
+      let text = '';
+      for (const event of batch) {
+        if (event.type === 'end') matched = true;
+        if (event.type === 'summary') {
+          failed = (await reportSummary(event.summary, io)) || failed;
+          if (!flags.json) continue;
         }
-        if (!flags.json) continue;
+        text += printer.print(event);
       }
-      const text = printer.print(event);
       if (text) await write(io.stdout, text);
     }
   } catch (err) {
@@ -182,6 +175,22 @@ async function runRg(
   }
   if (failed) return 2;
   return matched ? 0 : 1;
+}
+
+/** Errors and partial outcomes go to stderr, as ripgrep's do; true when the exit code must be 2. */
+async function reportSummary(s: SearchSummary, io: Parameters<RegisterCommand>[1]): Promise<boolean> {
+  let failed = s.errors.length > 0;
+  for (const e of s.errors) await write(io.stderr, `rg: ${e.path ? `${e.path}: ` : ''}${e.message}\n`);
+  if (s.outcome === 'timeout') {
+    await write(
+      io.stderr,
+      `trawl: search timed out after ${(s.elapsedMs / 1000).toFixed(1)}s; results are partial\n`,
+    );
+    failed = true;
+  } else if (s.outcome === 'walk-budget') {
+    await write(io.stderr, 'trawl: walk budget reached; results are partial\n');
+  }
+  return failed;
 }
 
 async function isFile(p: string, cwd: string): Promise<boolean> {
