@@ -66,6 +66,21 @@ describe('js engine', () => {
     }
   });
 
+  it('keeps going when a slow consumer lets every batch in flight finish before it asks for more', async () => {
+    let begins = 0;
+    let outcome = '';
+    for await (const batch of runJsEngine(run('needle', { workers: 1 }))) {
+      // Long enough for the worker to answer everything it holds while we are suspended at the yield.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      for (const e of batch) {
+        if (e.type === 'begin') begins++;
+        if (e.type === 'summary') outcome = e.summary.outcome;
+      }
+    }
+    expect(outcome).toBe('complete');
+    expect(begins).toBe(234);
+  });
+
   it('stops a catastrophic regex at the deadline and says it timed out', async () => {
     fs.writeFileSync(path.join(dir, 'evil.txt'), `${'a'.repeat(40)}!\n`);
     const started = Date.now();

@@ -38,6 +38,7 @@ const CASES: ParityCase[] = [
   { name: 'dot', pattern: 'n.e' },
   { name: 'end anchor alone (unterminated last lines)', pattern: '$' },
   { name: 'empty match at line end', pattern: 'x*$' },
+  { name: 'empty lines', pattern: '^$' },
   { name: 'bare word boundary', pattern: '\\b' },
   { name: 'word boundary', pattern: '\\bfoo\\b' },
   { name: 'word boundary, unicode', pattern: '\\b\\w+é\\b' },

@@ -120,6 +120,10 @@ describe('searchBuffer', () => {
     ]);
   });
 
+  it('never reports a line after the final newline', () => {
+    expect(brief(run('a\n\nb\n', matcher('(?<![^\\n])(?![^\\n])')))).toEqual(['*2@2:\n']);
+  });
+
   it('finds nothing in an empty file, even for an empty-matching pattern', () => {
     expect(run('', matcher('^')).lines).toEqual([]);
     expect(brief(run('a\n', matcher('x*')))).toEqual(['*1@0:a\n']);

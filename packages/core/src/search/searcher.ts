@@ -270,6 +270,8 @@ function findLineBlocks(
     finder.lastIndex = pos;
     const m = finder.exec(text);
     if (m === null) break;
+    // A match right after the final '\n' sits on a line that does not exist (ripgrep agrees).
+    if (m.index === text.length && (m.index === 0 || text.charCodeAt(m.index - 1) === NEWLINE)) break;
     const start = file.lineStartOf(m.index);
     const end = file.lineEndAfter(m.index);
     pos = end;

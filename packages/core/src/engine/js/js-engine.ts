@@ -73,7 +73,9 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   };
 
   const spawn = () => {
-    const worker = new Worker(workerScriptUrl(), { workerData: setup });
+    // Flags for the main script (`--input-type`, `--eval`) make a worker fail to start: not inherited.
+    const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b/.test(a));
+    const worker = new Worker(workerScriptUrl(), { workerData: setup, execArgv });
     const slot: WorkerSlot = { worker, inFlight: new Map() };
     worker.on('message', (msg: FromWorker) => {
       if (!slot.inFlight.delete(msg.batch)) return;
@@ -178,6 +180,9 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       if (stop !== null) break;
       if (walkDone && nextBatchToEmit === batchId) break;
       if (slots.length === 0) spawn();
+      // While the consumer held us at a yield, every batch in flight may have come back (and been
+      // emitted above): then nothing would ever wake us, so go hand out more work instead of waiting.
+      if (!slots.some((s) => s.inFlight.size > 0)) continue;
       await new Promise<void>((resolve) => {
         wake = resolve;
       });
