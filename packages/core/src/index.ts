@@ -1,8 +1,11 @@
 // @trawl/core: the engine. Each layer is usable alone and knows nothing of the layers above it.
+
+export { type RgResolution, resolveRipgrep, type VettedRg } from './engine/rg/resolve-rg.js';
+export { type EngineChoice, EngineUnavailableError, type SearchRequest, search, searchBatches } from './engine/search.js';
+export * from './fence/index.js';
 export { compileGlob, GlobError, globToRegexSource } from './glob/glob.js';
-export { EngineUnavailableError, type EngineChoice, type SearchRequest, search } from './engine/search.js';
-export { resolveRipgrep, type RgResolution, type VettedRg } from './engine/rg/resolve-rg.js';
 export * from './match/index.js';
+export * from './names/index.js';
 export type * from './search/events.js';
 export {
   type FileResult,
@@ -12,9 +15,8 @@ export {
   type SearchMode,
   searchBuffer,
 } from './search/searcher.js';
-export { IgnoreRules, Verdict } from './walk/ignore-rules.js';
-export { type WalkEntry, type WalkOptions, type WalkStats, Walker } from './walk/walker.js';
 export { compareUtf8 } from './util/path-order.js';
-export * from './names/index.js';
-export * from './fence/index.js';
+export { IgnoreRules, Verdict } from './walk/ignore-rules.js';
+export { type WalkEntry, Walker, type WalkOptions, type WalkStats } from './walk/walker.js';
 export const version = '0.1.0';
+export * from './tool/index.js';

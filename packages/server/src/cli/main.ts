@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerFind } from './commands/find.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerRg } from './commands/rg.js';
+import { registerSearch } from './commands/search.js';
 import { type CliIO, processIO, UsageError } from './io.js';
 
 /**
@@ -36,7 +38,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
 /** A subcommand's registration: it adds itself to `program` and reports its exit code through `setExit`. */
 export type RegisterCommand = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
 
-const commandRegistry: RegisterCommand[] = [registerRg, registerFind];
+const commandRegistry: RegisterCommand[] = [
+  registerRg,
+  registerFind,
+  registerSearch,
+  registerMcp,
+];
 
 function reportError(err: unknown, io: CliIO): number {
   if (err instanceof CommanderError) {

@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+// The agent search tool, end to end, against the reference tool's native grep (issue 3 "Benchmark").
+//
+//   node bench/search-tool.mjs [--runs N] [--quick] [--corpus linux|npm|all] [--write]
+//
+// Columns (all in this one Node process, interleaved round-robin, warm cache, median of N):
+//   ref native    `grep()` of @oh-my-pi/pi-natives (linux-x64-modern addon) called with exactly the options the
+//                 reference `search` tool passes (spec/search-tool.md §1.7): hidden, gitignore, context 1/3,
+//                 maxColumns 512, maxCount 2000, content mode. Only the native call is timed; the reference's JS
+//                 shaping and its per-page snapshot reads are not, which favours the reference.
+//   trawl auto    `searchTool()` from packages/core/dist, engine 'auto' (the bundled ripgrep here), default options.
+//   trawl js      the same with engine 'js'.
+//   trawl CLI     `node packages/server/bin/trawl.js search …` as a child process (node start-up included).
+// The addon is fetched with `npm pack` into $TRAWL_BENCH_CACHE/pi-natives (never a dependency of trawl).
+// It also checks trawl's hashline tags against the addon's `hashlineFileHash` on random text.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = dirname(here);
+const CACHE = process.env.TRAWL_BENCH_CACHE || join(homedir(), '.cache/trawl-bench');
+const NATIVES = join(CACHE, 'pi-natives');
+const RESULTS = join(here, 'RESULTS.md');
+const CLI = join(repo, 'packages/server/bin/trawl.js');
+
+const QUERIES = {
+  linux: [
+    { name: 'rare literal', pattern: 'PM_RESUME', path: '.' },
+    { name: 'common literal', pattern: 'ERR_PTR', path: '.' },
+    { name: '-i literal', pattern: 'pm_resume', path: '.', i: true },
+    { name: 'regex', pattern: '\\w+_probe\\s*\\(', path: '.' },
+    { name: 'no match', pattern: 'zq_no_such_symbol_qz', path: '.' },
+    { name: 'glob', pattern: 'netif_rx\\(', path: 'drivers/net/**/*.c' },
+    { name: 'directory', pattern: 'drm_err', path: 'drivers/gpu' },
+    { name: 'single file', pattern: 'rq_lock', path: 'kernel/sched/core.c' },
+  ],
+  npm: [
+    { name: 'rare literal', pattern: 'createRequire', path: '.' },
+    { name: 'common literal', pattern: 'TODO', path: '.' },
+    { name: 'regex', pattern: 'function\\s+\\w+Async\\(', path: '.' },
+    { name: 'glob', pattern: 'interface \\w+Options', path: '*.d.ts' },
+  ],
+};
+
+function parseArgs(argv) {
+  const o = { runs: 5, quick: false, corpus: 'all', write: false };
+  for (let k = 0; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--runs') o.runs = Number(argv[++k]);
+    else if (a === '--quick') o.quick = true;
+    else if (a === '--corpus') o.corpus = argv[++k];
+    else if (a.startsWith('--corpus=')) o.corpus = a.slice(9);
+    else if (a === '--write') o.write = true;
+    else if (a === '--help' || a === '-h') {
+      console.log('node bench/search-tool.mjs [--runs N] [--quick] [--corpus linux|npm|all] [--write]');
+      process.exit(0);
+    } else if (a !== '--timeout' && !/^\d+$/.test(a)) console.error(`search-tool: ignoring argument ${a}`);
+  }
+  if (o.quick) o.runs = 1;
+  return o;
+}
+
+/** The reference addon, fetched once with `npm pack` into the cache. */
+function loadNatives() {
+  mkdirSync(NATIVES, { recursive: true });
+  const find = () =>
+    readdirSync(NATIVES).find((d) => d.startsWith('oh-my-pi-pi-natives-linux-x64-') && !d.endsWith('.tgz'));
+  if (!find()) {
+    console.error(`search-tool: fetching @oh-my-pi/pi-natives into ${NATIVES}`);
+    execFileSync('npm', ['pack', '@oh-my-pi/pi-natives', '@oh-my-pi/pi-natives-linux-x64'], {
+      cwd: NATIVES,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    for (const tgz of readdirSync(NATIVES).filter((f) => f.endsWith('.tgz'))) {
+      const dir = join(NATIVES, tgz.slice(0, -4));
+      mkdirSync(dir, { recursive: true });
+      execFileSync('tar', ['xzf', join(NATIVES, tgz), '-C', dir]);
+    }
+  }
+  const dir = find();
+  const version = JSON.parse(readFileSync(join(NATIVES, dir, 'package/package.json'), 'utf8')).version;
+  const addon = createRequire(import.meta.url)(
+    join(NATIVES, dir, 'package/pi_natives.linux-x64-modern.node'),
+  );
+  return { addon, version };
+}
+
+/** How the reference splits a path into base + glob (spec §1.3, parseSearchPath). */
+function referenceTarget(cwd, p) {
+  const segments = p.split('/');
+  const k = segments.findIndex((s) => /[*?[{]/.test(s));
+  if (k === -1) return { path: join(cwd, p) };
+  const base = segments.slice(0, k).join('/') || '.';
+  return { path: join(cwd, base), glob: segments.slice(k).join('/') };
+}
+
+async function runRef(natives, cwd, q) {
+  const t = referenceTarget(cwd, q.path);
+  const r = await natives.grep({
+    pattern: q.pattern,
+    path: t.path,
+    ...(t.glob ? { glob: t.glob } : {}),
+    ignoreCase: q.i ?? false,
+    multiline: false,
+    hidden: true,
+    gitignore: true,
+    cache: false,
+    contextBefore: 1,
+    contextAfter: 3,
+    maxColumns: 512,
+    maxCount: 2000,
+    mode: 'content',
+  });
+  const files = new Set(r.matches.map((m) => m.path)).size;
+  return `${r.matches.length}${r.matches.length >= 2000 ? ' (capped)' : ''} matches in ${files} files`;
+}
+
+async function runTrawl(searchTool, cwd, q, engine) {
+  const r = await searchTool({ pattern: q.pattern, paths: q.path, i: q.i ?? false }, { cwd, engine });
+  const d = r.details;
+  return `${d.totalFilesExact ? '' : 'at least '}${d.totalFiles} files${d.outcome === 'timeout' ? ' (deadline)' : ''}, page ${d.fileCount}`;
+}
+
+function runCli(cwd, q) {
+  const args = [CLI, 'search', ...(q.i ? ['-i'] : []), '--format', 'json', '--', q.pattern, q.path];
+  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`trawl search failed: ${r.stderr}`);
+  const d = JSON.parse(r.stdout).details;
+  return `${d.totalFiles} files`;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (ms) =>
+  Number.isNaN(ms) ? 'n/a' : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+
+async function benchCorpus(name, opts, natives, searchTool) {
+  const cwd = join(CACHE, name);
+  if (!existsSync(join(CACHE, `${name}.done`))) {
+    console.error(`search-tool: corpus ${name} is not built (npm run bench builds it); skipped`);
+    return null;
+  }
+  const queries = opts.quick ? QUERIES[name].slice(0, 3) : QUERIES[name];
+  const systems = [
+    { key: 'ref', label: 'ref native', run: (q) => runRef(natives.addon, cwd, q) },
+    { key: 'auto', label: 'trawl auto', run: (q) => runTrawl(searchTool, cwd, q, 'auto') },
+    { key: 'js', label: 'trawl js', run: (q) => runTrawl(searchTool, cwd, q, 'js') },
+    { key: 'cli', label: 'trawl CLI', run: async (q) => runCli(cwd, q) },
+  ];
+  const rows = [];
+  for (const q of queries) {
+    const times = Object.fromEntries(systems.map((s) => [s.key, []]));
+    const facts = {};
+    if (!opts.quick) for (const s of systems) await s.run(q).catch(() => {}); // warm-up, untimed
+    for (let k = 0; k < opts.runs; k++) {
+      for (const s of systems) {
+        const t = performance.now();
+        try {
+          facts[s.key] = await s.run(q);
+          times[s.key].push(performance.now() - t);
+        } catch (err) {
+          facts[s.key] = `failed: ${String(err.message ?? err).split('\n')[0]}`;
+        }
+      }
+    }
+    const med = Object.fromEntries(
+      systems.map((s) => [s.key, times[s.key].length ? median(times[s.key]) : Number.NaN]),
+    );
+    rows.push({ q, med, facts });
+    console.error(`${name} ${q.name}: ${systems.map((s) => `${s.label} ${fmt(med[s.key])}`).join(', ')}`);
+  }
+  return { name, cwd, rows, systems };
+}
+
+function tagParity(natives, hashlineTag) {
+  const alphabet = ['a', 'b', ' ', '\t', '\r', '\n', '\r\n', 'é', '🙂', 'x  \n', '\u0000'];
+  let seed = 42;
+  const rnd = (k) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % k;
+  };
+  let mismatches = 0;
+  const total = 20_000;
+  for (let i = 0; i < total; i++) {
+    let s = '';
+    const len = rnd(80);
+    for (let k = 0; k < len; k++) s += alphabet[rnd(alphabet.length)];
+    if (hashlineTag(s) !== String(natives.addon.hashlineFileHash(s)).toUpperCase()) mismatches++;
+  }
+  return { mismatches, total };
+}
+
+function section(results, parity, natives, opts) {
+  const cpu = cpus()[0]?.model.split(' ').slice(0, 2).join(' ') ?? '?';
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const lines = [
+    '<!-- search-tool:begin -->',
+    '## Agent search tool vs the reference tool’s native grep (`search-tool.mjs`)',
+    '',
+    'Written by `node bench/search-tool.mjs --write`. In one Node process, warm cache, ' +
+      `${opts.runs} timed runs per column after one untimed warm-up, round-robin; median wall time, ratio to "ref native".`,
+    '',
+    `- **ref native**: \`grep()\` of @oh-my-pi/pi-natives ${natives.version} (linux-x64-modern), called with the options the reference`,
+    '  tool passes (hidden, gitignore, context 1/3, maxColumns 512, maxCount 2000, content). Only the native call is timed.',
+    '  Its 2000-match cap lets it stop early on common patterns; trawl counts every matching file (exact totals).',
+    '- **trawl auto / js**: `searchTool()` of packages/core with engine `auto` (bundled ripgrep here) or `js`, default options.',
+    '  trawl remembers the hashline tags of files it showed (checked against inode, size, mtime, ctime), so timed runs after',
+    '  the warm-up do not re-hash the page; the reference re-reads its page for snapshots, which is not timed at all.',
+    '- **trawl CLI**: `trawl search --format json PATTERN PATH` as a child process (node start-up included).',
+    '',
+  ];
+  for (const r of results) {
+    lines.push(
+      `### ${r.name}`,
+      '',
+      '| query | pattern | path | ref native | trawl auto | trawl js | trawl CLI |',
+      '|---|---|---|---:|---:|---:|---:|',
+    );
+    for (const row of r.rows) {
+      const base = row.med.ref;
+      const cell = (k) =>
+        `${fmt(row.med[k])}${k === 'ref' || Number.isNaN(row.med[k]) ? '' : ` (${(row.med[k] / base).toFixed(2)}×)`}`;
+      lines.push(
+        `| ${row.q.name} | \`${row.q.i ? '-i ' : ''}${row.q.pattern.replace(/\|/g, '\\|')}\` | \`${row.q.path}\` | ${cell('ref')} | ${cell('auto')} | ${cell('js')} | ${cell('cli')} |`,
+      );
+    }
+    lines.push(
+      '',
+      'What each found (last run):',
+      '',
+      '| query | ref native | trawl auto | trawl js |',
+      '|---|---|---|---|',
+    );
+    for (const row of r.rows)
+      lines.push(`| ${row.q.name} | ${row.facts.ref} | ${row.facts.auto} | ${row.facts.js} |`);
+    lines.push('');
+  }
+  lines.push(
+    'Reading (target: trawl faster than the reference — **not met** on this machine):',
+    '',
+    '- Common patterns (`ERR_PTR`, `\\w+_probe`, `TODO`): the reference stops once it holds 2000 matches (its "2000 (capped)"',
+    '  rows report 574 of 3416 files); trawl searches every file to give an exact total and correct pages (DESIGN decision 2).',
+    "  That full scan is the 3–7× here; trawl's counting pass stops reading a file at its first match.",
+    '- Full scans on both sides (rare literal, no match, `-i`): trawl is within ~1–1.7× of the native call, and searches files of',
+    '  4–64 MiB that the reference skips silently (npm `createRequire`: 26 files vs 23; the 3 extra are bundles over 4 MiB).',
+    "- Globs: trawl walks the glob's base twice (the engine's include globs would admit ignored files, so the tool intersects",
+    '  with an ignore-respecting walk; an engine filter-glob mode would remove the second walk).',
+    '- Single file: the reference is an in-process call (3 ms); trawl starts rg (28 ms) or a worker (84 ms) per search, and',
+    '  the CLI column adds node start-up.',
+    '',
+    `Hashline tags: trawl's \`hashlineTag\` equals the addon's \`hashlineFileHash\` on ${parity.total - parity.mismatches} of ${parity.total} random texts (CR, CRLF, tabs, trailing blanks, non-ASCII, NUL).`,
+    '',
+    `Machine: ${new Date().toISOString()}, nproc ${cpus().length}, ${cpu}, node ${process.version}, load average at the end ${load} (other jobs share this machine).`,
+    '<!-- search-tool:end -->',
+  );
+  return lines.join('\n');
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const core = await import(pathToFileURL(join(repo, 'packages/core/dist/index.js')).href);
+const natives = loadNatives();
+const names =
+  opts.corpus === 'all' ? Object.keys(QUERIES) : opts.corpus.split(',').filter((c) => c in QUERIES);
+const results = [];
+for (const name of names) {
+  const r = await benchCorpus(name, opts, natives, core.searchTool);
+  if (r) results.push(r);
+}
+const parity = tagParity(natives, core.hashlineTag);
+const text = section(results, parity, natives, opts);
+console.log(text);
+if (opts.write) {
+  let doc = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  const re = /<!-- search-tool:begin -->[\s\S]*?<!-- search-tool:end -->/;
+  doc = re.test(doc) ? doc.replace(re, text) : `${doc.trimEnd()}\n\n${text}\n`;
+  writeFileSync(RESULTS, doc);
+  console.error(`wrote the search-tool section of ${RESULTS}`);
+}

@@ -1,0 +1,268 @@
+import { isUtf8 } from 'node:buffer';
+import * as fs from 'node:fs';
+import type { ReadEntry } from 'tar';
+import type yauzl from 'yauzl';
+import { ARCHIVE_MAX_ENTRIES, ARCHIVE_MAX_MEMBER_BYTES, ARCHIVE_MAX_SCAN_BYTES } from './limits.js';
+
+/**
+ * Archive members (`bundle.zip:src/a.ts`, `.tar`, `.tar.gz`, `.tgz`) read into memory, never written to
+ * disk: zip members by random access (yauzl reads the central directory, then only that member), tar
+ * members by streaming the archive until the member has been read. Every read is bounded.
+ */
+
+const ARCHIVE_SUFFIX = /\.(?:zip|tar|tar\.gz|tgz):/gi;
+
+export interface ArchiveSelector {
+  /** The archive path as the caller wrote it. */
+  archive: string;
+  /** The member path as the caller wrote it. */
+  member: string;
+  format: 'zip' | 'tar';
+}
+
+/**
+ * Finds `<archive>:<member>` in an entry. Among several candidate prefixes (`a.zip:b.tar:c`) the longest
+ * one naming an existing file wins; when none exists, the first (so the error names it).
+ */
+export function parseArchiveSelector(entry: string, exists: (p: string) => boolean): ArchiveSelector | null {
+  const candidates: ArchiveSelector[] = [];
+  for (const m of entry.matchAll(ARCHIVE_SUFFIX)) {
+    const end = m.index + m[0].length - 1;
+    const archive = entry.slice(0, end);
+    const member = entry.slice(end + 1);
+    if (archive === '' || member === '') continue;
+    candidates.push({ archive, member, format: /\.zip$/i.test(archive) ? 'zip' : 'tar' });
+  }
+  if (candidates.length === 0) return null;
+  for (let k = candidates.length - 1; k >= 0; k--) if (exists(candidates[k]!.archive)) return candidates[k]!;
+  return candidates[0]!;
+}
+
+export type MemberRead = { ok: true; bytes: Buffer } | { ok: false; reason: string };
+
+/** `a\b/./c` → `a/b/c`; null when the path climbs out (`..`) or names nothing. */
+export function normaliseMemberPath(p: string): string | null {
+  const parts = p.replace(/\\/g, '/').split('/');
+  const out: string[] = [];
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') return null;
+    out.push(part);
+  }
+  return out.length > 0 ? out.join('/') : null;
+}
+
+/**
+ * Reads one member: the reasons for failure are the reference's (`binary archive entry`,
+ * `non-UTF-8 archive entry`, `Archive file '<p>' not found`, `Archive path '<p>' is a directory`,
+ * `cannot open archive: …`) plus the size and entry-count caps.
+ */
+export async function readArchiveMember(
+  archiveAbs: string,
+  selector: ArchiveSelector,
+  signal?: AbortSignal,
+): Promise<MemberRead> {
+  const member = normaliseMemberPath(selector.member);
+  if (member === null) return { ok: false, reason: `Archive path '${selector.member}' is not a member path` };
+  let read: MemberRead;
+  try {
+    const st = await fs.promises.stat(archiveAbs);
+    if (!st.isFile()) return { ok: false, reason: `cannot open archive: ${selector.archive} is not a file` };
+    read =
+      selector.format === 'zip'
+        ? await readZipMember(archiveAbs, member, selector.member, signal)
+        : await readTarMember(archiveAbs, member, selector.member, signal);
+  } catch (err) {
+    return {
+      ok: false,
+      reason: `cannot open archive: ${describeArchiveError(err, archiveAbs, selector.archive)}`,
+    };
+  }
+  if (!read.ok) return read;
+  if (read.bytes.includes(0)) return { ok: false, reason: 'binary archive entry' };
+  if (!isUtf8(read.bytes)) return { ok: false, reason: 'non-UTF-8 archive entry' };
+  return read;
+}
+
+function describeArchiveError(err: unknown, abs: string, archive: string): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return `${archive}: no such file`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${archive}: permission denied`;
+    default:
+      // Library messages can carry the absolute path; show the caller's spelling instead.
+      return `${archive}: ${String(e.message ?? err)
+        .split(abs)
+        .join(archive)}`;
+  }
+}
+
+function tooLarge(): MemberRead {
+  return { ok: false, reason: `archive entry larger than ${ARCHIVE_MAX_MEMBER_BYTES / (1024 * 1024)} MiB` };
+}
+
+async function readZipMember(
+  abs: string,
+  member: string,
+  spelled: string,
+  signal?: AbortSignal,
+): Promise<MemberRead> {
+  // Loaded on first use: most searches never open an archive, and every CLI start would pay for it.
+  const { default: zipLib } = await import('yauzl');
+  const zip = await zipLib.openPromise(abs, {
+    lazyEntries: true,
+    autoClose: false,
+    validateEntrySizes: true,
+  });
+  try {
+    let seen = 0;
+    let isDir = false;
+    for (;;) {
+      if (signal?.aborted) return { ok: false, reason: 'search aborted' };
+      const entry = await nextZipEntry(zip);
+      if (entry === null) break;
+      if (++seen > ARCHIVE_MAX_ENTRIES)
+        return { ok: false, reason: `more than ${ARCHIVE_MAX_ENTRIES} archive entries` };
+      const name = normaliseMemberPath(entry.fileName);
+      if (name === null) continue;
+      const dirEntry = entry.fileName.endsWith('/');
+      if (name === member) {
+        if (dirEntry) {
+          isDir = true;
+          continue;
+        }
+        if (entry.uncompressedSize > ARCHIVE_MAX_MEMBER_BYTES) return tooLarge();
+        if (entry.isEncrypted()) return { ok: false, reason: 'encrypted archive entry' };
+        return await readZipEntry(zip, entry);
+      }
+      if (name.startsWith(`${member}/`)) isDir = true;
+    }
+    if (isDir) return { ok: false, reason: `Archive path '${spelled}' is a directory` };
+    return { ok: false, reason: `Archive file '${spelled}' not found` };
+  } finally {
+    zip.close();
+  }
+}
+
+function nextZipEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
+  return new Promise((resolve, reject) => {
+    const onEntry = (e: yauzl.Entry) => {
+      cleanup();
+      resolve(e);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(null);
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const cleanup = () => {
+      zip.off('entry', onEntry);
+      zip.off('end', onEnd);
+      zip.off('error', onError);
+    };
+    zip.on('entry', onEntry);
+    zip.on('end', onEnd);
+    zip.on('error', onError);
+    zip.readEntry();
+  });
+}
+
+async function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<MemberRead> {
+  const stream = await zip.openReadStreamPromise(entry);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > ARCHIVE_MAX_MEMBER_BYTES) {
+      stream.destroy();
+      return tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return { ok: true, bytes: Buffer.concat(chunks, total) };
+}
+
+async function readTarMember(
+  abs: string,
+  member: string,
+  spelled: string,
+  signal?: AbortSignal,
+): Promise<MemberRead> {
+  const { Parser } = await import('tar');
+  return new Promise<MemberRead>((resolve, reject) => {
+    let settled = false;
+    let seen = 0;
+    let scanned = 0;
+    let isDir = false;
+    const input = fs.createReadStream(abs);
+    const finish = (r: MemberRead | Error) => {
+      if (settled) return;
+      settled = true;
+      input.destroy();
+      signal?.removeEventListener('abort', onAbort);
+      if (r instanceof Error) reject(r);
+      else resolve(r);
+    };
+    const onAbort = () => finish({ ok: false, reason: 'search aborted' });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const parser = new Parser({
+      strict: true,
+      onReadEntry: (entry: ReadEntry) => {
+        if (settled) return entry.resume();
+        if (++seen > ARCHIVE_MAX_ENTRIES) {
+          finish({ ok: false, reason: `more than ${ARCHIVE_MAX_ENTRIES} archive entries` });
+          return entry.resume();
+        }
+        const name = normaliseMemberPath(entry.path);
+        if (name?.startsWith(`${member}/`)) isDir = true;
+        if (name !== member) return entry.resume();
+        if (entry.type === 'Directory') {
+          isDir = true;
+          return entry.resume();
+        }
+        if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
+          finish({ ok: false, reason: `Archive path '${spelled}' is not a regular file (${entry.type})` });
+          return entry.resume();
+        }
+        if (entry.size > ARCHIVE_MAX_MEMBER_BYTES) {
+          finish(tooLarge());
+          return entry.resume();
+        }
+        const chunks: Buffer[] = [];
+        entry.on('data', (c: Buffer) => chunks.push(c));
+        entry.on('end', () => finish({ ok: true, bytes: Buffer.concat(chunks) }));
+      },
+    });
+    parser.on('error', (err: Error) => finish(err));
+    parser.on('end', () =>
+      finish(
+        isDir
+          ? { ok: false, reason: `Archive path '${spelled}' is a directory` }
+          : { ok: false, reason: `Archive file '${spelled}' not found` },
+      ),
+    );
+    input.on('error', (err) => finish(err));
+    input.on('data', (chunk) => {
+      scanned += chunk.length;
+      if (scanned > ARCHIVE_MAX_SCAN_BYTES) {
+        finish({
+          ok: false,
+          reason: `member not found in the first ${ARCHIVE_MAX_SCAN_BYTES / (1024 * 1024)} MiB of the archive`,
+        });
+        return;
+      }
+      if (!parser.write(chunk as Buffer)) {
+        input.pause();
+        parser.once('drain', () => input.resume());
+      }
+    });
+    input.on('end', () => parser.end());
+  });
+}

@@ -1,0 +1,114 @@
+import type { EngineChoice } from '../engine/search.js';
+import type { OutputFormat, ShownFile } from './format.js';
+import type { LineRange } from './line-ranges.js';
+import type { ResourceRouter } from './resources.js';
+import type { ShapedLines } from './shape.js';
+import type { Target } from './targets.js';
+
+export interface SearchToolOptions {
+  /** Relative paths resolve here, and output paths are shown relative to it. Default: process.cwd(). */
+  cwd?: string;
+  /** 'hashline' (default): tagged headers and `*N:` lines for editable files; 'plain': `*N|` lines only. */
+  format?: OutputFormat;
+  /** Context lines before / after each match (default 1 / 3). */
+  contextBefore?: number;
+  contextAfter?: number;
+  /** Which engine searches files (default 'auto': ripgrep when a vetted binary is available). */
+  engine?: EngineChoice;
+  /** Milliseconds the whole call may take; past it the search stops and the text says so (default 30 000). */
+  deadlineMs?: number;
+  /** URL schemes the caller may search (default: `docs://`). */
+  resources?: ResourceRouter;
+  signal?: AbortSignal;
+  /** For `~` expansion; default os.homedir(). */
+  homeDir?: string;
+  /** Clock seam for tests (the tag cache's "recently changed" rule); default Date.now. */
+  now?: () => number;
+}
+
+export interface FileMatchCount {
+  path: string;
+  count: number;
+}
+
+/** Structured facts about one call (never the whole text again). */
+export interface SearchToolDetails {
+  /** The paths searched, as given (normalised), joined by ", ". */
+  scopePath: string;
+  /** Absolute common base of the filesystem targets (cwd when there are none). */
+  searchPath: string;
+  /** Matching lines shown on this page (before the byte cap). */
+  matchCount: number;
+  /** Files shown on this page. */
+  fileCount: number;
+  /** Files shown, in display order. */
+  files: string[];
+  fileMatches: FileMatchCount[];
+  /** Files with matches in the whole search (a lower bound when `totalFilesExact` is false). */
+  totalFiles: number;
+  totalFilesExact: boolean;
+  skip: number;
+  /** `skip` for the next page, when there is one. */
+  nextSkip?: number;
+  /** Something was left out: a page limit, a per-file cap, a cut line, the byte cap or the deadline. */
+  truncated: boolean;
+  fileLimitReached?: number;
+  perFileLimitReached?: number;
+  /** Files whose matches were capped, with the first line not shown. */
+  perFileLimited?: Array<{ path: string; nextLine: number | null }>;
+  linesTruncated?: boolean;
+  /** The 50 KiB cap cut the text. */
+  byteLimitReached?: boolean;
+  outcome: 'complete' | 'timeout';
+  engine?: string;
+  elapsedMs: number;
+  missingPaths?: string[];
+  /** Named targets that were not searched, with the reason. */
+  notSearched?: Array<{ path: string; reason: string }>;
+  /** Short notes, as they appear at the end of the text. */
+  notes: string[];
+}
+
+export interface SearchToolResult {
+  text: string;
+  details: SearchToolDetails;
+}
+
+/** Directory names never walked into, unless a target names them (ripgrep users expect this too). */
+export const SKIP_DIRS = ['.git', 'node_modules'];
+
+export interface PendingFile {
+  key: string;
+  display: string;
+  kind: ShownFile['kind'];
+  /** For files on disk: read for the tag, or re-searched when only counted. */
+  abs?: string;
+  taggable: boolean;
+  /** Found by walking a directory or glob, not named by the caller. */
+  walked: boolean;
+  ranges: LineRange[] | null;
+}
+
+export type PageEntry = { file: PendingFile; shaped: ShapedLines | null };
+
+/** A target after URL resolution: what the search plan is made of. */
+export type Expanded =
+  | Exclude<Target, { kind: 'resource' } | { kind: 'missing' } | { kind: 'unreadable' }>
+  | { kind: 'virtual'; input: string; v: { url: string; content: Buffer; ranges: LineRange[] | null } }
+  | {
+      kind: 'backed';
+      input: string;
+      url: string;
+      abs: string;
+      immutable: boolean;
+      ranges: LineRange[] | null;
+    };
+
+export interface EngineRoot {
+  abs: string;
+  display: string;
+  kind: ShownFile['kind'];
+  taggable: boolean;
+  /** A directory to walk (else a named file). */
+  walks: boolean;
+}

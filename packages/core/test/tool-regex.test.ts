@@ -1,0 +1,82 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Engine, makeTree, refusal, run } from './fixtures/tool/helpers.js';
+
+/** The text dollar-brace-platform-brace, a template placeholder in the searched file (not in this test). */
+const PLATFORM = '$' + '{platform}';
+
+let dir: string;
+beforeAll(() => {
+  dir = makeTree({
+    'call.txt': 'call foo(bar) here\n',
+    'tpl.ts': `const p = \`${PLATFORM}\`;\n`,
+    'q.txt': 'xxy\ninterface{}\na{b}c\n',
+    'alt.txt': 'json|tool\njson\ntool\n',
+    'a.txt': 'foo\nbar\n',
+    'three.txt': 'start\nfoo\nbar\nend\nfoo\nbaz\n',
+  });
+});
+
+const body = (text: string) => text.split('\n').slice(1).join('\n');
+
+describe.each<Engine>(['js', 'rg'])('search tool: regex dialect (spec §3 B69–B74), engine %s', (engine) => {
+  it('B69: an unbalanced parenthesis is taken literally', async () => {
+    expect(body((await run(dir, { pattern: 'foo(', paths: 'call.txt' }, { engine })).text)).toBe(
+      '*1:call foo(bar) here',
+    );
+    expect(body((await run(dir, { pattern: 'bar)', paths: 'call.txt' }, { engine })).text)).toBe(
+      '*1:call foo(bar) here',
+    );
+  });
+
+  it('B70 (fixed W7 in the match layer): the $-brace placeholder text is found; escaped forms too', async () => {
+    for (const pattern of [PLATFORM, '\\$\\{platform\\}', `\\${PLATFORM}`]) {
+      expect(body((await run(dir, { pattern, paths: 'tpl.ts' }, { engine })).text)).toBe(
+        `*1:const p = \`${PLATFORM}\`;`,
+      );
+    }
+  });
+
+  it('B71: a valid repetition stays a repetition; other braces are literal', async () => {
+    expect(body((await run(dir, { pattern: 'x{2}y', paths: 'q.txt' }, { engine })).text)).toBe('*1:xxy');
+    expect(body((await run(dir, { pattern: 'interface{}', paths: 'q.txt' }, { engine })).text)).toBe(
+      '*2:interface{}',
+    );
+    expect(body((await run(dir, { pattern: 'a{b}c', paths: 'q.txt' }, { engine })).text)).toBe('*3:a{b}c');
+  });
+
+  it('B72: look-around is refused as an invalid regex (Rust syntax)', async () => {
+    const r = await refusal(run(dir, { pattern: '(?<=f)oo', paths: 'call.txt' }, { engine }));
+    expect(r.code).toBe('invalid_regex');
+    expect(r.message).toMatch(/^Invalid regex: .*look-around/);
+  });
+
+  it('B73: \\| is a literal bar, not alternation', async () => {
+    expect(body((await run(dir, { pattern: 'json\\|tool', paths: 'alt.txt' }, { engine })).text)).toBe(
+      '*1:json|tool',
+    );
+    expect((await run(dir, { pattern: 'json|tool', paths: 'alt.txt' }, { engine })).details.matchCount).toBe(
+      3,
+    );
+  });
+
+  it('B74 (fixed W3): \\n in the pattern matches across lines in files, every line of the match marked', async () => {
+    expect(body((await run(dir, { pattern: 'foo\\nbar', paths: 'a.txt' }, { engine })).text)).toBe(
+      '*1:foo\n*2:bar',
+    );
+    const ctx = await run(
+      dir,
+      { pattern: 'foo\\nba', paths: 'three.txt' },
+      { engine, contextBefore: 1, contextAfter: 1 },
+    );
+    expect(body(ctx.text)).toBe(' 1:start\n*2:foo\n*3:bar\n 4:end\n*5:foo\n*6:baz');
+    const literal = await run(dir, { pattern: 'foo\nbar', paths: 'a.txt' }, { engine });
+    expect(body(literal.text)).toBe('*1:foo\n*2:bar');
+  });
+
+  it('multi-line matches in a directory count once per match for the per-file cap', async () => {
+    const d = makeTree({ 'm.txt': 'ab\ncd\n'.repeat(30) });
+    const r = await run(d, { pattern: 'ab\\ncd', paths: '.' }, { engine });
+    expect(r.text.split('\n').filter((l) => l.startsWith('*'))).toHaveLength(40);
+    expect(r.details.perFileLimited).toEqual([{ path: 'm.txt', nextLine: 41 }]);
+  });
+});

@@ -1,0 +1,53 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { EngineChoice } from '@trawl/core';
+import { Option } from 'commander';
+import { UsageError } from '../io.js';
+import type { RegisterCommand } from '../main.js';
+
+interface McpFlags {
+  root?: string;
+  engine: EngineChoice;
+  deadline?: number;
+}
+
+/** `trawl mcp`: an MCP server on stdio. Protocol on stdout, logs on stderr. */
+export const registerMcp: RegisterCommand = (program, io, setExit) => {
+  program
+    .command('mcp')
+    .description('Serve trawl tools over MCP on stdin/stdout (tool: search).')
+    .option('--root <dir>', 'project root: relative paths resolve here (default: the current directory)')
+    .addOption(
+      new Option('--engine <engine>', 'which engine searches files')
+        .choices(['auto', 'js', 'rg'])
+        .default('auto'),
+    )
+    .option('--deadline <seconds>', 'per-call search deadline in seconds (default 30)', (v: string) => {
+      const n = Number(v);
+      if (v.trim() === '' || !Number.isFinite(n) || n <= 0) {
+        throw new UsageError(`--deadline expects a positive number of seconds, got '${v}'`);
+      }
+      return n;
+    })
+    .action(async (flags: McpFlags) => {
+      const root = path.resolve(io.cwd, flags.root ?? '.');
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(root);
+      } catch {
+        throw new UsageError(`--root: no such directory: ${root}`);
+      }
+      if (!st.isDirectory()) throw new UsageError(`--root: not a directory: ${root}`);
+      // The MCP SDK takes a while to load; only this command needs it.
+      const { serveMcpStdio } = await import('../../mcp/server.js');
+      await serveMcpStdio(
+        {
+          root,
+          engine: flags.engine,
+          ...(flags.deadline !== undefined ? { deadlineMs: flags.deadline * 1000 } : {}),
+        },
+        (line) => io.stderr.write(`${line}\n`),
+      );
+      setExit(0);
+    });
+};

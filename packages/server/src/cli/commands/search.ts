@@ -1,0 +1,80 @@
+import { type EngineChoice, type OutputFormat, SearchToolError, searchTool } from '@trawl/core';
+import { Option } from 'commander';
+import { UsageError, write } from '../io.js';
+import type { RegisterCommand } from '../main.js';
+
+interface SearchFlags {
+  ignoreCase?: boolean;
+  gitignore: boolean;
+  skip?: string;
+  format: OutputFormat | 'json';
+  engine: EngineChoice;
+  deadline?: number;
+}
+
+/**
+ * `trawl search`: the agent search tool on the command line. Prints exactly the tool's text (or, with
+ * `--format json`, `{"text","details"}`); a refused call is one line on stderr and exit code 2.
+ */
+export const registerSearch: RegisterCommand = (program, io, setExit) => {
+  program
+    .command('search')
+    .description('Search file contents the way the agent tool does: grouped, paged, every cap stated.')
+    .argument(
+      '<pattern>',
+      'a regular expression (Rust syntax, as ripgrep); a newline or \\n lets matches span lines',
+    )
+    .argument(
+      '[paths...]',
+      'files, directories, globs, archive members (a.zip:x.ts) or docs:// URLs; ranges as f.ts:10-20 (default: .)',
+    )
+    .option('-i, --ignore-case', 'match case-insensitively')
+    .option('--no-gitignore', 'do not respect .gitignore and .ignore files')
+    .option('--skip <n>', 'files to skip: the next page of a multi-file result')
+    .addOption(
+      new Option('--format <format>', 'output format')
+        .choices(['hashline', 'plain', 'json'])
+        .default('hashline'),
+    )
+    .addOption(
+      new Option('--engine <engine>', 'which engine searches files')
+        .choices(['auto', 'js', 'rg'])
+        .default('auto'),
+    )
+    .option('--deadline <seconds>', 'stop after SECONDS and say so (default 30)', parseSeconds)
+    .action(async (pattern: string, paths: string[], flags: SearchFlags) => {
+      const args = {
+        pattern,
+        paths: paths.length > 0 ? paths : ['.'],
+        i: flags.ignoreCase ?? false,
+        gitignore: flags.gitignore,
+        ...(flags.skip !== undefined ? { skip: flags.skip } : {}),
+      };
+      let result: Awaited<ReturnType<typeof searchTool>>;
+      try {
+        result = await searchTool(args, {
+          cwd: io.cwd,
+          format: flags.format === 'json' ? 'hashline' : flags.format,
+          engine: flags.engine,
+          ...(flags.deadline !== undefined ? { deadlineMs: flags.deadline * 1000 } : {}),
+        });
+      } catch (err) {
+        if (err instanceof SearchToolError) throw new UsageError(err.message, err.code);
+        throw err;
+      }
+      const out =
+        flags.format === 'json'
+          ? JSON.stringify({ text: result.text, details: result.details })
+          : result.text;
+      await write(io.stdout, `${out}\n`);
+      setExit(0);
+    });
+};
+
+function parseSeconds(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new UsageError(`--deadline expects a positive number of seconds, got '${v}'`);
+  }
+  return n;
+}

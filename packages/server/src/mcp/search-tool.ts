@@ -1,0 +1,84 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  defaultResourceRouter,
+  type EngineChoice,
+  loadSearchToolInputSchema,
+  type ResourceRouter,
+  SEARCH_TOOL_NAME,
+  SearchToolError,
+  searchTool,
+  searchToolDescription,
+} from '@trawl/core';
+import { z } from 'zod';
+
+export interface SearchToolRegistration {
+  /** Relative paths resolve here. */
+  root: string;
+  engine?: EngineChoice;
+  deadlineMs?: number;
+  resources?: ResourceRouter;
+  /** Operational log lines (stderr for the stdio server). */
+  log?: (line: string) => void;
+}
+
+/** The structured result: the tool's details (the text is in `content`). Loose: details may grow. */
+const detailsShape = {
+  scopePath: z.string(),
+  searchPath: z.string(),
+  matchCount: z.number(),
+  fileCount: z.number(),
+  files: z.array(z.string()),
+  totalFiles: z.number(),
+  totalFilesExact: z.boolean(),
+  skip: z.number(),
+  nextSkip: z.number().optional(),
+  truncated: z.boolean(),
+  outcome: z.enum(['complete', 'timeout']),
+  notes: z.array(z.string()),
+};
+
+/** Registers the agent `search` tool on an MCP server. */
+export async function registerSearchTool(server: McpServer, options: SearchToolRegistration): Promise<void> {
+  const resources = options.resources ?? defaultResourceRouter();
+  const { searchToolInputShape } = await loadSearchToolInputSchema();
+  server.registerTool(
+    SEARCH_TOOL_NAME,
+    {
+      title: 'Search file contents',
+      description: searchToolDescription({ format: 'hashline', schemes: resources.schemes }),
+      inputSchema: searchToolInputShape,
+      outputSchema: z.looseObject(detailsShape),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args, extra) => {
+      const started = Date.now();
+      try {
+        const result = await searchTool(args, {
+          cwd: options.root,
+          format: 'hashline',
+          resources,
+          signal: extra.signal,
+          ...(options.engine ? { engine: options.engine } : {}),
+          ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+        });
+        return {
+          content: [{ type: 'text' as const, text: result.text }],
+          structuredContent: result.details as unknown as Record<string, unknown>,
+        };
+      } catch (err) {
+        if (err instanceof SearchToolError) {
+          return { content: [{ type: 'text' as const, text: err.message }], isError: true };
+        }
+        if (extra.signal.aborted) {
+          options.log?.(
+            `search: cancelled by the client after ${Date.now() - started} ms; the search was stopped`,
+          );
+        } else {
+          // Unexpected: logged with its stack on stderr; the client gets the message only.
+          options.log?.(`search: internal error: ${(err as Error)?.stack ?? String(err)}`);
+        }
+        throw err;
+      }
+    },
+  );
+}

@@ -1,0 +1,44 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { EngineChoice } from '@trawl/core';
+import { registerSearchTool } from './search-tool.js';
+
+export interface TrawlMcpOptions {
+  /** The project root: relative paths resolve here. */
+  root: string;
+  engine?: EngineChoice;
+  deadlineMs?: number;
+}
+
+/** An MCP server with trawl's tools. Each tool registers itself from its own module. */
+export async function createMcpServer(
+  options: TrawlMcpOptions,
+  log?: (line: string) => void,
+): Promise<McpServer> {
+  const server = new McpServer(
+    { name: 'trawl', version: '0.1.0' },
+    {
+      instructions:
+        'trawl searches files. Use `search` for file contents (regex, globs, line ranges, paging).',
+    },
+  );
+  await registerSearchTool(server, { ...options, ...(log ? { log } : {}) });
+  return server;
+}
+
+/**
+ * Serves MCP on stdin/stdout until the client closes stdin. stdout carries only protocol messages;
+ * anything else goes to `log` (stderr).
+ */
+export async function serveMcpStdio(options: TrawlMcpOptions, log: (line: string) => void): Promise<void> {
+  const server = await createMcpServer(options, log);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  log(`trawl mcp: serving ${options.root} on stdio`);
+  await closed;
+  await server.close();
+}

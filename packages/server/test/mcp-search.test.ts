@@ -1,0 +1,134 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { searchTool } from '@trawl/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = path.resolve(__dirname, '../bin/trawl.js');
+let proj: string;
+let client: Client;
+let transport: StdioClientTransport;
+let stderr = '';
+
+type ToolResult = {
+  content: Array<{ type: string; text: string }>;
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+};
+
+beforeAll(async () => {
+  proj = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-mcp-')));
+  const files: Record<string, string> = {
+    'a.ts': 'one\nneedle two\nthree\nfour\nfive\nsix\n',
+    'src/b.ts': 'needle b\n',
+    'slow/zz-evil.txt': `${'a'.repeat(64)}!\n`,
+  };
+  for (let i = 1; i <= 23; i++) files[`many/f${String(i).padStart(2, '0')}.txt`] = `needle ${i}\n`;
+  for (const [rel, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(proj, rel)), { recursive: true });
+    fs.writeFileSync(path.join(proj, rel), content);
+  }
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--root', proj, '--engine', 'js'],
+    cwd: os.tmpdir(),
+    stderr: 'pipe',
+    env: { PATH: process.env['PATH'] ?? '', HOME: proj },
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  client = new Client({ name: 'trawl-test', version: '0.0.0' });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  fs.rmSync(proj, { recursive: true, force: true });
+});
+
+const call = async (args: Record<string, unknown>) =>
+  (await client.callTool({ name: 'search', arguments: args })) as ToolResult;
+
+describe('trawl mcp (stdio child process, real protocol)', () => {
+  it('lists the search tool with its schema, read-only hint and a description that teaches paging', async () => {
+    const { tools } = await client.listTools();
+    const search = tools.find((t) => t.name === 'search');
+    expect(search).toBeDefined();
+    expect(search!.annotations?.readOnlyHint).toBe(true);
+    const schema = search!.inputSchema as { properties: Record<string, unknown>; required?: string[] };
+    expect(Object.keys(schema.properties).sort()).toEqual(['gitignore', 'i', 'paths', 'pattern', 'skip']);
+    expect(schema.required?.sort()).toEqual(['paths', 'pattern']);
+    expect(search!.description).toMatch(/skip=20/);
+    expect(search!.description).toMatch(/src\/\*\.ts/);
+    expect(search!.outputSchema).toBeDefined();
+  });
+
+  it('answers with the tool’s text and the details as structured content; relative paths resolve at --root', async () => {
+    const r = await call({ pattern: 'needle', paths: ['a.ts', 'src'] });
+    const lib = await searchTool({ pattern: 'needle', paths: ['a.ts', 'src'] }, { cwd: proj });
+    expect(r.isError).toBeFalsy();
+    expect(r.content).toEqual([{ type: 'text', text: lib.text }]);
+    expect(r.structuredContent).toMatchObject({
+      files: ['a.ts', 'src/b.ts'],
+      totalFiles: 2,
+      totalFilesExact: true,
+      outcome: 'complete',
+    });
+    expect(JSON.stringify(r.structuredContent)).not.toContain(lib.text);
+  });
+
+  it('pages with skip', async () => {
+    const first = await call({ pattern: 'needle', paths: 'many' });
+    expect(first.content[0]!.text).toContain('Showing files 1-20 of 23. Use skip=20 for the next page');
+    const next = await call({ pattern: 'needle', paths: 'many', skip: 20 });
+    expect(next.structuredContent).toMatchObject({
+      files: ['many/f21.txt', 'many/f22.txt', 'many/f23.txt'],
+      skip: 20,
+    });
+  });
+
+  it('a refused call is an error result with the one-line message', async () => {
+    const r = await call({ pattern: '  ', paths: '.' });
+    expect(r).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Pattern must not be empty' }],
+    });
+    const range = await call({ pattern: 'x', paths: 'src:1-5' });
+    expect(range.content[0]!.text).toBe('Line-range selector requires a single file: src:1-5 is a directory');
+  });
+
+  it('arguments of the wrong shape are refused by the schema', async () => {
+    const r = await call({ pattern: 'x' });
+    expect(r.isError).toBe(true);
+    expect(r.content[0]!.text).toMatch(/paths/);
+  });
+
+  it('serves docs://', async () => {
+    const r = await call({ pattern: 'Line ranges', paths: 'docs://' });
+    expect(r.content[0]!.text).toMatch(/^# docs:\/\/search-tool\.md\n/);
+  });
+
+  it('a cancelled call stops, and the server goes on answering', async () => {
+    const ac = new AbortController();
+    const pending = client.callTool(
+      { name: 'search', arguments: { pattern: '^(a|aa)+$', paths: 'slow' } },
+      undefined,
+      { signal: ac.signal },
+    );
+    setTimeout(() => ac.abort(), 200);
+    await expect(pending).rejects.toThrow();
+    // The server saw the cancellation reach the search (which only returns once the engine has stopped).
+    for (let k = 0; k < 50 && !stderr.includes('search: cancelled'); k++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(stderr).toMatch(/search: cancelled by the client after \d+ ms; the search was stopped/);
+    const after = await call({ pattern: 'needle', paths: 'src' });
+    expect(after.structuredContent).toMatchObject({ files: ['src/b.ts'] });
+  });
+
+  it('logs only to stderr', () => {
+    expect(stderr).toContain(`trawl mcp: serving ${proj} on stdio`);
+  });
+});

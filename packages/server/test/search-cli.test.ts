@@ -1,0 +1,171 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { searchTool } from '@trawl/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = path.resolve(__dirname, '../bin/trawl.js');
+let proj: string;
+
+function trawl(args: string[], cwd = proj) {
+  const r = spawnSync(process.execPath, [BIN, 'search', ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env['PATH'] ?? '', HOME: proj },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  proj = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-search-cli-')));
+  const files: Record<string, string> = {
+    'a.ts': 'one\nneedle two\nthree\nfour\nfive\nsix\n',
+    'src/b.ts': 'needle b\nNEEDLE upper\n',
+    '.gitignore': 'ignored.txt\n',
+    'ignored.txt': 'needle ignored\n',
+    '-dash.txt': '-needle dash\n',
+  };
+  for (let i = 1; i <= 23; i++) files[`many/f${String(i).padStart(2, '0')}.txt`] = `needle ${i}\n`;
+  for (const [rel, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(proj, rel)), { recursive: true });
+    fs.writeFileSync(path.join(proj, rel), content);
+  }
+  fs.writeFileSync(path.join(proj, 'bundle.zip'), zipWithBinaryMember());
+});
+afterAll(() => fs.rmSync(proj, { recursive: true, force: true }));
+
+describe('trawl search (CLI process)', () => {
+  it('prints exactly the tool’s text and exits 0', async () => {
+    const r = trawl(['needle']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lib = await searchTool({ pattern: 'needle', paths: ['.'] }, { cwd: proj });
+    expect(r.stdout).toBe(`${lib.text}\n`);
+    expect(r.stdout.startsWith('# -dash.txt#')).toBe(true);
+  });
+
+  it('takes paths, -i, --no-gitignore, --skip and the formats', async () => {
+    expect(trawl(['needle', 'a.ts']).stdout).toBe(
+      '¶a.ts#7ABB\n 1:one\n*2:needle two\n 3:three\n 4:four\n 5:five\n',
+    );
+    expect(trawl(['needle', 'a.ts', '--format', 'plain']).stdout).toBe(
+      '# a.ts\n 1|one\n*2|needle two\n 3|three\n 4|four\n 5|five\n',
+    );
+    expect(trawl(['-i', 'needle', 'src/b.ts']).stdout).toContain('*2:NEEDLE upper');
+    expect(trawl(['needle', '.']).stdout).not.toContain('ignored.txt');
+    expect(trawl(['needle', '.', '--no-gitignore']).stdout).toContain('# ignored.txt#');
+    const page1 = trawl(['needle', 'many']);
+    expect(page1.stdout).toContain('Showing files 1-20 of 23. Use skip=20 for the next page');
+    const page2 = trawl(['needle', 'many', '--skip', '20']);
+    expect(page2.stdout).toMatch(/^# many\/\n## f21\.txt#/);
+    const json = trawl(['needle', 'many', '--format', 'json']);
+    const parsed = JSON.parse(json.stdout) as {
+      text: string;
+      details: { totalFiles: number; nextSkip: number };
+    };
+    expect(parsed.text).toBe(page1.stdout.slice(0, -1));
+    expect(parsed.details).toMatchObject({ totalFiles: 23, nextSkip: 20 });
+  });
+
+  it('runs with either engine and a deadline', () => {
+    for (const engine of ['js', 'rg']) {
+      const r = trawl(['needle', 'src', '--engine', engine, '--deadline', '10']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^# src\/\n## b\.ts#[0-9A-F]{4}\n\*1:needle b\n 2:NEEDLE upper\n$/);
+    }
+  });
+
+  it('no matches is success (exit 0) with the tool’s text', () => {
+    const r = trawl(['zzz-nothing']);
+    expect(r).toEqual({ code: 0, stdout: 'No matches found\n', stderr: '' });
+  });
+
+  it('a pattern starting with a dash after --', () => {
+    const r = trawl(['--', '-needle', '-dash.txt']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('*1:-needle dash');
+  });
+
+  it.each([
+    [['   '], 'trawl: Pattern must not be empty'],
+    [['needle', '--skip', '-1'], 'trawl: Skip must be a non-negative number'],
+    [['needle', '--skip', 'abc'], 'trawl: Skip must be a non-negative number'],
+    [['needle', '--skip', '1e20'], 'trawl: Skip must be a non-negative number'],
+    [['needle', '--skip', '99999999'], 'trawl: Skip must be at most 1000000'],
+    [['needle', ''], 'trawl: `paths` must contain non-empty paths or globs'],
+    [['needle', 'nope.ts'], 'trawl: Path not found: nope.ts'],
+    [['needle', 'a.ts,src'], 'trawl: paths is an array — pass ["a", "b"] not ["a,b"]'],
+    [['a[', '.'], /^trawl: Invalid regex: /],
+    [
+      ['needle', 'foo://x'],
+      'trawl: Unknown URL scheme "foo://" in paths entry "foo://x" (searchable schemes: docs://)',
+    ],
+    [['needle', 'src/[a.ts'], /^trawl: Invalid glob pattern in paths entry "src\/\[a\.ts": /],
+    [['needle', 'src:1-5'], 'trawl: Line-range selector requires a single file: src:1-5 is a directory'],
+    [['needle', 'a.ts:0'], 'trawl: Line selector 0 is invalid; lines are 1-indexed. Use :1.'],
+    [
+      ['needle', 'bundle.zip:bin.dat'],
+      /^trawl: Cannot search archive member\(s\): bundle\.zip:bin\.dat \(binary archive entry\)\./,
+    ],
+    [['needle', '--deadline', '0'], "trawl: --deadline expects a positive number of seconds, got '0'"],
+    [['needle', '--format', 'xml'], /^trawl: option '--format <format>' argument 'xml' is invalid/],
+    [['needle', '--engine', 'grep'], /^trawl: option '--engine <engine>' argument 'grep' is invalid/],
+  ] as Array<[string[], string | RegExp]>)('bad input %j → exit 2, one line on stderr', (args, message) => {
+    const r = trawl(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('');
+    if (typeof message === 'string') expect(lines[0]).toBe(message);
+    else expect(lines[0]).toMatch(message);
+    expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it('a missing pattern is a usage error', () => {
+    const r = trawl([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^trawl: missing required argument 'pattern'\n$/);
+  });
+});
+
+/** A stored zip with one member holding a NUL byte. */
+function zipWithBinaryMember(): Buffer {
+  const name = Buffer.from('bin.dat');
+  const data = Buffer.from('needle\u0000x\n');
+  const crc = crc32(data);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(name.length, 28);
+  const cdOffset = local.length + name.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + name.length, 12);
+  end.writeUInt32LE(cdOffset, 16);
+  return Buffer.concat([local, name, data, central, name, end]);
+}
+
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
