@@ -32,6 +32,10 @@ export interface SearchRequest {
   globs?: string[];
   globCaseInsensitive?: boolean;
   globBase?: 'cwd' | 'root';
+  /** 'override' (ripgrep's -g, default) or 'filter' (globs only narrow; see WalkOptions.globMode). */
+  globMode?: 'override' | 'filter';
+  /** Paths never searched nor reported (files, or directories with all below them), e.g. the fence. */
+  exclude?: (abs: string) => boolean;
   skipDirs?: ReadonlySet<string>;
   maxEntries?: number;
   maxDirs?: number;
@@ -130,6 +134,8 @@ export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEven
       globs: request.globs ?? [],
       globCaseInsensitive: request.globCaseInsensitive ?? false,
       globBase: request.globBase ?? 'cwd',
+      globMode: request.globMode ?? 'override',
+      ...(request.exclude ? { exclude: request.exclude } : {}),
       ...(request.skipDirs ? { skipDirs: request.skipDirs } : {}),
       ...(request.maxEntries !== undefined ? { maxEntries: request.maxEntries } : {}),
       ...(request.maxDirs !== undefined ? { maxDirs: request.maxDirs } : {}),

@@ -1,9 +1,7 @@
 import * as path from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { EngineUnavailableError, type SearchRequest, search } from '../engine/search.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
 import type { SearchEvent, SearchSummary } from '../search/events.js';
-import { Walker } from '../walk/walker.js';
 import { SearchToolError } from './errors.js';
 import type { ShownFile } from './format.js';
 import { ENGINE_LINE_BYTES, VIRTUAL_MAX_BYTES } from './limits.js';
@@ -219,17 +217,14 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
     );
     return;
   }
-  // Globs: the engine's include globs also admit files the ignore rules exclude (ripgrep's -g override);
-  // the tool wants globs to narrow, not to override, so files outside the ignore-respecting walk are dropped.
-  // That walk runs alongside the search.
-  const allowed =
-    ctx.baseRequest.ignoreFiles !== false ? ignoreRespectingFiles(g.baseAbs, g.skipDirs, ctx) : null;
+  // Globs narrow the walk; they never re-admit what the ignore rules exclude (engine 'filter' mode).
   await runEngine(
     {
       ...ctx.baseRequest,
       paths: [g.baseAbs],
       globs: g.globs,
       globBase: 'root',
+      globMode: 'filter',
       skipDirs: g.skipDirs,
       ...(ctx.countFirst ? COUNT_ONLY : { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted }),
     },
@@ -243,40 +238,11 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
       ranges: null,
     }),
     ctx.countFirst,
-    allowed,
   );
 }
 
 /** A counting walk: the first match of each file is enough. */
 const COUNT_ONLY: Partial<SearchRequest> = { mode: 'files-with-matches', beforeContext: 0, afterContext: 0 };
-
-/** Files under `base` the walk admits with ignore rules on (no globs): the engine's own walker. */
-async function ignoreRespectingFiles(
-  base: string,
-  skipDirs: Set<string>,
-  ctx: RunContext,
-): Promise<Set<string>> {
-  const walker = new Walker({
-    roots: [base],
-    cwd: ctx.cwd,
-    hidden: true,
-    ignoreFiles: true,
-    requireGit: false,
-    skipDirs,
-    deadline: ctx.deadline,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
-  const files = new Set<string>();
-  let slice = Date.now();
-  for (const e of walker.entries()) {
-    files.add(path.resolve(e.abs));
-    if (Date.now() - slice > 8) {
-      await yieldToLoop();
-      slice = Date.now();
-    }
-  }
-  return files;
-}
 
 type RootInfo = {
   abs: string;
@@ -293,7 +259,6 @@ async function runEngine(
   ctx: RunContext,
   describe: (abs: string) => RootInfo | null,
   countOnly = false,
-  allowed: Promise<Set<string>> | null = null,
 ): Promise<void> {
   const remaining = ctx.deadline - Date.now() - (countOnly ? ctx.detailReserveMs : 0);
   if (remaining <= 0) {
@@ -308,13 +273,6 @@ async function runEngine(
   }
   let current: { path: string; records: ToolRecord[] } | null = null;
   let summary: SearchSummary | null = null;
-  // With a filter still being computed, files wait here (in order) until it is known.
-  const held: Array<{
-    info: RootInfo;
-    records: ToolRecord[] | null;
-    limitReached: boolean;
-    binaryOffset: number | null;
-  }> = [];
   try {
     for await (const ev of events) {
       switch (ev.type) {
@@ -334,9 +292,7 @@ async function runEngine(
             ev.counted || countOnly ? null : current && current.path === ev.path ? current.records : [];
           current = null;
           if (!info) break;
-          if (allowed)
-            held.push({ info, records, limitReached: ev.stats.limitReached, binaryOffset: ev.binaryOffset });
-          else acceptFile(ctx, info, records, ev.stats.limitReached, ev.binaryOffset);
+          acceptFile(ctx, info, records, ev.stats.limitReached, ev.binaryOffset);
           break;
         }
         case 'skip':
@@ -354,11 +310,6 @@ async function runEngine(
     }
   } catch (err) {
     throw engineError(err);
-  }
-  if (allowed) {
-    const files = await allowed;
-    for (const h of held)
-      if (files.has(h.info.abs)) acceptFile(ctx, h.info, h.records, h.limitReached, h.binaryOffset);
   }
   if (!summary) return;
   ctx.state.engine ??= summary.engine;

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveRipgrep } from '../engine/rg/resolve-rg.js';
 import type { EngineChoice, SearchRequest } from '../engine/search.js';
+import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';
 import { readArchiveMember } from './archive.js';
 import { compose, listNames, unique } from './compose.js';
@@ -91,7 +93,10 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   const skip = single ? 0 : input.skip;
   const pageSize = single ? 1 : PAGE_FILES;
 
-  const { runnable, notSearched } = await refuseUnsearchable(targets, cwd, notes);
+  // The fence (DESIGN decision 6): named sensitive paths are refused, walks never enter them.
+  const fence =
+    options.fence ?? createSensitiveFence({ home: options.homeDir ?? os.homedir(), env: process.env });
+  const { runnable, notSearched } = await refuseUnsearchable(targets, cwd, notes, fence);
 
   const baseRequest: SearchRequest = {
     pattern: input.pattern,
@@ -107,6 +112,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     maxColumns: ENGINE_LINE_BYTES,
     maxFilesize: MAX_FILE_BYTES,
     engine: options.engine ?? 'auto',
+    exclude: (abs) => fence.isSensitiveCanonical(abs),
     ...(signal ? { signal } : {}),
   };
 
@@ -324,10 +330,16 @@ async function refuseUnsearchable(
   targets: readonly Expanded[],
   cwd: string,
   notes: Notes,
+  fence: SensitiveFence,
 ): Promise<{ runnable: Expanded[]; notSearched: Array<{ path: string; reason: string }> }> {
   const notSearched: Array<{ path: string; reason: string }> = [];
   const runnable: Expanded[] = [];
   for (const t of targets) {
+    const abs = t.kind === 'glob' ? t.baseAbs : 'abs' in t ? t.abs : null;
+    if (abs !== null && (await fence.isSensitive(abs))) {
+      notSearched.push({ path: displayPath(abs, cwd), reason: 'sensitive location' });
+      continue;
+    }
     if (t.kind === 'special') {
       notSearched.push({ path: displayPath(t.abs, cwd), reason: describeSpecialFile(t.abs) });
       continue;

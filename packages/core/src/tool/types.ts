@@ -1,4 +1,5 @@
 import type { EngineChoice } from '../engine/search.js';
+import type { SensitiveFence } from '../fence/index.js';
 import type { OutputFormat, ShownFile } from './format.js';
 import type { LineRange } from './line-ranges.js';
 import type { ResourceRouter } from './resources.js';
@@ -22,6 +23,8 @@ export interface SearchToolOptions {
   signal?: AbortSignal;
   /** For `~` expansion; default os.homedir(). */
   homeDir?: string;
+  /** The sensitive-path fence (default: the standard table anchored at `homeDir`). */
+  fence?: SensitiveFence;
   /** Clock seam for tests (the tag cache's "recently changed" rule); default Date.now. */
   now?: () => number;
 }

@@ -24,6 +24,13 @@ export interface WalkOptions {
    * working directory) or 'root' (the path relative to its search root).
    */
   globBase?: 'cwd' | 'root';
+  /**
+   * 'override' (ripgrep's `-g`): an include glob also admits files that ignore rules or hidden-ness would
+   * drop. 'filter': globs only narrow; ignore rules and hidden-ness still apply to what they admit.
+   */
+  globMode?: 'override' | 'filter';
+  /** Entries (files, and directories with all below them) the caller never wants, by absolute path. */
+  exclude?: (abs: string) => boolean;
   /** Directory names never entered below a root (a root itself is always entered). */
   skipDirs?: ReadonlySet<string>;
   /** Budget: directory entries examined. */
@@ -100,7 +107,8 @@ export class Walker {
   private readonly requireGit: boolean;
   private readonly overrides: IgnoreRules | null;
   private readonly now: () => number;
-  private readonly parentRulesCache = new Map<string, DirRules | null>();
+  /** Rules in force for the children of a directory, for directories reached other than by walking. */
+  private readonly rulesAtCache = new Map<string, DirRules | null>();
 
   constructor(private readonly options: WalkOptions) {
     this.hidden = options.hidden ?? false;
@@ -137,7 +145,12 @@ export class Walker {
       yield { path: toSlashes(root), abs, explicit: true };
       return;
     }
-    const parentRules = this.ignoreFiles && (this.options.parents ?? true) ? this.ancestorRules(abs) : null;
+    if (this.options.exclude?.(abs)) return;
+    const parentDir = path.dirname(abs);
+    const parentRules =
+      this.ignoreFiles && (this.options.parents ?? true) && parentDir !== abs
+        ? this.rulesAt(parentDir)
+        : null;
     const first = this.openFrame(abs, rootOut, parentRules, '', rootOut);
     if (!first) return;
     const stack: Frame[] = [first];
@@ -154,6 +167,7 @@ export class Walker {
         frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
       const childRel = frame.rel === '' ? name : `${frame.rel}/${name}`;
       if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules, frame.dirAbs)) continue;
+      if (this.options.exclude?.(childAbs)) continue;
       if (isDir) {
         if (this.options.skipDirs?.has(name)) continue;
         const child = this.openFrame(childAbs, childOut, frame.rules, childRel, frame.rootOut);
@@ -245,9 +259,9 @@ export class Walker {
       const candidate = this.options.globBase === 'root' ? rel : globCandidate(out, abs, this.options.cwd);
       const v = this.overrides.match(candidate, name, isDir);
       if (v === Verdict.Ignore) return false;
-      if (v === Verdict.Whitelist) return true;
+      if (v === Verdict.Whitelist && this.options.globMode !== 'filter') return true;
       // With any include glob, a file no include matched is out; directories are still entered.
-      if (!isDir && this.overrides.hasWhitelist) return false;
+      if (v === Verdict.None && !isDir && this.overrides.hasWhitelist) return false;
     }
     let whitelisted = false;
     if (rules) {
@@ -329,16 +343,38 @@ export class Walker {
     };
   }
 
-  /** Rules of the ancestors of a root (outermost first in the chain's parent direction). */
-  private ancestorRules(rootAbs: string): DirRules | null {
-    const parentDir = path.dirname(rootAbs);
-    if (parentDir === rootAbs) return null;
-    const cached = this.parentRulesCache.get(parentDir);
+  /** The rules in force for the children of `dir` (its own ignore files and its ancestors'), cached. */
+  private rulesAt(dir: string): DirRules | null {
+    const cached = this.rulesAtCache.get(dir);
     if (cached !== undefined) return cached;
-    const above = this.ancestorRules(parentDir);
-    const rules = this.readDirRules(parentDir, above);
-    this.parentRulesCache.set(parentDir, rules);
+    const parentDir = path.dirname(dir);
+    const above = parentDir === dir || !(this.options.parents ?? true) ? null : this.rulesAt(parentDir);
+    const rules = this.readDirRules(dir, above);
+    this.rulesAtCache.set(dir, rules);
     return rules;
+  }
+
+  /**
+   * Whether the ignore files and hidden-ness (not the globs) would keep the walk from `rootAbs` away from
+   * `abs`: checks every component below the root as the walk would. For results found by other means.
+   */
+  ignoredBelow(rootAbs: string, abs: string, isDir: boolean): boolean {
+    const names = path
+      .relative(rootAbs, abs)
+      .split(path.sep)
+      .filter((n) => n !== '');
+    let dir = rootAbs;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const childAbs = dir === '/' ? `/${name}` : `${dir}/${name}`;
+      const childIsDir = i < names.length - 1 || isDir;
+      const rules = this.ignoreFiles ? this.rulesAt(dir) : null;
+      const v = rules ? this.matchIgnoreFiles(childAbs, name, childIsDir, rules, dir) : Verdict.None;
+      if (v === Verdict.Ignore) return true;
+      if (v !== Verdict.Whitelist && !this.hidden && name.startsWith('.')) return true;
+      dir = childAbs;
+    }
+    return false;
   }
 }
 

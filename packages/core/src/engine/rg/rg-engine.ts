@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
 import { charBoundaryAtOrBefore } from '../../search/utf8.js';
 import { compareUtf8 } from '../../util/path-order.js';
+import { Walker } from '../../walk/walker.js';
 import type { EngineRun } from '../run.js';
 
 /** stderr kept for error reporting; rg can be chatty about unreadable files. */
@@ -84,10 +85,40 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     }
   }
   blocks.sort((a, b) => a.rootIndex - b.rootIndex || compareUtf8(a.path, b.path));
-  for (const b of blocks) yield b.events;
+  const keep = resultFilter(run);
+  for (const b of blocks) {
+    if (keep && !keep(b)) {
+      const end = b.events.at(-1);
+      summary.filesWithMatch--;
+      if (end?.type === 'end') {
+        summary.matches -= end.stats.matches;
+        summary.matchedLines -= end.stats.matchedLines;
+      }
+      continue;
+    }
+    yield b.events;
+  }
   summary.outcome = outcome;
   summary.elapsedMs = run.now() - started;
   yield [{ type: 'summary', summary }];
+}
+
+/**
+ * What ripgrep cannot be told: glob 'filter' mode (its -g admits ignored files) and the caller's exclude
+ * predicate. Results are checked after the fact, against the same rules the js engine walks by.
+ */
+function resultFilter(run: EngineRun): ((b: FileBlock) => boolean) | null {
+  const w = run.walk;
+  const filterGlobs = w.globMode === 'filter' && (w.globs?.length ?? 0) > 0 && w.ignoreFiles !== false;
+  if (!filterGlobs && !w.exclude) return null;
+  const walker = new Walker({ ...w });
+  return (b) => {
+    const rootSpelling = w.roots[b.rootIndex] ?? '';
+    const rootAbs = path.resolve(w.cwd, rootSpelling || '.');
+    const abs = path.resolve(w.cwd, b.path);
+    if (w.exclude?.(abs)) return false;
+    return !(filterGlobs && abs !== rootAbs && walker.ignoredBelow(rootAbs, abs, false));
+  };
 }
 
 function rootIndexOf(p: string, roots: Array<{ spelling: string; index: number }>): number {
