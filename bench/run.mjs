@@ -19,6 +19,7 @@ const BENCHMARKS = {
   engine: 'engine.mjs',
   names: 'names.mjs',
   'search-tool': 'search-tool.mjs',
+  serve: 'serve.mjs',
 };
 
 function run(argv) {

@@ -1,7 +1,13 @@
 // @trawl/core: the engine. Each layer is usable alone and knows nothing of the layers above it.
 
 export { type RgResolution, resolveRipgrep, type VettedRg } from './engine/rg/resolve-rg.js';
-export { type EngineChoice, EngineUnavailableError, type SearchRequest, search, searchBatches } from './engine/search.js';
+export {
+  type EngineChoice,
+  EngineUnavailableError,
+  type SearchRequest,
+  search,
+  searchBatches,
+} from './engine/search.js';
 export * from './fence/index.js';
 export { compileGlob, GlobError, globToRegexSource } from './glob/glob.js';
 export * from './match/index.js';
@@ -19,4 +25,6 @@ export { compareUtf8 } from './util/path-order.js';
 export { IgnoreRules, Verdict } from './walk/ignore-rules.js';
 export { type WalkEntry, Walker, type WalkOptions, type WalkStats } from './walk/walker.js';
 export const version = '0.1.0';
+export * from './complete/index.js';
+export * from './redact/index.js';
 export * from './tool/index.js';

@@ -66,6 +66,18 @@ describe('trawl mcp (stdio child process, real protocol)', () => {
     expect(search!.outputSchema).toBeDefined();
   });
 
+  it('serves find_files and list_dir beside search, read-only, over the same stdio server', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['find_files', 'list_dir', 'search']);
+    for (const t of tools) expect(t.annotations?.readOnlyHint).toBe(true);
+    const found = (await client.callTool({ name: 'find_files', arguments: { query: 'f07' } })) as ToolResult;
+    expect(found.isError).toBeFalsy();
+    expect(found.content[0]!.text).toContain('f07.txt');
+    const listed = (await client.callTool({ name: 'list_dir', arguments: { dir: './src/' } })) as ToolResult;
+    expect(listed.isError).toBeFalsy();
+    expect(listed.content[0]!.text).toContain('b.ts');
+  });
+
   it('answers with the tool’s text and the details as structured content; relative paths resolve at --root', async () => {
     const r = await call({ pattern: 'needle', paths: ['a.ts', 'src'] });
     const lib = await searchTool({ pattern: 'needle', paths: ['a.ts', 'src'] }, { cwd: proj });

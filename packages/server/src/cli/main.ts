@@ -1,8 +1,11 @@
 import { Command, CommanderError } from 'commander';
+import { registerAudit } from './commands/audit.js';
+import { registerComplete } from './commands/complete.js';
 import { registerFind } from './commands/find.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerRg } from './commands/rg.js';
 import { registerSearch } from './commands/search.js';
+import { registerServe } from './commands/serve.js';
 import { type CliIO, processIO, UsageError } from './io.js';
 
 /**
@@ -43,6 +46,9 @@ const commandRegistry: RegisterCommand[] = [
   registerFind,
   registerSearch,
   registerMcp,
+  registerServe,
+  registerComplete,
+  registerAudit,
 ];
 
 function reportError(err: unknown, io: CliIO): number {

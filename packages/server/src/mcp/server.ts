@@ -2,6 +2,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { EngineChoice } from '@trawl/core';
 import { registerSearchTool } from './search-tool.js';
+import { registerFindFilesTool } from './tools/find-files.js';
+import { registerListDirTool } from './tools/list-dir.js';
 
 export interface TrawlMcpOptions {
   /** The project root: relative paths resolve here. */
@@ -10,20 +12,29 @@ export interface TrawlMcpOptions {
   deadlineMs?: number;
 }
 
+/** An MCP server with trawl's tools, and what to call when it closes (the name index runs in the background). */
+export interface TrawlMcpServer {
+  server: McpServer;
+  dispose(): void;
+}
+
 /** An MCP server with trawl's tools. Each tool registers itself from its own module. */
 export async function createMcpServer(
   options: TrawlMcpOptions,
   log?: (line: string) => void,
-): Promise<McpServer> {
+): Promise<TrawlMcpServer> {
   const server = new McpServer(
     { name: 'trawl', version: '0.1.0' },
     {
       instructions:
-        'trawl searches files. Use `search` for file contents (regex, globs, line ranges, paging).',
+        'trawl searches files. Use `search` for file contents (regex, globs, line ranges, paging), ' +
+        '`find_files` to find files and folders by name, and `list_dir` to list one directory level.',
     },
   );
   await registerSearchTool(server, { ...options, ...(log ? { log } : {}) });
-  return server;
+  const stopIndex = registerFindFilesTool(server, { root: options.root, ...(log ? { log } : {}) });
+  registerListDirTool(server, { root: options.root });
+  return { server, dispose: stopIndex };
 }
 
 /**
@@ -31,7 +42,7 @@ export async function createMcpServer(
  * anything else goes to `log` (stderr).
  */
 export async function serveMcpStdio(options: TrawlMcpOptions, log: (line: string) => void): Promise<void> {
-  const server = await createMcpServer(options, log);
+  const { server, dispose } = await createMcpServer(options, log);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -40,5 +51,6 @@ export async function serveMcpStdio(options: TrawlMcpOptions, log: (line: string
   await server.connect(transport);
   log(`trawl mcp: serving ${options.root} on stdio`);
   await closed;
+  dispose();
   await server.close();
 }

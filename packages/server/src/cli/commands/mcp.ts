@@ -15,7 +15,7 @@ interface McpFlags {
 export const registerMcp: RegisterCommand = (program, io, setExit) => {
   program
     .command('mcp')
-    .description('Serve trawl tools over MCP on stdin/stdout (tool: search).')
+    .description('Serve trawl tools over MCP on stdin/stdout (tools: search, find_files, list_dir).')
     .option('--root <dir>', 'project root: relative paths resolve here (default: the current directory)')
     .addOption(
       new Option('--engine <engine>', 'which engine searches files')

@@ -1,0 +1,19 @@
+/**
+ * Path completion's pinned numbers (spec/file-api.md §1.2), each with its reason. The lead merges these into
+ * `src/limits.ts` later.
+ */
+
+/** Rows returned, after sorting: a picker shows a screenful, and the user narrows by typing. */
+export const PATH_COMPLETE_MAX_ENTRIES = 50;
+
+/**
+ * Directory entries examined, in readdir order, before filtering (every entry counts, also the ones a filter drops):
+ * this is what keeps a `node_modules`-sized directory cheap.
+ */
+export const PATH_COMPLETE_MAX_SCAN = 5_000;
+
+/** A `dir` longer than this names nothing openable (PATH_MAX is 4096 on Linux): answered as an empty listing. */
+export const PATH_COMPLETE_MAX_DIR_CHARS = 4_096;
+
+/** A `q` longer than this matches no entry name (NAME_MAX is 255 bytes): answered as an empty listing. */
+export const PATH_COMPLETE_MAX_Q_CHARS = 1_024;

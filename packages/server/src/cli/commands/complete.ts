@@ -1,0 +1,59 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createSensitiveFence, listCompletion, splitCompletionToken } from '@trawl/core';
+import { UsageError, write } from '../io.js';
+import type { RegisterCommand } from '../main.js';
+
+interface CompleteFlags {
+  root?: string;
+  json?: boolean;
+}
+
+/**
+ * `trawl complete TOKEN [--root DIR] [--json]`: one directory level for a `./` token, with /api/path-complete's
+ * semantics (lexical containment in the root, no link ever followed or offered, sensitive entries skipped).
+ * Plain output is one completed token per line (directories end with `/`), ready for a shell's completion.
+ */
+export const registerComplete: RegisterCommand = (program, io, setExit) => {
+  program
+    .command('complete')
+    .description('List completions for a ./ path token inside a project directory (one level, no links).')
+    .argument('<token>', 'what has been typed: ./src/ap, ../proj/, .\\a\\ (both separators work)')
+    .option('--root <dir>', 'the project directory (default: the current directory)')
+    .option('--json', 'print {"results": [{path, name, kind, size, mtime}], "root"} (+ "outside": true)')
+    .action(async (token: string, flags: CompleteFlags) => {
+      const home = io.env['HOME'] || os.homedir();
+      const fence = createSensitiveFence({ home, env: io.env });
+      const typed = flags.root ?? '.';
+      const root = path.resolve(
+        io.cwd,
+        typed === '~' || typed.startsWith('~/') ? path.join(home, typed.slice(1)) : typed,
+      );
+      if (await fence.isSensitive(root))
+        throw new UsageError(`access denied: ${typed} is a sensitive location`);
+      try {
+        if (!fs.statSync(root).isDirectory()) throw new Error('not a directory');
+      } catch {
+        throw new UsageError(`directory not found: ${typed}`);
+      }
+      if (token.includes('\0')) throw new UsageError('the token contains a NUL byte');
+      const { dir, q } = splitCompletionToken(token);
+      const o = listCompletion({ project: root, dir, q, fence, home });
+      if (o.status === 'sensitive')
+        throw new UsageError(`access denied: ${dir || '.'} is a sensitive location`);
+      if (flags.json) {
+        const body =
+          o.status === 'outside'
+            ? { results: [], root: '', outside: true }
+            : { results: o.status === 'ok' ? o.rows : [], root: o.root };
+        await write(io.stdout, `${JSON.stringify(body)}\n`);
+      } else {
+        await write(io.stdout, o.rows.map((r) => `${dir}${r.name}${r.kind === 'dir' ? '/' : ''}\n`).join(''));
+        if (o.status === 'outside') io.stderr.write(`trawl: ${dir} leads outside ${o.root}\n`);
+        else if (o.status === 'refused')
+          io.stderr.write(`trawl: ${dir} is not a real directory (${o.detail})\n`);
+      }
+      setExit(0);
+    });
+};

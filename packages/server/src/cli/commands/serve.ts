@@ -1,0 +1,183 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { UsageError, write } from '../io.js';
+import type { RegisterCommand } from '../main.js';
+
+interface ServeFlags {
+  port?: string;
+  host?: string;
+  token?: string;
+  dataDir?: string;
+  allowHost?: string[];
+  open: boolean;
+  index: boolean;
+}
+
+type IO = Parameters<RegisterCommand>[1];
+
+/**
+ * `trawl serve [DIR…]`: the dashboard server (HTTP API now, the web workbench later). The first line on stdout is
+ * the URL with the access token. Heavy modules (hono, the worker pools) load only when this command runs.
+ */
+export const registerServe: RegisterCommand = (program, io, setExit) => {
+  program
+    .command('serve')
+    .description('Serve the dashboard API (and later the web workbench) for known projects. Prints the URL.')
+    .argument('[dirs...]', 'known projects (default: the current directory)')
+    .option('--port <n>', 'port to bind; 0 takes any free port (env TRAWL_PORT; default 7777)')
+    .option('--host <addr>', 'address to bind (default 127.0.0.1: loopback only)')
+    .option('--token <token>', 'access token (env TRAWL_TOKEN; default: a random one per run)')
+    .option(
+      '--data-dir <dir>',
+      'audit log, key and recent projects (env TRAWL_DATA_DIR; default ~/.local/share/trawl)',
+    )
+    .option('--allow-host <name...>', 'extra Host names to accept (a reverse proxy in front of trawl)')
+    .option('--no-open', 'do not open a browser')
+    .option('--no-index', 'do not build name indexes for the projects (every search walks)')
+    .action(async (dirs: string[], flags: ServeFlags) => {
+      setExit(await runServe(dirs, flags, io));
+    });
+};
+
+function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  return p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
+}
+
+function parsePort(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,5}$/.test(raw.trim()) || Number(raw) > 65535) {
+    throw new UsageError(`--port expects a port number 0-65535, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<number> {
+  const env = io.env;
+  const home = env['HOME'] || os.homedir();
+  const [{ startServer, defaultDataDir }, { SensitiveFence }, { validateAccessToken }, { AuditKeyError }] =
+    await Promise.all([
+      import('../../http/server.js'),
+      import('@trawl/core'),
+      import('../../http/access.js'),
+      import('../../audit/key.js'),
+    ]);
+
+  const fence = new SensitiveFence({ home, env });
+  const projects: string[] = [];
+  for (const d of dirs.length > 0 ? dirs : ['.']) {
+    const abs = path.resolve(io.cwd, expandHome(d, home));
+    if (await fence.isSensitive(abs))
+      throw new UsageError(`${d} is a sensitive location and cannot be served`);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(abs);
+    } catch {
+      throw new UsageError(`no such directory: ${d}`);
+    }
+    if (!st.isDirectory()) throw new UsageError(`not a directory: ${d}`);
+    if (!projects.includes(abs)) projects.push(abs);
+  }
+  const port = parsePort(flags.port ?? env['TRAWL_PORT']);
+  const token = flags.token ?? env['TRAWL_TOKEN'] ?? undefined;
+  if (token !== undefined) {
+    const bad = validateAccessToken(token);
+    if (bad) throw new UsageError(bad);
+  }
+  const dataDir = flags.dataDir
+    ? path.resolve(io.cwd, expandHome(flags.dataDir, home))
+    : defaultDataDir(env, home);
+  const log = (line: string) => io.stderr.write(`${line}\n`);
+
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      projects,
+      dataDir,
+      home,
+      env,
+      log,
+      index: flags.index,
+      ...(port !== undefined ? { port } : {}),
+      ...(flags.host ? { host: flags.host } : {}),
+      ...(token ? { token } : {}),
+      ...(flags.allowHost ? { allowHosts: flags.allowHost } : {}),
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new UsageError(`port ${port ?? 7777} is in use; try --port 0`);
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
+      throw new UsageError(`cannot bind ${flags.host}`);
+    if (e.code === 'EACCES') throw new UsageError(`not allowed to bind port ${port}`);
+    if (err instanceof AuditKeyError) throw new UsageError(err.message);
+    throw err;
+  }
+
+  await write(io.stdout, `${server.url}\n`);
+  log(`trawl serve: ${projects.length} project(s): ${projects.join(', ')}`);
+  log(`trawl serve: audit log in ${path.join(dataDir, 'audit')}; Ctrl-C stops`);
+  const host = flags.host ?? '127.0.0.1';
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+    log(
+      `trawl serve: bound to ${host}, not loopback: anyone who can reach it and holds the token can search this host`,
+    );
+  }
+  let opened: string | undefined;
+  if (flags.open && io.stdout.isTTY && !env['CI'])
+    opened = openBrowser(server.url, dataDir, server.port, log);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  log('trawl serve: stopping');
+  if (opened) fs.rmSync(opened, { force: true });
+  await server.close();
+  return 0;
+}
+
+/**
+ * Opens the browser on the token URL WITHOUT putting the token in a child's argv (which other local accounts can
+ * read from the process table): a 0600 redirect page in the data directory is opened instead.
+ */
+function openBrowser(
+  url: string,
+  dataDir: string,
+  port: number,
+  log: (line: string) => void,
+): string | undefined {
+  try {
+    const dir = path.join(dataDir, 'run');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, `open-${port}.html`);
+    const json = JSON.stringify(url).replace(/</g, '\\u003c');
+    fs.writeFileSync(
+      file,
+      `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>trawl</title>` +
+        `<script>location.replace(${json})</script>`,
+      { mode: 0o600 },
+    );
+    const target = pathToFileURL(file).href;
+    const [cmd, args] =
+      process.platform === 'darwin'
+        ? ['open', [target]]
+        : process.platform === 'win32'
+          ? ['cmd', ['/c', 'start', '""', target]]
+          : ['xdg-open', [target]];
+    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
+    child.on('error', () => log('trawl serve: could not open a browser; open the URL above'));
+    child.unref();
+    return file;
+  } catch {
+    log('trawl serve: could not open a browser; open the URL above');
+    return undefined;
+  }
+}

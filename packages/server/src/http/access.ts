@@ -1,0 +1,140 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import type { AuditSink } from '../audit/index.js';
+
+/** Paths answered without any check: a liveness probe that reveals nothing. */
+export const OPEN_PATHS: ReadonlySet<string> = new Set(['/api/health']);
+/** Methods that never change state; every other method must not come from another origin. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Loopback names a browser may put in `Host` for a server bound to loopback. */
+export const LOOPBACK_NAMES: readonly string[] = ['127.0.0.1', 'localhost', '[::1]'];
+/** Shortest token accepted from `--token`/`TRAWL_TOKEN`: a guessable token is no gate. */
+export const MIN_TOKEN_CHARS = 16;
+
+/** A fresh per-run token: 32 random bytes, base64url (43 characters). */
+export function newAccessToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** A token given by the operator must be long and plain (it travels in a URL, a cookie and a header). */
+export function validateAccessToken(token: string): string | undefined {
+  if (token.length < MIN_TOKEN_CHARS)
+    return `the access token must be at least ${MIN_TOKEN_CHARS} characters`;
+  if (!/^[A-Za-z0-9._~-]+$/.test(token)) return 'the access token may hold only A-Z a-z 0-9 . _ ~ -';
+  return undefined;
+}
+
+export interface AccessOptions {
+  token: string;
+  /** The port actually bound (known only after listening). */
+  port: () => number;
+  /** Extra `Host` names the operator allows (a reverse proxy's name), with or without a port. */
+  allowHosts?: readonly string[];
+  audit: AuditSink;
+}
+
+/** The cookie that carries the token. Per port: browsers share cookies across ports of one host. */
+export function tokenCookieName(port: number): string {
+  return `trawl_token_${port}`;
+}
+
+/** The `Host` values accepted: each loopback name and extra name with the bound port (and bare on port 80). */
+export function allowedHosts(port: number, extra: readonly string[] = []): Set<string> {
+  const out = new Set<string>();
+  for (const name of [...LOOPBACK_NAMES, ...extra]) {
+    const n = name.toLowerCase();
+    if (/:\d+$/.test(n) && !n.endsWith(']')) out.add(n);
+    else {
+      out.add(`${n}:${port}`);
+      if (port === 80) out.add(n);
+    }
+  }
+  return out;
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s, 'utf8').digest();
+}
+
+/** Constant-time comparison (over digests, so lengths leak nothing either). */
+export function tokenMatches(presented: string | undefined, token: string): boolean {
+  if (typeof presented !== 'string' || presented.length === 0 || presented.length > 1024) return false;
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+function hostHeader(c: Context): string | undefined {
+  const env = c.env as { incoming?: { headers?: { host?: string } } } | undefined;
+  return env?.incoming?.headers?.host ?? c.req.header('host');
+}
+
+function bearer(c: Context): string | undefined {
+  const h = c.req.header('authorization');
+  if (!h) return undefined;
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(h);
+  return m?.[1];
+}
+
+/**
+ * Access control (DESIGN.md decision 5), before routing, on every request but `/api/health`:
+ * 1. `Host` must be a loopback name with the bound port (or an operator-allowed name): else 403 `bad_host`. This
+ *    defeats DNS rebinding, where a page on another site resolves its own name to 127.0.0.1.
+ * 2. A state-changing method whose `Origin` is present and not this server's is 403 `bad_origin`.
+ * 3. The token: `/?token=…` sets an HttpOnly SameSite=Strict cookie and redirects to `/` (so the token leaves the
+ *    address bar and history); otherwise the cookie or `Authorization: Bearer …` must carry it: else 401.
+ * Every refusal is audited (`access_control`), without the token or the query string.
+ */
+export function accessControl(options: AccessOptions): MiddlewareHandler {
+  return async (c, next) => {
+    const url = new URL(c.req.url);
+    if (OPEN_PATHS.has(url.pathname)) return next();
+    const port = options.port();
+    const hosts = allowedHosts(port, options.allowHosts);
+    const refuse = (status: 401 | 403, code: string, error: string) => {
+      options.audit.record({
+        operation: 'access_control',
+        outcome: 'denied',
+        resources: `${c.req.method} ${url.pathname}`,
+        error: code,
+      });
+      if (status === 401) c.header('WWW-Authenticate', 'Bearer');
+      return c.json({ error, code }, status);
+    };
+
+    const host = hostHeader(c)?.toLowerCase();
+    if (!host || !hosts.has(host)) return refuse(403, 'bad_host', 'host not allowed');
+
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const origin = c.req.header('origin');
+      if (origin !== undefined) {
+        let ok = false;
+        try {
+          const o = new URL(origin);
+          ok =
+            o.protocol === 'http:' &&
+            hosts.has(o.host.toLowerCase()) &&
+            o.pathname === '/' &&
+            origin === o.origin;
+        } catch {
+          ok = false;
+        }
+        if (!ok) return refuse(403, 'bad_origin', 'cross-origin request refused');
+      }
+    }
+
+    const cookieName = tokenCookieName(port);
+    if (url.pathname === '/' && url.searchParams.has('token')) {
+      if (!tokenMatches(url.searchParams.get('token') ?? undefined, options.token)) {
+        return refuse(401, 'unauthorized', 'unauthorized: open the URL `trawl serve` printed');
+      }
+      setCookie(c, cookieName, options.token, { httpOnly: true, sameSite: 'Strict', path: '/' });
+      return c.redirect('/', 302);
+    }
+
+    const presented = bearer(c) ?? getCookie(c, cookieName);
+    if (!tokenMatches(presented, options.token)) {
+      return refuse(401, 'unauthorized', 'unauthorized: open the URL `trawl serve` printed');
+    }
+    await next();
+  };
+}

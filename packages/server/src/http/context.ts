@@ -1,0 +1,63 @@
+import type { Context } from 'hono';
+import type { AuditEvent, AuditSink } from '../audit/index.js';
+import type { IndexProvider } from './index-host.js';
+import { PoolBusyError, PoolTimeoutError, type TaskRunner } from './pool.js';
+import type { KnownProjects } from './projects.js';
+
+/** What the routes run with. Every collaborator is a seam (tests pass inline runners, fake indexes, a memory audit). */
+export interface ServerContext {
+  audit: AuditSink;
+  projects: KnownProjects;
+  /** Short probes: project canonicalisation, is-a-directory, the resolving fence. */
+  probe: TaskRunner;
+  /** Walks and listings. */
+  transfer: TaskRunner;
+  /** The known projects' indexes (the fast path), if any. */
+  indexes?: IndexProvider;
+  home: string;
+  /** `TRAWL_PROJECT_DIR`: the first implicit root of an unscoped search (used as spelled). */
+  projectDirEnv?: string;
+  /**
+   * Canonical roots whose index must not answer an explicitly scoped search: on macOS an index rooted at HOME prunes
+   * the consent-gated folders (spec §1.5), and an explicit `?project=$HOME` is walked in full instead.
+   */
+  walkOnlyRoots?: ReadonlySet<string>;
+  log: (line: string) => void;
+}
+
+/** The coded 503 of a saturated pool (spec §3 `_probe_busy_response`). */
+export const PROBE_BUSY_BODY = {
+  error: 'file system probe capacity exhausted; retry shortly',
+  code: 'path_probe_busy',
+} as const;
+export const PROBE_TIMEOUT_BODY = {
+  error: 'file system probe did not finish; retry later',
+  code: 'path_probe_timeout',
+} as const;
+
+/**
+ * Maps a pool refusal to its coded 503 (audited as a failure); anything else is rethrown to the error handler
+ * (a coded 500 that reveals no path).
+ */
+export function poolRefusal(
+  c: Context,
+  ctx: ServerContext,
+  err: unknown,
+  event: Omit<AuditEvent, 'outcome' | 'error'>,
+): Response {
+  if (err instanceof PoolBusyError) {
+    ctx.audit.record({ ...event, outcome: 'failure', error: 'path_probe_busy' });
+    return c.json(PROBE_BUSY_BODY, 503);
+  }
+  if (err instanceof PoolTimeoutError) {
+    ctx.audit.record({ ...event, outcome: 'failure', error: 'path_probe_timeout' });
+    return c.json(PROBE_TIMEOUT_BODY, 503);
+  }
+  throw err;
+}
+
+/** The first value of a query parameter, or '' (repeats after the first are ignored). */
+export function param(c: Context, name: string): string {
+  const v = c.req.query(name);
+  return typeof v === 'string' ? v : '';
+}

@@ -1,0 +1,156 @@
+import { NAME_MIN_QUERY_CHARS, normalizeNameLimit, parseNameKinds } from '@trawl/core';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { poolRefusal, type ServerContext } from './context.js';
+import { FILE_SEARCH_MAX_QUERY_CHARS, MAX_PATH_PARAM_CHARS } from './limits.js';
+import type { ProbedRoot, ResolveProjectResult, WalkNamesResult } from './tasks.js';
+
+const trimmed = z
+  .string()
+  .optional()
+  .transform((s) => (s ?? '').trim());
+
+/** The query of GET /api/file-search: every field optional, every value a string (normalised by the rules below). */
+export const fileSearchQuery = z.object({
+  q: trimmed,
+  project: trimmed,
+  workspace: trimmed,
+  kinds: z.string().optional(),
+  limit: z.string().optional(),
+});
+
+const OP = 'file_search';
+
+/**
+ * GET /api/file-search (spec/file-api.md §3.1): name search for the @-picker. Root selection (project, else
+ * workspace, else the implicit roots — never bare HOME), then the index fast path when exactly one scoped root has
+ * a ready, untruncated index, else the budgeted walk on the transfer pool. Rows are not redacted (the picker
+ * inserts the real name).
+ */
+export async function fileSearch(c: Context, ctx: ServerContext): Promise<Response> {
+  const input = fileSearchQuery.parse({
+    q: c.req.query('q'),
+    project: c.req.query('project'),
+    workspace: c.req.query('workspace'),
+    kinds: c.req.query('kinds'),
+    limit: c.req.query('limit'),
+  });
+  const q = input.q;
+  if (q.length < NAME_MIN_QUERY_CHARS) {
+    ctx.audit.record({ operation: OP, outcome: 'allowed', resources: 'short_query' });
+    return c.json({ results: [] });
+  }
+  const logged = q.toLowerCase();
+  const limit = normalizeNameLimit(input.limit);
+  const kinds = parseNameKinds(input.kinds);
+  if (q.length > FILE_SEARCH_MAX_QUERY_CHARS) {
+    ctx.audit.record({ operation: OP, outcome: 'allowed', resources: 'long_query' });
+    return c.json({ results: [], root: '' });
+  }
+
+  let roots: string[] = [];
+  let scoped = false;
+  try {
+    if (input.project) {
+      const r: ResolveProjectResult =
+        input.project.length > MAX_PATH_PARAM_CHARS
+          ? { status: 'not-dir', path: input.project }
+          : await ctx.probe.run<ResolveProjectResult>('resolve-project', { project: input.project });
+      if (r.status === 'sensitive') {
+        ctx.audit.record({ operation: OP, outcome: 'denied', resources: r.path, error: 'sensitive path' });
+        return c.json({ error: 'Access denied', code: 'access_denied' }, 403);
+      }
+      if (r.status === 'not-dir') {
+        ctx.audit.record({
+          operation: OP,
+          outcome: 'allowed',
+          resources: `project=${r.path}`,
+          error: 'not a directory',
+        });
+        return c.json({ results: [], error: 'Project directory not found', code: 'project_not_found' }, 404);
+      }
+      roots = [r.root];
+      scoped = true;
+    } else {
+      if (input.workspace && input.workspace.length <= MAX_PATH_PARAM_CHARS) {
+        const dir = await ctx.projects.byName(input.workspace);
+        if (dir) {
+          const probed = await ctx.probe.run<ProbedRoot[]>('probe-roots', { roots: [dir], dropHome: false });
+          if (probed[0] && probed[0].status !== 'not-dir') {
+            // A workspace is a known project: scoped, and canonical like ?project= (so its index can serve it).
+            scoped = true;
+            roots = keepSafe(ctx, probed, logged, true);
+          }
+        }
+      }
+      if (!scoped) {
+        const implicit = [
+          ...(ctx.projectDirEnv ? [ctx.projectDirEnv] : []),
+          ...(await ctx.projects.list()).filter((p) => p.source === 'serve').map((p) => p.path),
+        ];
+        const probed = await ctx.probe.run<ProbedRoot[]>('probe-roots', { roots: implicit, dropHome: true });
+        roots = keepSafe(ctx, probed, logged, false);
+      }
+    }
+  } catch (err) {
+    return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged}` });
+  }
+
+  const root = scoped ? (roots[0] ?? '') : '';
+  if (roots.length === 0) {
+    ctx.audit.record({
+      operation: OP,
+      outcome: 'allowed',
+      resources: `q=${logged} kinds=${kinds} roots=0 results=0`,
+    });
+    return c.json({ results: [], root });
+  }
+
+  try {
+    if (scoped && roots.length === 1 && ctx.indexes && !ctx.walkOnlyRoots?.has(roots[0]!)) {
+      const hit = await ctx.indexes.search(roots[0]!, q, limit, kinds);
+      if (hit) {
+        ctx.audit.record({
+          operation: OP,
+          outcome: 'allowed',
+          resources: `q=${logged} kinds=${kinds} indexed=true entries=${hit.entries} results=${hit.results.length}`,
+        });
+        return c.json({ results: hit.results, root });
+      }
+    }
+    const walked = await ctx.transfer.run<WalkNamesResult>('walk-names', {
+      query: q,
+      roots,
+      scoped,
+      limit,
+      kinds,
+    });
+    ctx.audit.record({
+      operation: OP,
+      outcome: 'allowed',
+      resources: `q=${logged} kinds=${kinds} roots=${roots.length} results=${walked.results.length}${
+        walked.partial ? ' partial=true' : ''
+      }`,
+    });
+    return c.json({ results: walked.results, root });
+  } catch (err) {
+    return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged}` });
+  }
+}
+
+/** Keeps the roots that are directories; a sensitive one is dropped and audited, HOME is dropped silently. */
+function keepSafe(ctx: ServerContext, probed: ProbedRoot[], logged: string, canonical: boolean): string[] {
+  const out: string[] = [];
+  for (const p of probed) {
+    if (p.status === 'ok') out.push(canonical ? (p.canonical ?? p.root) : p.root);
+    else if (p.status === 'sensitive') {
+      ctx.audit.record({
+        operation: OP,
+        outcome: 'denied',
+        resources: p.root,
+        error: `sensitive path (q=${logged})`,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,156 @@
+import { Worker } from 'node:worker_threads';
+import type { NameResult } from '@trawl/core';
+import { INDEX_HOST_HEAP_MB, INDEX_MAX_PENDING, INDEX_SEARCH_WAIT_MS } from './limits.js';
+import { builtScriptUrl, PoolBusyError, TaskFailedError } from './pool.js';
+import type { FenceConfig } from './tasks.js';
+
+export type IndexHostRequest =
+  | { type: 'acquire'; root: string }
+  | { type: 'search'; id: number; root: string; query: string; limit: number; kinds: string };
+
+export type IndexHostReply =
+  | { type: 'status'; root: string; ready: boolean; truncated: boolean; entries: number; error?: string }
+  | { type: 'result'; id: number; results: NameResult[]; entries: number }
+  | { type: 'result'; id: number; unusable: true }
+  | { type: 'result'; id: number; error: string };
+
+export interface IndexStatus {
+  ready: boolean;
+  truncated: boolean;
+  entries: number;
+  error?: string;
+}
+
+/** What /api/file-search needs of the indexes: their state, and a search of one. */
+export interface IndexProvider {
+  status(root: string): IndexStatus | undefined;
+  /** Rows from the root's index, or `undefined` when it cannot serve (not ready, truncated, gone): walk instead. */
+  search(
+    root: string,
+    query: string,
+    limit: number,
+    kinds: string,
+  ): Promise<{ results: NameResult[]; entries: number } | undefined>;
+}
+
+export interface IndexHostOptions {
+  fence: FenceConfig;
+  heapMb?: number;
+  searchWaitMs?: number;
+  log?: (line: string) => void;
+}
+
+interface Pending {
+  resolve: (v: { results: NameResult[]; entries: number } | undefined) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The FileIndexes of the known projects, hosted on one worker thread (index-worker.ts). The event loop keeps a
+ * mirror of each index's state (pushed every second and on every change) to choose the fast path without a
+ * round trip; a search the host cannot serve answers `undefined` and the caller walks instead.
+ */
+export class IndexHost implements IndexProvider {
+  private worker: Worker | undefined;
+  private readonly roots = new Set<string>();
+  private readonly statuses = new Map<string, IndexStatus>();
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: IndexHostOptions) {}
+
+  /** Starts (once) building and keeping fresh the index of a canonical root. */
+  acquire(root: string): void {
+    if (this.roots.has(root)) return;
+    this.roots.add(root);
+    this.ensureWorker().postMessage({ type: 'acquire', root } satisfies IndexHostRequest);
+  }
+
+  status(root: string): IndexStatus | undefined {
+    return this.statuses.get(root);
+  }
+
+  search(
+    root: string,
+    query: string,
+    limit: number,
+    kinds: string,
+  ): Promise<{ results: NameResult[]; entries: number } | undefined> {
+    const s = this.statuses.get(root);
+    if (!s?.ready || s.truncated || !this.worker || this.pending.size >= INDEX_MAX_PENDING) {
+      return Promise.resolve(undefined);
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new PoolBusyError('index'));
+      }, this.options.searchWaitMs ?? INDEX_SEARCH_WAIT_MS);
+      timer.unref();
+      this.pending.set(id, { resolve, reject, timer });
+      this.worker!.postMessage({ type: 'search', id, root, query, limit, kinds } satisfies IndexHostRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.resolve(undefined);
+      this.pending.delete(id);
+    }
+    const w = this.worker;
+    this.worker = undefined;
+    await w?.terminate().catch(() => {});
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(builtScriptUrl('index-worker.js', import.meta.url), {
+      workerData: this.options.fence,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb ?? INDEX_HOST_HEAP_MB },
+    });
+    worker.unref();
+    worker.on('message', (msg: IndexHostReply) => this.onMessage(msg));
+    worker.on('error', (err) => this.options.log?.(`index host failed: ${err.message}`));
+    worker.on('exit', () => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.statuses.clear();
+      for (const [id, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.resolve(undefined);
+        this.pending.delete(id);
+      }
+      if (this.closed) return;
+      // Rebuild every index on a fresh host; meanwhile searches walk.
+      const roots = [...this.roots];
+      this.roots.clear();
+      for (const r of roots) this.acquire(r);
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private onMessage(msg: IndexHostReply): void {
+    if (msg.type === 'status') {
+      this.statuses.set(msg.root, {
+        ready: msg.ready,
+        truncated: msg.truncated,
+        entries: msg.entries,
+        ...(msg.error ? { error: msg.error } : {}),
+      });
+      if (msg.error) this.options.log?.(`index of ${msg.root} unavailable: ${msg.error}`);
+      return;
+    }
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    this.pending.delete(msg.id);
+    clearTimeout(p.timer);
+    if ('results' in msg) p.resolve({ results: msg.results, entries: msg.entries });
+    else if ('error' in msg) p.reject(new TaskFailedError('index-search', msg.error));
+    else p.resolve(undefined);
+  }
+}

@@ -1,0 +1,75 @@
+// The index host: owns the FileIndexes of the known projects on its own thread, so index builds, watcher updates
+// and index searches never run on the event loop (DESIGN.md decision 3).
+import { parentPort, workerData } from 'node:worker_threads';
+import { FileIndexRegistry, searchNames } from '@trawl/core';
+import type { IndexHostReply, IndexHostRequest } from './index-host.js';
+import { createTaskContext, type FenceConfig, lowerThreadPriority } from './tasks.js';
+
+const port = parentPort;
+if (!port) throw new Error('index-worker.js runs as a worker thread');
+const config = workerData as FenceConfig;
+lowerThreadPriority(config.nice ?? 0);
+const context = createTaskContext(config);
+const registry = new FileIndexRegistry({
+  indexOptions: { fence: context.fence, home: context.home, platform: context.platform },
+});
+const failed = new Map<string, string>();
+/** How often every index's state is sent to the event loop's mirror. */
+const STATUS_EVERY_MS = 1_000;
+
+function status(root: string): IndexHostReply {
+  const index = registry.get(root);
+  const error = failed.get(root);
+  return {
+    type: 'status',
+    root,
+    ready: index?.ready ?? false,
+    truncated: index?.truncated ?? false,
+    entries: index?.size ?? index?.progress.entries ?? 0,
+    ...(error ? { error } : {}),
+  };
+}
+
+setInterval(() => {
+  for (const root of registry.roots()) port.postMessage(status(root));
+}, STATUS_EVERY_MS).unref();
+
+port.on('message', (msg: IndexHostRequest) => {
+  if (msg.type === 'acquire') {
+    registry.acquire(msg.root).then(
+      () => port.postMessage(status(msg.root)),
+      (err: unknown) => {
+        failed.set(msg.root, err instanceof Error ? err.message : String(err));
+        port.postMessage(status(msg.root));
+      },
+    );
+    return;
+  }
+  const index = registry.get(msg.root);
+  if (!index?.ready || index.truncated) {
+    port.postMessage({ type: 'result', id: msg.id, unusable: true } satisfies IndexHostReply);
+    return;
+  }
+  searchNames({
+    query: msg.query,
+    roots: [msg.root],
+    scoped: true,
+    limit: msg.limit,
+    kinds: msg.kinds,
+    index,
+    fence: context.fence,
+  }).then(
+    (answer) =>
+      port.postMessage(
+        answer.source === 'index'
+          ? { type: 'result', id: msg.id, results: answer.results, entries: index.size }
+          : { type: 'result', id: msg.id, unusable: true },
+      ),
+    (err: unknown) =>
+      port.postMessage({
+        type: 'result',
+        id: msg.id,
+        error: err instanceof Error ? err.message : String(err),
+      } satisfies IndexHostReply),
+  );
+});

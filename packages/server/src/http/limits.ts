@@ -1,0 +1,63 @@
+/**
+ * The dashboard server's pinned numbers, each with its reason (DESIGN.md decision 3, spec/file-api.md §1.4, §3.4).
+ * The lead merges these into a package `limits.ts` later.
+ */
+
+/** Default port of `trawl serve` (`--port 0` takes any free one). */
+export const SERVE_DEFAULT_PORT = 7777;
+/** Default bind address: loopback only. The token is the gate; binding wider is the operator's explicit choice. */
+export const SERVE_DEFAULT_HOST = '127.0.0.1';
+
+/**
+ * Probe pool: short validation probes (project canonicalisation, is-a-directory, the resolving fence). The reference
+ * runs 8 threads; each of ours is a V8 isolate (~10 MB), and probes finish in milliseconds, so 4 carry the same load
+ * on the 2-core machines this targets. Workers start on demand and retire when idle.
+ */
+export const PROBE_POOL_SIZE = 4;
+/** Transfer pool: walks and listings that hold a worker for their whole run (8, as the reference). */
+export const TRANSFER_POOL_SIZE = 8;
+/** A call no worker has claimed within this long is withdrawn and answered 503 `path_probe_busy`. */
+export const POOL_ADMIT_MS = 2_000;
+/** Calls waiting for a worker, at most; more are answered 503 at once (bounded memory under a flood). */
+export const POOL_MAX_WAITING = 256;
+/**
+ * A claimed call that runs past this is presumed wedged (a dead mount): its worker is terminated and replaced, and
+ * the caller gets 503 `path_probe_timeout`. Walks stop themselves at 10 s and listings at 5 000 entries, so only a
+ * blocked system call gets here. A thread stuck in the kernel keeps its slot until it returns.
+ */
+export const PROBE_EXEC_CEILING_MS = 30_000;
+export const TRANSFER_EXEC_CEILING_MS = 60_000;
+/** Workers above one per pool retire after this long idle. */
+export const POOL_IDLE_MS = 60_000;
+/** Heap ceiling of a pool worker (MiB): a runaway task dies alone instead of taking the server's memory. */
+export const POOL_WORKER_HEAP_MB = 256;
+/** Heap ceiling of the index host (MiB): 100 000 entries per index, a few indexes. */
+export const INDEX_HOST_HEAP_MB = 1_024;
+/** An index search not answered within this long is a 503 (the index host is one thread). */
+export const INDEX_SEARCH_WAIT_MS = 2_000;
+/** Index searches in flight at most; more go to the walk pool's admission instead. */
+export const INDEX_MAX_PENDING = 256;
+
+/** Request bodies larger than this are 413 `payload_too_large` (no route needs more; file-grep sends two strings). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+/**
+ * A file-search `q` longer than this is answered with no results: no entry name is longer than 255 bytes, and the
+ * scorer's work grows with the query, so a megabyte of query would be unbounded work per entry.
+ */
+export const FILE_SEARCH_MAX_QUERY_CHARS = 1_024;
+/** A `project`/`path`/`workspace` value longer than this names nothing (PATH_MAX is 4096). */
+export const MAX_PATH_PARAM_CHARS = 4_096;
+/** `recent-projects.json` larger than this is ignored (it is a short list of paths). */
+export const RECENT_PROJECTS_MAX_BYTES = 1024 * 1024;
+/** `recent-projects.json` is re-read at most this often. */
+export const RECENT_PROJECTS_RECHECK_MS = 1_000;
+
+/**
+ * Worker thread niceness on Linux (0 = the event loop's). CFS weights: nice 10 ≈ 1/9 of nice 0, so 8 walkers
+ * together weigh less than the event loop and it stays responsive while they run. The index host and the probes
+ * stay at 0: their work IS the answer to an interactive request (one A/B run on the loaded bench machine: indexed
+ * file-search at 92 req/s with a nice-5 index host, 177 req/s at nice 0).
+ */
+export const TRANSFER_WORKER_NICE = 10;
+export const INDEX_HOST_NICE = 0;
+export const PROBE_WORKER_NICE = 0;

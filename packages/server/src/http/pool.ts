@@ -1,0 +1,273 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { POOL_ADMIT_MS, POOL_IDLE_MS, POOL_MAX_WAITING, POOL_WORKER_HEAP_MB } from './limits.js';
+
+/** Runs named tasks somewhere other than the event loop (a worker pool), or inline for tests. */
+export interface TaskRunner {
+  run<T>(task: string, payload: unknown): Promise<T>;
+}
+
+/** No worker claimed the call within the admission wait (or too many were already waiting). */
+export class PoolBusyError extends Error {
+  readonly code = 'path_probe_busy';
+  constructor(readonly pool: string) {
+    super(`${pool} pool busy`);
+    this.name = 'PoolBusyError';
+  }
+}
+
+/** A claimed call ran past the pool's execution ceiling; its worker was terminated. */
+export class PoolTimeoutError extends Error {
+  readonly code = 'path_probe_timeout';
+  constructor(
+    readonly pool: string,
+    readonly task: string,
+  ) {
+    super(`${pool} pool: ${task} ran past its execution ceiling`);
+    this.name = 'PoolTimeoutError';
+  }
+}
+
+/** The task threw inside the worker, or the worker died under it: a bug, never a caller's doing. */
+export class TaskFailedError extends Error {
+  constructor(
+    readonly task: string,
+    message: string,
+  ) {
+    super(`${task}: ${message}`);
+    this.name = 'TaskFailedError';
+  }
+}
+
+/** Message to a pool worker. */
+export interface TaskMessage {
+  id: number;
+  task: string;
+  payload: unknown;
+}
+/** Message from a pool worker. */
+export type TaskReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+export interface WorkerPoolOptions {
+  /** Name for errors and logs (`probe`, `transfer`). */
+  name: string;
+  /** The worker script (a module that answers {@link TaskMessage}s with {@link TaskReply}s). */
+  script: URL;
+  workerData?: unknown;
+  /** Workers at most (started on demand). */
+  size: number;
+  admitMs?: number;
+  maxWaiting?: number;
+  /** A claimed call running longer than this is presumed wedged: the worker is terminated. */
+  execCeilingMs: number;
+  idleMs?: number;
+  heapMb?: number;
+  /** Operational log (worker crashes, terminations). */
+  log?: (line: string) => void;
+}
+
+interface Job {
+  id: number;
+  task: string;
+  payload: unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  admitTimer?: NodeJS.Timeout;
+  execTimer?: NodeJS.Timeout;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Job;
+  /** Terminated (or crashed) but not yet exited: it keeps its place so a thread stuck in the kernel stays counted. */
+  leaving: boolean;
+  idleTimer?: NodeJS.Timeout;
+}
+
+/**
+ * A bounded pool of worker threads with an admission wait (spec/file-api.md §3.4): a call is dispatched to an idle
+ * worker, or a new one while under `size`, or waits up to `admitMs` for one to free up; a call not claimed by then
+ * (or beyond `maxWaiting`) is withdrawn with {@link PoolBusyError}. A claimed call runs to completion unless it
+ * passes the execution ceiling, which terminates its worker. Saturating a pool degrades only the calls that use it.
+ */
+export class WorkerPool implements TaskRunner {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly admitMs: number;
+  private readonly maxWaiting: number;
+  private readonly idleMs: number;
+  /** Calls answered busy (admission wait or queue bound), for diagnostics and benchmarks. */
+  busyRejections = 0;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.admitMs = options.admitMs ?? POOL_ADMIT_MS;
+    this.maxWaiting = options.maxWaiting ?? POOL_MAX_WAITING;
+    this.idleMs = options.idleMs ?? POOL_IDLE_MS;
+  }
+
+  run<T>(task: string, payload: unknown): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.closed) {
+        reject(new PoolBusyError(this.options.name));
+        return;
+      }
+      const job: Job = { id: this.nextId++, task, payload, resolve: resolve as (v: unknown) => void, reject };
+      const slot = this.idleSlot() ?? (this.slots.length < this.options.size ? this.spawn() : undefined);
+      if (slot) {
+        this.dispatch(slot, job);
+        return;
+      }
+      if (this.waiting.length >= this.maxWaiting) {
+        this.busyRejections++;
+        reject(new PoolBusyError(this.options.name));
+        return;
+      }
+      job.admitTimer = setTimeout(() => {
+        const i = this.waiting.indexOf(job);
+        if (i >= 0) this.waiting.splice(i, 1);
+        this.busyRejections++;
+        reject(new PoolBusyError(this.options.name));
+      }, this.admitMs);
+      job.admitTimer.unref();
+      this.waiting.push(job);
+    });
+  }
+
+  /** Starts one worker ahead of the first call (it stays: one per pool never retires). */
+  warm(): void {
+    if (!this.closed && this.slots.length === 0) this.spawn();
+  }
+
+  /** Live workers, busy ones, and calls waiting for admission. */
+  stats(): { workers: number; busy: number; waiting: number; leaving: number } {
+    return {
+      workers: this.slots.length,
+      busy: this.slots.filter((s) => s.job).length,
+      waiting: this.waiting.length,
+      leaving: this.slots.filter((s) => s.leaving).length,
+    };
+  }
+
+  /** Withdraws waiting calls and terminates every worker. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.waiting.splice(0)) {
+      clearTimeout(job.admitTimer);
+      job.reject(new PoolBusyError(this.options.name));
+    }
+    await Promise.all(
+      this.slots.map(async (s) => {
+        clearTimeout(s.idleTimer);
+        s.leaving = true;
+        await s.worker.terminate().catch(() => {});
+      }),
+    );
+  }
+
+  private idleSlot(): Slot | undefined {
+    return this.slots.find((s) => !s.job && !s.leaving);
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.options.script, {
+      workerData: this.options.workerData,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb ?? POOL_WORKER_HEAP_MB },
+    });
+    worker.unref();
+    const slot: Slot = { worker, leaving: false };
+    this.slots.push(slot);
+    worker.on('message', (msg: TaskReply) => this.onReply(slot, msg));
+    worker.on('error', (err) => {
+      this.options.log?.(`${this.options.name} pool: worker failed: ${err.message}`);
+      slot.leaving = true;
+      this.fail(slot, new TaskFailedError(slot.job?.task ?? 'worker', err.message));
+    });
+    worker.on('exit', () => {
+      slot.leaving = true;
+      this.fail(slot, new TaskFailedError(slot.job?.task ?? 'worker', 'worker exited'));
+      const i = this.slots.indexOf(slot);
+      if (i >= 0) this.slots.splice(i, 1);
+      clearTimeout(slot.idleTimer);
+      this.pump();
+    });
+    return slot;
+  }
+
+  private dispatch(slot: Slot, job: Job): void {
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+    slot.job = job;
+    job.execTimer = setTimeout(() => {
+      if (slot.job !== job) return;
+      this.options.log?.(
+        `${this.options.name} pool: ${job.task} ran past ${this.options.execCeilingMs} ms; terminating its worker`,
+      );
+      slot.job = undefined;
+      slot.leaving = true;
+      job.reject(new PoolTimeoutError(this.options.name, job.task));
+      void slot.worker.terminate().catch(() => {});
+    }, this.options.execCeilingMs);
+    job.execTimer.unref();
+    slot.worker.postMessage({ id: job.id, task: job.task, payload: job.payload } satisfies TaskMessage);
+  }
+
+  private onReply(slot: Slot, msg: TaskReply): void {
+    const job = slot.job;
+    if (!job || job.id !== msg.id) return;
+    clearTimeout(job.execTimer);
+    slot.job = undefined;
+    if (msg.ok) job.resolve(msg.value);
+    else job.reject(new TaskFailedError(job.task, msg.error));
+    if (slot.leaving) return;
+    this.pump(slot);
+  }
+
+  private fail(slot: Slot, err: Error): void {
+    const job = slot.job;
+    if (!job) return;
+    clearTimeout(job.execTimer);
+    slot.job = undefined;
+    job.reject(err);
+  }
+
+  /** Hands the oldest waiting call to `slot` (or to any free or new worker), or lets an extra worker retire. */
+  private pump(slot?: Slot): void {
+    while (this.waiting.length > 0) {
+      const target =
+        (slot && !slot.job && !slot.leaving ? slot : undefined) ??
+        this.idleSlot() ??
+        (this.slots.length < this.options.size && !this.closed ? this.spawn() : undefined);
+      if (!target) return;
+      const job = this.waiting.shift()!;
+      clearTimeout(job.admitTimer);
+      this.dispatch(target, job);
+      slot = undefined;
+    }
+    if (slot && !slot.job && !slot.leaving && this.slots.length > 1) {
+      slot.idleTimer = setTimeout(() => {
+        if (slot.job || slot.leaving || this.slots.length <= 1) return;
+        slot.leaving = true;
+        void slot.worker.terminate().catch(() => {});
+      }, this.idleMs);
+      slot.idleTimer.unref();
+    }
+  }
+}
+
+/**
+ * The compiled script next to this module. Under a TS-source test runner this module is `src/…/*.ts`, where no
+ * `.js` sibling exists: use the one in `dist`.
+ */
+export function builtScriptUrl(name: string, here: string): URL {
+  const url = new URL(`./${name}`, here);
+  if (here.endsWith('.ts')) {
+    const p = fileURLToPath(url);
+    const i = p.lastIndexOf('/src/');
+    const built = i < 0 ? p : `${p.slice(0, i)}/dist/${p.slice(i + 5)}`;
+    if (existsSync(built)) return pathToFileURL(built);
+  }
+  return url;
+}

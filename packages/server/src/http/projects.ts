@@ -1,0 +1,111 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RECENT_PROJECTS_MAX_BYTES, RECENT_PROJECTS_RECHECK_MS } from './limits.js';
+import { expandHome } from './tasks.js';
+
+/** The recent-projects list in the data directory: a JSON array of directory strings. */
+export const RECENT_PROJECTS_FILE = 'recent-projects.json';
+
+export interface KnownProject {
+  /** The server-held spelling: what gets resolved when this project is used. */
+  path: string;
+  name: string;
+  source: 'serve' | 'recent';
+}
+
+export interface KnownProjectsOptions {
+  /** The directories `trawl serve` was given (absolute). */
+  dirs: readonly string[];
+  dataDir: string;
+  home: string;
+  /** Monotonic clock (ms), for the re-read interval. */
+  now?: () => number;
+}
+
+/**
+ * The known-project allow-list (spec/file-api.md §3.2 step 2): the directories given to `trawl serve`, then the
+ * string entries of `recent-projects.json` in the data directory. Matching is purely lexical — `~` expanded and
+ * normalised on both sides, compared exactly — and answers the SERVER-HELD string, so nothing the caller spelled is
+ * ever handed to the filesystem.
+ */
+export class KnownProjects {
+  private cache: { key: string; entries: string[] } | undefined;
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  private readonly now: () => number;
+
+  constructor(private readonly options: KnownProjectsOptions) {
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** Lexical form used for comparison. */
+  normalize(p: string): string {
+    const n = path.normalize(expandHome(p, this.options.home));
+    return n.length > 1 ? n.replace(/[\\/]+$/, '') : n;
+  }
+
+  async list(): Promise<KnownProject[]> {
+    const out: KnownProject[] = [];
+    const seen = new Set<string>();
+    const add = (p: string, source: KnownProject['source']) => {
+      const key = this.normalize(p);
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push({ path: p, name: path.basename(key) || key, source });
+    };
+    for (const d of this.options.dirs) add(d, 'serve');
+    for (const r of await this.recent()) add(r, 'recent');
+    return out;
+  }
+
+  /** The server-held project a caller's spelling names, lexically; `undefined` when none does. */
+  async match(raw: string): Promise<string | undefined> {
+    if (raw.includes('\0')) return undefined;
+    const wanted = this.normalize(raw);
+    for (const p of await this.list()) if (this.normalize(p.path) === wanted) return p.path;
+    return undefined;
+  }
+
+  /** The first known project whose directory name is `name` (how `?workspace=` is understood). */
+  async byName(name: string): Promise<string | undefined> {
+    for (const p of await this.list()) if (p.name === name) return p.path;
+    return undefined;
+  }
+
+  private async recent(): Promise<string[]> {
+    const t = this.now();
+    if (this.cache && t - this.checkedAt < RECENT_PROJECTS_RECHECK_MS) return this.cache.entries;
+    this.checkedAt = t;
+    const file = path.join(this.options.dataDir, RECENT_PROJECTS_FILE);
+    let handle: fs.promises.FileHandle | undefined;
+    try {
+      handle = await fs.promises.open(file, 'r');
+      const st = await handle.stat();
+      const key = `${st.mtimeMs}:${st.size}`;
+      if (this.cache?.key === key) return this.cache.entries;
+      let entries: string[] = [];
+      if (st.isFile() && st.size <= RECENT_PROJECTS_MAX_BYTES) {
+        const text = await handle.readFile('utf8');
+        try {
+          const parsed: unknown = JSON.parse(text);
+          if (Array.isArray(parsed)) {
+            entries = parsed.filter(
+              (x): x is string =>
+                typeof x === 'string' &&
+                !x.includes('\0') &&
+                path.isAbsolute(expandHome(x, this.options.home)),
+            );
+          }
+        } catch {
+          entries = [];
+        }
+      }
+      this.cache = { key, entries };
+      return entries;
+    } catch {
+      this.cache = { key: 'missing', entries: [] };
+      return [];
+    } finally {
+      await handle?.close().catch(() => {});
+    }
+  }
+}

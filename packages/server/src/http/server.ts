@@ -1,0 +1,235 @@
+import * as fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { serve } from '@hono/node-server';
+import { SensitiveFence } from '@trawl/core';
+import { AuditLog, type AuditSink } from '../audit/index.js';
+import { newAccessToken, validateAccessToken } from './access.js';
+import { createApp } from './app.js';
+import type { ServerContext } from './context.js';
+import { IndexHost, type IndexProvider } from './index-host.js';
+import {
+  INDEX_HOST_NICE,
+  PROBE_EXEC_CEILING_MS,
+  PROBE_POOL_SIZE,
+  PROBE_WORKER_NICE,
+  SERVE_DEFAULT_HOST,
+  SERVE_DEFAULT_PORT,
+  TRANSFER_EXEC_CEILING_MS,
+  TRANSFER_POOL_SIZE,
+  TRANSFER_WORKER_NICE,
+} from './limits.js';
+import { builtScriptUrl, type TaskRunner, WorkerPool } from './pool.js';
+import { KnownProjects } from './projects.js';
+import type { FenceConfig } from './tasks.js';
+
+export interface ServeOptions {
+  /** Known projects given on the command line (absolute paths of existing directories). */
+  projects: readonly string[];
+  /** trawl's data directory (audit log, key, recent projects). Sensitive to every endpoint. */
+  dataDir: string;
+  port?: number;
+  host?: string;
+  /** The access token (default: a fresh random one per run). */
+  token?: string;
+  /** Extra `Host` names to accept (a reverse proxy's name). */
+  allowHosts?: readonly string[];
+  home?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Extra sensitive locations (absolute or `~/`). */
+  sensitive?: readonly string[];
+  /** Operational log (stderr). */
+  log?: (line: string) => void;
+  probeSize?: number;
+  transferSize?: number;
+  /** Build an index for each known project from `projects` (default true). */
+  index?: boolean;
+  /** Replace the pools (tests run tasks inline to install seams). */
+  runners?: { probe: TaskRunner; transfer: TaskRunner };
+  /** Replace the index host (tests). `null`: no indexes at all. */
+  indexes?: IndexProvider | null;
+  /** Replace the audit log (tests). */
+  audit?: AuditSink;
+}
+
+export interface RunningServer {
+  /** The URL to open: origin plus `/?token=…`. */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  fence: FenceConfig;
+  context: ServerContext;
+  pools?: { probe: WorkerPool; transfer: WorkerPool };
+  /** Stops accepting, closes connections, stops workers, flushes the audit log. */
+  close(): Promise<void>;
+}
+
+/** The default data directory: `$TRAWL_DATA_DIR`, else `$XDG_DATA_HOME/trawl`, else `~/.local/share/trawl`. */
+export function defaultDataDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  if (env['TRAWL_DATA_DIR']) return path.resolve(env['TRAWL_DATA_DIR']);
+  const xdg = env['XDG_DATA_HOME'];
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share'), 'trawl');
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts `trawl serve`'s HTTP server. Resolves once it listens; rejects when the port cannot be bound. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const home = options.home ?? env['HOME'] ?? os.homedir();
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const token = options.token ?? newAccessToken();
+  const bad = validateAccessToken(token);
+  if (bad) throw new Error(bad);
+  const dataDir = path.resolve(options.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+  const fence: FenceConfig = {
+    home,
+    env: { ...env },
+    extra: [dataDir, ...(options.sensitive ?? [])],
+  };
+  const mainFence = new SensitiveFence({ home: fence.home, env: fence.env, extra: fence.extra });
+  const audit =
+    options.audit ??
+    AuditLog.open({ dataDir, literals: [token], onError: (e) => log(`audit: ${e.message}`) });
+
+  let pools: RunningServer['pools'];
+  let runners = options.runners;
+  if (!runners) {
+    const script = builtScriptUrl('worker.js', import.meta.url);
+    pools = {
+      probe: new WorkerPool({
+        name: 'probe',
+        script,
+        workerData: { ...fence, nice: PROBE_WORKER_NICE },
+        size: options.probeSize ?? PROBE_POOL_SIZE,
+        execCeilingMs: PROBE_EXEC_CEILING_MS,
+        log,
+      }),
+      transfer: new WorkerPool({
+        name: 'transfer',
+        script,
+        workerData: { ...fence, nice: TRANSFER_WORKER_NICE },
+        size: options.transferSize ?? TRANSFER_POOL_SIZE,
+        execCeilingMs: TRANSFER_EXEC_CEILING_MS,
+        log,
+      }),
+    };
+    pools.probe.warm();
+    pools.transfer.warm();
+    runners = pools;
+  }
+
+  let indexHost: IndexHost | undefined;
+  let indexes: IndexProvider | undefined;
+  if (options.indexes === null) indexes = undefined;
+  else if (options.indexes) indexes = options.indexes;
+  else {
+    indexHost = new IndexHost({ fence: { ...fence, nice: INDEX_HOST_NICE }, log });
+    indexes = indexHost;
+    if (options.index !== false) {
+      for (const p of options.projects) {
+        let canonical: string;
+        try {
+          canonical = fs.realpathSync(p);
+        } catch {
+          continue;
+        }
+        if (mainFence.isSensitiveCanonical(canonical)) continue;
+        indexHost.acquire(canonical);
+      }
+    }
+  }
+
+  const projects = new KnownProjects({ dirs: options.projects, dataDir, home });
+  // macOS: an index rooted at HOME prunes the consent-gated folders; an explicit ?project=$HOME walks in full.
+  const walkOnlyRoots = new Set<string>();
+  if (process.platform === 'darwin') {
+    try {
+      walkOnlyRoots.add(fs.realpathSync(home));
+    } catch {
+      // no HOME: nothing to bypass
+    }
+  }
+  let boundPort = options.port ?? SERVE_DEFAULT_PORT;
+  const context: ServerContext = {
+    audit,
+    projects,
+    probe: runners.probe,
+    transfer: runners.transfer,
+    ...(indexes ? { indexes } : {}),
+    home,
+    ...(env['TRAWL_PROJECT_DIR'] ? { projectDirEnv: env['TRAWL_PROJECT_DIR'] } : {}),
+    walkOnlyRoots,
+    log,
+  };
+  const app = createApp({
+    ...context,
+    access: {
+      token,
+      port: () => boundPort,
+      audit,
+      ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
+    },
+  });
+
+  const host = options.host ?? SERVE_DEFAULT_HOST;
+  const stopWorkers = async () => {
+    await Promise.all([pools?.probe.close(), pools?.transfer.close(), indexHost?.close()]);
+    if (audit instanceof AuditLog) await audit.close();
+  };
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = serve({
+        fetch: app.fetch,
+        port: options.port ?? SERVE_DEFAULT_PORT,
+        hostname: host,
+      }) as Server;
+      const onError = (err: Error) => reject(err);
+      s.once('error', onError);
+      s.once('listening', () => {
+        s.off('error', onError);
+        resolve(s);
+      });
+    });
+  } catch (err) {
+    await stopWorkers();
+    throw err;
+  }
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  server.on('error', (err) => log(`trawl serve: server error: ${err.message}`));
+  boundPort = (server.address() as AddressInfo).port;
+  const origin = `http://${urlHost(host)}:${boundPort}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port: boundPort,
+    token,
+    fence,
+    context,
+    ...(pools ? { pools } : {}),
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await stopWorkers();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,231 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  type CompletionOutcome,
+  type DirOpener,
+  listCompletion,
+  type NameResult,
+  type NameSearchFs,
+  type NameWalkOptions,
+  nodeNameFs,
+  SensitiveFence,
+  searchNames,
+} from '@trawl/core';
+import type { TaskRunner } from './pool.js';
+
+/** What a worker needs to build the server's fence: plain data, so it crosses a thread boundary. */
+export interface FenceConfig {
+  home: string;
+  env: Record<string, string | undefined>;
+  /** Operator additions and trawl's own data directory. */
+  extra: string[];
+  /** Niceness of the worker thread (Linux), so bulk work yields to the event loop. */
+  nice?: number;
+}
+
+/** What every task runs with. The seams are for in-process tests only (functions cannot cross to a worker). */
+export interface TaskContext {
+  fence: SensitiveFence;
+  home: string;
+  platform: string;
+  /** Canonicaliser for path completion's server-held root (tests install a tripwire). */
+  completionRealpath?: (p: string) => string;
+  opener?: DirOpener;
+  windows?: boolean;
+  /** Filesystem for the name walk (default: synchronous calls, which on a worker block only that worker). */
+  nameFs?: NameSearchFs;
+  /** Walk budgets and clock (tests shrink them to pin the endpoint's termination rules). */
+  walk?: Partial<
+    Pick<NameWalkOptions, 'maxScan' | 'maxCandidates' | 'maxDirsVisited' | 'timeBudgetMs' | 'now'>
+  >;
+  /** Probe filesystem (default `fs.promises`). */
+  probeFs?: { realpath(p: string): Promise<string>; stat(p: string): Promise<{ isDirectory(): boolean }> };
+}
+
+export function createTaskContext(config: FenceConfig & { platform?: string }): TaskContext {
+  return {
+    fence: new SensitiveFence({ home: config.home, env: config.env, extra: config.extra }),
+    home: config.home,
+    platform: config.platform ?? process.platform,
+  };
+}
+
+/**
+ * The name walk's filesystem on a worker: synchronous calls behind the async interface. A worker exists to block;
+ * this keeps walks off libuv's small shared thread pool, which the event loop's own file I/O needs.
+ */
+export const syncNameFs: NameSearchFs = {
+  ...nodeNameFs,
+  readdir: async (dir) => fs.readdirSync(dir, { withFileTypes: true }),
+  stat: async (p) => fs.statSync(p),
+  realpath: async (p) => fs.realpathSync(p),
+};
+
+export function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
+  return p;
+}
+
+export type ResolveProjectResult =
+  | { status: 'ok'; root: string }
+  | { status: 'sensitive'; path: string }
+  | { status: 'not-dir'; path: string };
+
+/**
+ * `?project=` of /api/file-search: `~` expanded, sensitivity FIRST (so a sensitive path that does not exist is
+ * still refused as sensitive, and existence cannot be probed behind the fence), then canonicalised and required to
+ * be a directory. A relative path names nothing (the server's working directory is not the caller's business).
+ */
+async function resolveProject(ctx: TaskContext, p: { project: string }): Promise<ResolveProjectResult> {
+  const expanded = expandHome(p.project, ctx.home);
+  if (expanded.includes('\0') || !path.isAbsolute(expanded)) return { status: 'not-dir', path: p.project };
+  const lexical = path.resolve(expanded);
+  if ((await ctx.fence.verdict(lexical)) !== 'clear') return { status: 'sensitive', path: lexical };
+  const probe = ctx.probeFs ?? fs.promises;
+  let root: string;
+  try {
+    root = await probe.realpath(lexical);
+    if (!(await probe.stat(root)).isDirectory()) return { status: 'not-dir', path: root };
+  } catch {
+    return { status: 'not-dir', path: lexical };
+  }
+  // The resolution above may have raced a link swap: judge the answer too (pure string work).
+  if (ctx.fence.isSensitiveCanonical(root)) return { status: 'sensitive', path: root };
+  return { status: 'ok', root };
+}
+
+export interface ProbedRoot {
+  /** As spelled. */
+  root: string;
+  /** Its realpath, when it resolved. */
+  canonical?: string;
+  status: 'ok' | 'not-dir' | 'sensitive' | 'home';
+}
+
+/**
+ * Workspace and implicit roots: each must be a directory; with `dropHome`, bare HOME is never an implicit root
+ * (status `home`); a sensitive one is dropped (`sensitive`).
+ */
+async function probeRoots(
+  ctx: TaskContext,
+  p: { roots: string[]; dropHome: boolean },
+): Promise<ProbedRoot[]> {
+  const probe = ctx.probeFs ?? fs.promises;
+  let home: string;
+  try {
+    home = await probe.realpath(ctx.home);
+  } catch {
+    home = path.resolve(ctx.home);
+  }
+  const out: ProbedRoot[] = [];
+  for (const root of p.roots) {
+    if (root.includes('\0') || !path.isAbsolute(root)) {
+      out.push({ root, status: 'not-dir' });
+      continue;
+    }
+    let canonical: string;
+    try {
+      canonical = await probe.realpath(root);
+      if (!(await probe.stat(canonical)).isDirectory()) {
+        out.push({ root, status: 'not-dir' });
+        continue;
+      }
+    } catch {
+      out.push({ root, status: 'not-dir' });
+      continue;
+    }
+    if (p.dropHome && canonical === home) out.push({ root, canonical, status: 'home' });
+    else if (await ctx.fence.isSensitive(root)) out.push({ root, canonical, status: 'sensitive' });
+    else out.push({ root, canonical, status: 'ok' });
+  }
+  return out;
+}
+
+export interface WalkNamesPayload {
+  query: string;
+  roots: string[];
+  scoped: boolean;
+  limit: number;
+  kinds: string;
+}
+export interface WalkNamesResult {
+  results: NameResult[];
+  partial: boolean;
+}
+
+/** The per-request walk fallback of /api/file-search (budgets, deadline and fence are the engine's). */
+async function walkNames(ctx: TaskContext, p: WalkNamesPayload): Promise<WalkNamesResult> {
+  const answer = await searchNames({
+    query: p.query,
+    roots: p.roots,
+    scoped: p.scoped,
+    limit: p.limit,
+    kinds: p.kinds,
+    fence: ctx.fence,
+    fs: ctx.nameFs ?? syncNameFs,
+    walk: { ...ctx.walk, home: ctx.home, platform: ctx.platform },
+  });
+  return { results: answer.results, partial: answer.partial === true };
+}
+
+export interface ListCompletionPayload {
+  project: string;
+  dir: string;
+  q: string;
+}
+
+/** One directory level for /api/path-complete (the engine's no-follow descriptor walk). */
+async function completion(ctx: TaskContext, p: ListCompletionPayload): Promise<CompletionOutcome> {
+  return listCompletion({
+    project: p.project,
+    dir: p.dir,
+    q: p.q,
+    fence: ctx.fence,
+    home: ctx.home,
+    ...(ctx.completionRealpath ? { realpath: ctx.completionRealpath } : {}),
+    ...(ctx.opener ? { opener: ctx.opener } : {}),
+    ...(ctx.windows !== undefined ? { windows: ctx.windows } : {}),
+  });
+}
+
+const HANDLERS: Record<string, (ctx: TaskContext, payload: never) => Promise<unknown>> = {
+  'resolve-project': resolveProject,
+  'probe-roots': probeRoots,
+  'walk-names': walkNames,
+  'list-completion': completion,
+};
+
+/** Runs one named task (in a worker, or inline). An unknown name is a programming error. */
+export function runTask(ctx: TaskContext, task: string, payload: unknown): Promise<unknown> {
+  const handler = HANDLERS[task];
+  if (!handler) return Promise.reject(new Error(`unknown task ${task}`));
+  return handler(ctx, payload as never);
+}
+
+/** Runs tasks on the calling thread: for tests that install seams, and for single-client surfaces. */
+export class InlineRunner implements TaskRunner {
+  constructor(readonly context: TaskContext) {}
+  async run<T>(task: string, payload: unknown): Promise<T> {
+    return (await runTask(this.context, task, payload)) as T;
+  }
+}
+
+/**
+ * Lowers the calling thread's scheduling priority (Linux: `setpriority` on the thread's own id, read from
+ * `/proc/thread-self`). Worker threads doing bulk walks then yield the CPU to the event loop, whose latency is what
+ * every other request waits on: on 2 cores, 8 busy walkers at equal priority starve it. Elsewhere (or without
+ * /proc) nothing changes. Returns whether the priority was set.
+ */
+export function lowerThreadPriority(nice: number): boolean {
+  if (nice <= 0 || process.platform !== 'linux') return false;
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0 || tid === process.pid) return false;
+    os.setPriority(tid, nice);
+    return true;
+  } catch {
+    return false;
+  }
+}

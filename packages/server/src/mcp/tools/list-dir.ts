@@ -1,0 +1,122 @@
+import * as path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  createSensitiveFence,
+  listCompletion,
+  PATH_COMPLETE_MAX_ENTRIES,
+  PATH_COMPLETE_MAX_SCAN,
+  type SensitiveFence,
+} from '@trawl/core';
+import { z } from 'zod';
+
+export const LIST_DIR_TOOL_NAME = 'list_dir';
+
+export interface ListDirRegistration {
+  /** The project root: listings never leave it. */
+  root: string;
+  fence?: SensitiveFence;
+}
+
+const rowShape = z.object({
+  path: z.string(),
+  name: z.string(),
+  kind: z.enum(['file', 'dir']),
+  size: z.number(),
+  mtime: z.number(),
+});
+
+export const listDirInputShape = {
+  dir: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe(
+      'Directory relative to the project root, e.g. "src/" or "./packages/core/" (default: the root).',
+    ),
+  prefix: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe(
+      'Only entries whose name starts with this (case-insensitive). Dot entries appear only when it starts with ".".',
+    ),
+};
+
+const DESCRIPTION = [
+  'List one directory level inside the project root: directories first (with a trailing "/"), then files,',
+  `alphabetically, at most ${PATH_COMPLETE_MAX_ENTRIES} entries (narrow with prefix).`,
+  'A path that leads outside the root, or through a symbolic link, lists nothing; links are never listed;',
+  'dot entries are hidden unless prefix starts with "."; credential stores are never shown.',
+].join(' ');
+
+/** Registers `list_dir` on an MCP server: one directory level with /api/path-complete's containment rules. */
+export function registerListDirTool(server: McpServer, options: ListDirRegistration): void {
+  const fence = options.fence ?? createSensitiveFence();
+  server.registerTool(
+    LIST_DIR_TOOL_NAME,
+    {
+      title: 'List a directory',
+      description: DESCRIPTION,
+      inputSchema: listDirInputShape,
+      outputSchema: {
+        results: z.array(rowShape),
+        root: z.string(),
+        status: z.enum(['ok', 'sensitive', 'outside', 'refused', 'missing']),
+        more: z.boolean(),
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      const dir = args.dir ?? '';
+      const prefix = args.prefix ?? '';
+      if (dir.includes('\0') || prefix.includes('\0')) {
+        return {
+          content: [{ type: 'text' as const, text: 'A path cannot contain a NUL character.' }],
+          isError: true,
+        };
+      }
+      // One row past the page tells whether there are more.
+      const o = listCompletion({
+        project: options.root,
+        dir,
+        q: prefix,
+        fence,
+        maxEntries: PATH_COMPLETE_MAX_ENTRIES + 1,
+      });
+      const more = o.rows.length > PATH_COMPLETE_MAX_ENTRIES || o.scanned >= PATH_COMPLETE_MAX_SCAN;
+      const rows = o.rows.slice(0, PATH_COMPLETE_MAX_ENTRIES);
+      const shown = dir === '' ? '.' : dir;
+      let text: string;
+      switch (o.status) {
+        case 'ok': {
+          const lines = rows.map((r) => `${path.relative(o.root, r.path)}${r.kind === 'dir' ? '/' : ''}`);
+          text = lines.length
+            ? lines.join('\n')
+            : `${shown} has no entries${prefix ? ` starting with "${prefix}"` : ''}${prefix.startsWith('.') ? '' : ' (dot entries are hidden unless prefix starts with ".")'}.`;
+          if (o.rows.length > PATH_COMPLETE_MAX_ENTRIES) {
+            text += `\n\nShowing the first ${PATH_COMPLETE_MAX_ENTRIES} entries; pass a prefix to narrow.`;
+          } else if (o.scanned >= PATH_COMPLETE_MAX_SCAN) {
+            text += `\n\nThe directory is large: only its first ${PATH_COMPLETE_MAX_SCAN} entries were examined; pass a prefix to narrow.`;
+          }
+          break;
+        }
+        case 'outside':
+          text = `${shown} leads outside the project root; nothing is listed there.`;
+          break;
+        case 'sensitive':
+          text = `${shown} is a sensitive location (credentials); it is not listed.`;
+          break;
+        case 'refused':
+          text = `${shown} is not a real directory inside the project (a symbolic link or a file along the way); links are never followed.`;
+          break;
+        case 'missing':
+          text = `${shown} does not exist.`;
+          break;
+      }
+      return {
+        content: [{ type: 'text' as const, text }],
+        structuredContent: { results: rows, root: o.root, status: o.status, more },
+      };
+    },
+  );
+}

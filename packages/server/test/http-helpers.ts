@@ -1,0 +1,128 @@
+// Shared set-up for the HTTP tests: a real server on port 0 (fetch over loopback), with either the real worker
+// pools or tasks run inline so a test can install seams (tripwires, openers, clocks).
+import type { AuditEvent, AuditSink } from '../src/audit/index.js';
+import type { IndexProvider } from '../src/http/index-host.js';
+import type { TaskRunner } from '../src/http/pool.js';
+import { type RunningServer, startServer } from '../src/http/server.js';
+import { createTaskContext, InlineRunner, type TaskContext } from '../src/http/tasks.js';
+
+export class MemoryAudit implements AuditSink {
+  events: AuditEvent[] = [];
+  record(e: AuditEvent): void {
+    this.events.push(e);
+  }
+  of(operation: string): AuditEvent[] {
+    return this.events.filter((e) => e.operation === operation);
+  }
+  last(operation: string): AuditEvent | undefined {
+    return this.of(operation).at(-1);
+  }
+  clear(): void {
+    this.events = [];
+  }
+}
+
+export interface TestServerOptions {
+  projects: string[];
+  home: string;
+  dataDir: string;
+  env?: Record<string, string>;
+  /** Run tasks inline with these context overrides (`true`: inline, no overrides). Default: real worker pools. */
+  inline?: Partial<TaskContext> | true;
+  /** Replace one runner (e.g. a pool that is always busy). */
+  runners?: Partial<{ probe: TaskRunner; transfer: TaskRunner }>;
+  /** Default `null` (no indexes: every search walks, like the reference fixture). `undefined`: the real host. */
+  indexes?: IndexProvider | null | undefined;
+  /** Use the real audit log on disk instead of the memory one. */
+  diskAudit?: boolean;
+  token?: string;
+  allowHosts?: string[];
+}
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown> & {
+    results?: Array<Record<string, unknown>>;
+    root?: string;
+    error?: string;
+    code?: string;
+    outside?: boolean;
+  };
+  headers: Headers;
+  text: string;
+}
+
+export interface TestServer {
+  server: RunningServer;
+  audit: MemoryAudit;
+  context?: TaskContext;
+  origin: string;
+  token: string;
+  /** GET with the bearer token. */
+  get(route: string, params?: Record<string, string>, init?: RequestInit): Promise<Answer>;
+  request(route: string, init?: RequestInit): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(o: TestServerOptions): Promise<TestServer> {
+  const audit = new MemoryAudit();
+  const env = { HOME: o.home, ...(o.env ?? {}) };
+  let context: TaskContext | undefined;
+  let runners: { probe: TaskRunner; transfer: TaskRunner } | undefined;
+  if (o.inline) {
+    context = createTaskContext({ home: o.home, env, extra: [o.dataDir] });
+    if (o.inline !== true) Object.assign(context, o.inline);
+    const inline = new InlineRunner(context);
+    runners = { probe: inline, transfer: inline };
+  }
+  if (o.runners) {
+    if (!runners) {
+      const base = createTaskContext({ home: o.home, env, extra: [o.dataDir] });
+      const inline = new InlineRunner(base);
+      runners = { probe: inline, transfer: inline };
+    }
+    runners = { ...runners, ...o.runners };
+  }
+  const server = await startServer({
+    projects: o.projects,
+    dataDir: o.dataDir,
+    home: o.home,
+    env,
+    port: 0,
+    log: () => {},
+    ...(o.diskAudit ? {} : { audit }),
+    ...(runners ? { runners } : {}),
+    ...(o.indexes === undefined && 'indexes' in o ? {} : { indexes: o.indexes ?? null }),
+    ...(o.token ? { token: o.token } : {}),
+    ...(o.allowHosts ? { allowHosts: o.allowHosts } : {}),
+  });
+  const request = async (route: string, init: RequestInit = {}): Promise<Answer> => {
+    const res = await fetch(`${server.origin}${route}`, { redirect: 'manual', ...init });
+    const text = await res.text();
+    let body: Answer['body'] = {};
+    try {
+      body = JSON.parse(text) as Answer['body'];
+    } catch {
+      body = {};
+    }
+    return { status: res.status, body, headers: res.headers, text };
+  };
+  return {
+    server,
+    audit,
+    ...(context ? { context } : {}),
+    origin: server.origin,
+    token: server.token,
+    request,
+    get(route, params = {}, init = {}) {
+      const qs = new URLSearchParams(params).toString();
+      return request(qs ? `${route}?${qs}` : route, {
+        ...init,
+        headers: { authorization: `Bearer ${server.token}`, ...(init.headers ?? {}) },
+      });
+    },
+    close: () => server.close(),
+  };
+}
+
+export const names = (a: Answer): string[] => (a.body.results ?? []).map((r) => String(r['name']));

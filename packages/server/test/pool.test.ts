@@ -1,0 +1,190 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  builtScriptUrl,
+  PoolBusyError,
+  PoolTimeoutError,
+  TaskFailedError,
+  WorkerPool,
+} from '../src/http/pool.js';
+
+let tmp: string;
+let script: URL;
+
+// A worker speaking the pool protocol, with tasks that block, echo, throw and crash.
+const WORKER = `
+import { parentPort, threadId } from 'node:worker_threads';
+parentPort.on('message', (m) => {
+  if (m.task === 'sleep') {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, m.payload.ms);
+    parentPort.postMessage({ id: m.id, ok: true, value: threadId });
+  } else if (m.task === 'echo') parentPort.postMessage({ id: m.id, ok: true, value: m.payload });
+  else if (m.task === 'thread') parentPort.postMessage({ id: m.id, ok: true, value: threadId });
+  else if (m.task === 'throw') parentPort.postMessage({ id: m.id, ok: false, error: 'boom' });
+  else if (m.task === 'crash') process.exit(3);
+});
+`;
+
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-pool-')));
+  fs.writeFileSync(path.join(tmp, 'w.mjs'), WORKER);
+  script = pathToFileURL(path.join(tmp, 'w.mjs'));
+});
+
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function pool(over: Partial<ConstructorParameters<typeof WorkerPool>[0]> = {}) {
+  return new WorkerPool({ name: 'test', script, size: 2, execCeilingMs: 60_000, ...over });
+}
+
+describe('WorkerPool', () => {
+  it('runs tasks on worker threads and returns their answers', async () => {
+    const p = pool();
+    try {
+      expect(await p.run('echo', { a: 1 })).toEqual({ a: 1 });
+      expect(await p.run<number>('thread', null)).toBeGreaterThan(0);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('warm() starts one worker ahead of the first call, once', async () => {
+    const p = pool();
+    try {
+      expect(p.stats().workers).toBe(0);
+      p.warm();
+      p.warm();
+      expect(p.stats().workers).toBe(1);
+      expect(await p.run('echo', 'x')).toBe('x');
+      expect(p.stats().workers).toBe(1);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('never runs more workers than its size', async () => {
+    const p = pool({ size: 2 });
+    try {
+      const runs = Array.from({ length: 6 }, () => p.run<number>('sleep', { ms: 50 }));
+      expect(p.stats().workers).toBe(2);
+      expect(p.stats().waiting).toBe(4);
+      const threads = new Set(await Promise.all(runs));
+      expect(threads.size).toBe(2);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('withdraws a call no worker claims within the admission wait: PoolBusyError, while the blocker still runs', async () => {
+    const p = pool({ size: 1, admitMs: 100 });
+    try {
+      const order: string[] = [];
+      const blocker = p.run('sleep', { ms: 1500 }).then(() => order.push('blocker done'));
+      const refused = p.run('echo', 1).then(
+        () => order.push('admitted'),
+        (err: unknown) => order.push(err instanceof PoolBusyError ? 'busy' : 'other'),
+      );
+      await Promise.all([blocker, refused]);
+      expect(order).toEqual(['busy', 'blocker done']);
+      expect(p.busyRejections).toBe(1);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('admits a waiting call as soon as a worker frees up', async () => {
+    const p = pool({ size: 1, admitMs: 30_000 });
+    try {
+      const a = p.run('sleep', { ms: 50 });
+      const b = p.run('echo', 'second');
+      expect(p.stats().waiting).toBe(1);
+      await a;
+      expect(await b).toBe('second');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('bounds the waiting line: past it a call is refused at once', async () => {
+    const p = pool({ size: 1, maxWaiting: 2, admitMs: 30_000 });
+    try {
+      const first = p.run('sleep', { ms: 300 });
+      const w1 = p.run('echo', 1);
+      const w2 = p.run('echo', 2);
+      await expect(p.run('echo', 3)).rejects.toBeInstanceOf(PoolBusyError);
+      expect(p.stats().waiting).toBe(2);
+      await Promise.all([first, w1, w2]);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('terminates a worker that passes the execution ceiling, and keeps serving', async () => {
+    const p = pool({ size: 1, execCeilingMs: 200 });
+    try {
+      await expect(p.run('sleep', { ms: 5_000 })).rejects.toBeInstanceOf(PoolTimeoutError);
+      expect(await p.run('echo', 'after')).toBe('after');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('reports a task that failed or a worker that died as TaskFailedError, and replaces the worker', async () => {
+    const p = pool({ size: 1 });
+    try {
+      await expect(p.run('throw', null)).rejects.toBeInstanceOf(TaskFailedError);
+      await expect(p.run('crash', null)).rejects.toBeInstanceOf(TaskFailedError);
+      expect(await p.run('echo', 'alive')).toBe('alive');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('close() withdraws waiting calls', async () => {
+    const p = pool({ size: 1, admitMs: 30_000 });
+    const first = p.run('sleep', { ms: 200 }).catch(() => 'terminated');
+    const waiting = expect(p.run('echo', 1)).rejects.toBeInstanceOf(PoolBusyError);
+    await p.close();
+    await waiting;
+    await first;
+    await expect(p.run('echo', 2)).rejects.toBeInstanceOf(PoolBusyError);
+  });
+});
+
+describe.runIf(process.platform === 'linux' && os.getPriority() < 10)('lowerThreadPriority', () => {
+  it('renices only the calling worker thread, not the event loop', async () => {
+    const before = os.getPriority();
+    const tasks = pathToFileURL(path.resolve(__dirname, '../dist/http/tasks.js')).href;
+    const src = `
+      import { parentPort } from 'node:worker_threads';
+      import * as fs from 'node:fs';
+      import * as os from 'node:os';
+      const { lowerThreadPriority } = await import(${JSON.stringify(tasks)});
+      const ok = lowerThreadPriority(10);
+      const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+      parentPort.postMessage({ ok, mine: os.getPriority(tid) });
+    `;
+    const file = path.join(tmp, 'nice.mjs');
+    fs.writeFileSync(file, src);
+    const { Worker } = await import('node:worker_threads');
+    const w = new Worker(file);
+    const msg = await new Promise<{ ok: boolean; mine: number }>((resolve) => w.once('message', resolve));
+    await w.terminate();
+    expect(msg).toEqual({ ok: true, mine: 10 });
+    expect(os.getPriority()).toBe(before);
+  });
+});
+
+describe('builtScriptUrl', () => {
+  it('maps a TS source module to the compiled sibling in dist', () => {
+    const here = pathToFileURL(path.resolve(__dirname, '../src/http/pool.ts')).href;
+    const url = builtScriptUrl('worker.js', here);
+    expect(url.pathname).toMatch(/\/packages\/server\/dist\/http\/worker\.js$/);
+    expect(fs.existsSync(url)).toBe(true);
+  });
+});

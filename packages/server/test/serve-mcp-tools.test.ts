@@ -1,0 +1,177 @@
+// The MCP tools of issue 5 (`find_files`, `list_dir`), tested in-process over the SDK's InMemoryTransport.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SensitiveFence } from '@trawl/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerFindFilesTool } from '../src/mcp/tools/find-files.js';
+import { registerListDirTool } from '../src/mcp/tools/list-dir.js';
+
+type ToolResult = {
+  content: Array<{ type: string; text: string }>;
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+};
+
+let tmp: string;
+let home: string;
+let proj: string;
+let client: Client;
+let server: McpServer;
+let disposeFind: () => void;
+
+beforeAll(async () => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-mcp-tools-')));
+  home = path.join(tmp, 'home');
+  proj = path.join(home, 'proj');
+  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.ssh', 'id_app'), 'key');
+  for (const f of [
+    'src/app.ts',
+    'src/app.test.ts',
+    'readme.md',
+    '.env',
+    'node_modules/app_dep.js',
+    'docs/app-guide.md',
+  ]) {
+    fs.mkdirSync(path.dirname(path.join(proj, f)), { recursive: true });
+    fs.writeFileSync(path.join(proj, f), 'x');
+  }
+  fs.mkdirSync(path.join(proj, 'src', 'appdata'));
+  fs.mkdirSync(path.join(proj, 'many'));
+  for (let i = 0; i < 60; i++)
+    fs.writeFileSync(path.join(proj, 'many', `m${String(i).padStart(2, '0')}`), '');
+  fs.symlinkSync(path.join(home, '.ssh', 'id_app'), path.join(proj, 'app_key'));
+  fs.symlinkSync(path.join(tmp), path.join(proj, 'up'));
+
+  const fence = new SensitiveFence({ home, env: {} });
+  server = new McpServer({ name: 'trawl-test', version: '0.0.0' });
+  disposeFind = registerFindFilesTool(server, { root: proj, fence });
+  registerListDirTool(server, { root: proj, fence });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  client = new Client({ name: 'test', version: '0.0.0' });
+  await client.connect(clientSide);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  disposeFind?.();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as ToolResult;
+
+describe('MCP tool registration', () => {
+  it('lists find_files and list_dir as read-only tools with input schemas', async () => {
+    const { tools } = await client.listTools();
+    for (const name of ['find_files', 'list_dir']) {
+      const t = tools.find((x) => x.name === name)!;
+      expect(t).toBeDefined();
+      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(t.description!.length).toBeGreaterThan(50);
+    }
+    const find = tools.find((x) => x.name === 'find_files')!;
+    expect(find.inputSchema.required).toEqual(['query']);
+    expect((find.inputSchema.properties as Record<string, { maximum?: number }>)['limit']!.maximum).toBe(60);
+  });
+});
+
+describe('find_files', () => {
+  it('finds by name, relative paths in the text, rows in structuredContent', async () => {
+    const r = await call('find_files', { query: 'app' });
+    expect(r.isError).toBeFalsy();
+    const lines = r.content[0]!.text.split('\n');
+    expect(lines).toEqual(expect.arrayContaining(['src/app.ts', 'src/appdata/', 'docs/app-guide.md']));
+    const sc = r.structuredContent as { results: Array<{ path: string }>; root: string };
+    expect(sc.root).toBe(proj);
+    expect(sc.results.some((x) => x.path === path.join(proj, 'src', 'app.ts'))).toBe(true);
+  });
+
+  it('never offers dot files, skip directories or a link into a credential store 🔒', async () => {
+    const r = await call('find_files', { query: 'app', limit: 60 });
+    const text = r.content[0]!.text;
+    expect(text).not.toContain('app_dep.js');
+    expect(text).not.toContain('app_key');
+    expect((await call('find_files', { query: 'env' })).content[0]!.text).not.toContain('.env');
+  });
+
+  it('honours kinds and limit, and says when the limit was reached', async () => {
+    const dirs = await call('find_files', { query: 'app', kinds: 'dirs' });
+    expect(dirs.content[0]!.text.split('\n')[0]).toBe('src/appdata/');
+    const one = await call('find_files', { query: 'app', limit: 1 });
+    expect(one.content[0]!.text).toMatch(/^src\/app\.ts\n\nShowing the best 1; pass a larger limit/);
+  });
+
+  it('refuses a too-short query with a message the agent can act on', async () => {
+    const r = await call('find_files', { query: ' a ' });
+    expect(r.isError).toBe(true);
+    expect(r.content[0]!.text).toMatch(/at least 2 characters/);
+  });
+
+  it('reports invalid arguments as a tool error, not a crash', async () => {
+    const r = await call('find_files', { query: 'app', limit: 1000 });
+    expect(r.isError).toBe(true);
+  });
+
+  it('says so when nothing matches', async () => {
+    expect((await call('find_files', { query: 'zzqxv' })).content[0]!.text).toMatch(
+      /^No file or directory names match/,
+    );
+  });
+
+  it('moves from the walk to the index once the index is built', async () => {
+    let source = '';
+    for (let i = 0; i < 200; i++) {
+      const r = await call('find_files', { query: 'readme' });
+      source = String((r.structuredContent as { source: string }).source);
+      if (source === 'index') break;
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    expect(source).toBe('index');
+  });
+});
+
+describe('list_dir', () => {
+  it('lists the root: directories first with a slash, no dot entries, no links', async () => {
+    const r = await call('list_dir', {});
+    expect(r.content[0]!.text.split('\n')).toEqual(['docs/', 'many/', 'node_modules/', 'src/', 'readme.md']);
+    expect(r.structuredContent).toMatchObject({ status: 'ok', root: proj, more: false });
+  });
+
+  it('lists a subdirectory with a prefix, case-insensitively', async () => {
+    const r = await call('list_dir', { dir: 'src/', prefix: 'APP' });
+    expect(r.content[0]!.text.split('\n')).toEqual(['src/appdata/', 'src/app.test.ts', 'src/app.ts']);
+  });
+
+  it('shows dot entries when the prefix starts with a dot', async () => {
+    expect((await call('list_dir', { prefix: '.' })).content[0]!.text).toBe('.env');
+  });
+
+  it('caps at 50 entries and says there are more', async () => {
+    const r = await call('list_dir', { dir: './many/' });
+    expect(r.content[0]!.text).toMatch(/Showing the first 50 entries; pass a prefix to narrow\.$/);
+    expect((r.structuredContent as { results: unknown[] }).results).toHaveLength(50);
+    expect(r.structuredContent).toMatchObject({ more: true });
+  });
+
+  it('lists nothing outside the root, nor through a link 🔒', async () => {
+    const out = await call('list_dir', { dir: '../' });
+    expect(out.content[0]!.text).toMatch(/leads outside the project root/);
+    expect(out.structuredContent).toMatchObject({ status: 'outside', results: [] });
+    const abs = await call('list_dir', { dir: home });
+    expect(abs.structuredContent).toMatchObject({ status: 'outside', results: [] });
+    const link = await call('list_dir', { dir: 'up/' });
+    expect(link.structuredContent).toMatchObject({ status: 'refused', results: [] });
+    expect(link.content[0]!.text).toMatch(/links are never followed/);
+  });
+
+  it('says when a directory does not exist', async () => {
+    expect((await call('list_dir', { dir: 'nope/' })).content[0]!.text).toBe('nope/ does not exist.');
+  });
+});
