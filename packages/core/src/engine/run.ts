@@ -1,3 +1,4 @@
+import type { EngineName, SearchSummary } from '../search/events.js';
 import type { SearcherConfig } from '../search/searcher.js';
 import type { WalkOptions } from '../walk/walker.js';
 import type { MatcherSpec } from './js/protocol.js';
@@ -31,4 +32,22 @@ export interface EngineRun {
   /** For the rg engine: the vetted binary, and whether the pattern goes through stdin. */
   rgPath?: string;
   patternChannel?: 'argv' | 'stdin';
+}
+
+/** A summary with nothing counted yet; each engine fills it in as it goes. */
+export function emptySummary(engine: EngineName, engineReason: string): SearchSummary {
+  return {
+    engine,
+    engineReason,
+    outcome: 'complete',
+    elapsedMs: 0,
+    filesSearched: 0,
+    filesWithMatch: 0,
+    matches: 0,
+    matchedLines: 0,
+    bytesSearched: 0,
+    skipped: { binary: 0, 'too-large': 0, unreadable: 0, 'not-a-file': 0 },
+    missingRoots: [],
+    errors: [],
+  };
 }

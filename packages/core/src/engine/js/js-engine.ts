@@ -11,7 +11,7 @@ import {
 } from '../../limits.js';
 import type { SearchEvent, SearchOutcome, SearchSummary, SkipReason } from '../../search/events.js';
 import { type WalkEntry, Walker } from '../../walk/walker.js';
-import type { EngineRun } from '../run.js';
+import { type EngineRun, emptySummary } from '../run.js';
 import type { FileOutcome, FileTask, FromWorker, ToWorker, WorkerSetup } from './protocol.js';
 
 /** Batches a worker may hold at once: one being searched, one waiting, so it never idles. */
@@ -57,20 +57,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     w?.();
   };
 
-  const summary: SearchSummary = {
-    engine: 'js',
-    engineReason: run.engineReason,
-    outcome: 'complete',
-    elapsedMs: 0,
-    filesSearched: 0,
-    filesWithMatch: 0,
-    matches: 0,
-    matchedLines: 0,
-    bytesSearched: 0,
-    skipped: { binary: 0, 'too-large': 0, unreadable: 0, 'not-a-file': 0 },
-    missingRoots: [],
-    errors: [],
-  };
+  const summary = emptySummary('js', run.engineReason);
 
   const spawn = () => {
     // Flags for the main script (`--input-type`, `--eval`) make a worker fail to start: not inherited.

@@ -6,7 +6,7 @@ import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../.
 import { charBoundaryAtOrBefore } from '../../search/utf8.js';
 import { compareUtf8 } from '../../util/path-order.js';
 import { Walker } from '../../walk/walker.js';
-import type { EngineRun } from '../run.js';
+import { type EngineRun, emptySummary } from '../run.js';
 
 /** stderr kept for error reporting; rg can be chatty about unreadable files. */
 const STDERR_CAP_BYTES = 64 * 1024;
@@ -26,20 +26,7 @@ interface FileBlock {
  */
 export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[], void, undefined> {
   const started = run.now();
-  const summary: SearchSummary = {
-    engine: 'rg',
-    engineReason: run.engineReason,
-    outcome: 'complete',
-    elapsedMs: 0,
-    filesSearched: 0,
-    filesWithMatch: 0,
-    matches: 0,
-    matchedLines: 0,
-    bytesSearched: 0,
-    skipped: { binary: 0, 'too-large': 0, unreadable: 0, 'not-a-file': 0 },
-    missingRoots: [],
-    errors: [],
-  };
+  const summary = emptySummary('rg', run.engineReason);
   const cwd = run.walk.cwd;
   const existing: Array<{ spelling: string; index: number }> = [];
   run.walk.roots.forEach((root, index) => {
