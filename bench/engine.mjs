@@ -243,7 +243,7 @@ function corpusFacts(name) {
 async function benchCorpus(name, tools, runs, warmup, timeoutMs) {
   const dir = join(CACHE, name);
   if (!existsSync(join(CACHE, `${name}.done`)))
-    throw new Error(`corpus ${name} not built: run npm run bench (or bench/corpus/*)`);
+    throw new Error(`corpus ${name} not built: run npm run bench (or bench/corpora/*)`);
   const queries = opt.quick ? QUERIES[name].filter((q) => q.quick) : QUERIES[name];
   const load = [loadavg()[0]]; // other work on the machine skews everything: report it
   const results = []; // per query: Map tool id -> { times: [], lines, fail }

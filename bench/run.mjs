@@ -10,8 +10,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 // Corpus builders: each is idempotent and prints "ready" at once when its corpus is already built.
 const CORPORA = {
-  linux: ['bash', join(here, 'corpus/linux.sh')],
-  npm: ['node', join(here, 'corpus/npm.mjs')],
+  linux: ['bash', join(here, 'corpora/linux.sh')],
+  npm: ['node', join(here, 'corpora/npm.mjs')],
 };
 
 // One line per benchmark script (a sibling of this file). Add new ones here.
