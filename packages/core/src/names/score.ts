@@ -694,15 +694,21 @@ export class SplitAligner {
     return q.length > 0 && q.length <= 32 && !nonAsciiIn(q);
   }
 
-  /** Quality of `t` (0 = no match); `dirKey` identifies `t`'s directory (same key, same directory string). */
-  quality(t: NameTarget, dirKey: number): number {
-    const m = this.m;
-    const q = this.q;
+  /** The offset of `t`'s directory table, built once per directory key. */
+  private dirTable(t: NameTarget, dirKey: number): number {
     let off = this.offsets.get(dirKey);
     if (off === undefined) {
       off = this.tableFor(t);
       this.offsets.set(dirKey, off);
     }
+    return off;
+  }
+
+  /** Quality of `t` (0 = no match); `dirKey` identifies `t`'s directory (same key, same directory string). */
+  quality(t: NameTarget, dirKey: number): number {
+    const m = this.m;
+    const q = this.q;
+    const off = this.dirTable(t, dirKey);
     const T = this.tables;
     const s = t.lower;
     const ns = t.nameStart;
@@ -849,11 +855,7 @@ export class SplitAligner {
   upperBound(t: NameTarget, dirKey: number): number {
     const m = this.m;
     const q = this.q;
-    let off = this.offsets.get(dirKey);
-    if (off === undefined) {
-      off = this.tableFor(t);
-      this.offsets.set(dirKey, off);
-    }
+    const off = this.dirTable(t, dirKey);
     const T = this.tables;
     const s = t.lower;
     const ns = t.nameStart;
