@@ -3,6 +3,7 @@ import { MAX_READ_BYTES } from '../limits.js';
 import { type CompiledPattern, compilePattern } from '../match/index.js';
 import type { SearchEvent } from '../search/events.js';
 import type { SearchMode } from '../search/searcher.js';
+import type { WalkOptions } from '../walk/walker.js';
 import { runJsEngine } from './js/js-engine.js';
 import type { MatcherSpec } from './js/protocol.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
@@ -11,8 +12,25 @@ import type { EngineRun, PatternForEngines } from './run.js';
 
 export type EngineChoice = 'auto' | 'js' | 'rg';
 
+/** The walk options a search passes through unchanged (documented on WalkOptions). */
+type WalkChoices = Pick<
+  WalkOptions,
+  | 'hidden'
+  | 'ignoreFiles'
+  | 'requireGit'
+  | 'parents'
+  | 'globs'
+  | 'globCaseInsensitive'
+  | 'globBase'
+  | 'globMode'
+  | 'exclude'
+  | 'skipDirs'
+  | 'maxEntries'
+  | 'maxDirs'
+>;
+
 /** One content search. Defaults follow ripgrep's (no hidden files, ignore files honoured, no caps). */
-export interface SearchRequest {
+export interface SearchRequest extends WalkChoices {
   pattern: string;
   /** Files or directories, as the caller spells them (output paths keep the spelling); default ['']: cwd, unprefixed. */
   paths?: string[];
@@ -24,21 +42,6 @@ export interface SearchRequest {
   multiline?: boolean;
   /** Brace and parenthesis repair (see match/): default true. */
   lenient?: boolean;
-
-  hidden?: boolean;
-  ignoreFiles?: boolean;
-  requireGit?: boolean;
-  parents?: boolean;
-  globs?: string[];
-  globCaseInsensitive?: boolean;
-  globBase?: 'cwd' | 'root';
-  /** 'override' (ripgrep's -g, default) or 'filter' (globs only narrow; see WalkOptions.globMode). */
-  globMode?: 'override' | 'filter';
-  /** Paths never searched nor reported (files, or directories with all below them), e.g. the fence. */
-  exclude?: (abs: string) => boolean;
-  skipDirs?: ReadonlySet<string>;
-  maxEntries?: number;
-  maxDirs?: number;
 
   mode?: SearchMode;
   beforeContext?: number;
