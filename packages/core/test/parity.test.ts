@@ -9,6 +9,7 @@ import {
   rgArgs,
   runRealRg,
   runTrawl,
+  runTrawlFileList,
 } from './parity/harness.js';
 import { buildTree } from './parity/tree.js';
 
@@ -116,6 +117,24 @@ describe.each(SEEDS)('parity, seed %i', (seed) => {
       const order = (files: typeof js) =>
         files.map((f) => f.path).filter((p) => !tree.lateBinary.has(p.replace(/^\.\//, '')));
       expect(order(viaRg), repro).toEqual(order(js));
+    }
+  });
+
+  // Files-with-matches mode (the search tool's counting pass): the rg engine reads rg's own `-l` output
+  // there, not its JSON, so the file lists are checked on their own against the lines-mode reference.
+  it.each(CASES.filter((c) => !c.exclusion))('$name, files with matches', async (c) => {
+    const keep = (p: string) => !tree.lateBinary.has(p.replace(/^\.\//, ''));
+    const js = (await runTrawlFileList('js', tree.root, c)).filter(keep);
+    for (const rg of rgs) {
+      const repro = `seed ${seed}, case "${c.name}" with -l, ${rg.name}`;
+      const reference = runRealRg(rg.path, tree.root, c)
+        .files.map((f) => f.path)
+        .filter(keep);
+      expect(js, `js engine: ${repro}`).toEqual(reference);
+      expect(
+        (await runTrawlFileList('rg', tree.root, c, rg.path)).filter(keep),
+        `rg engine: ${repro}`,
+      ).toEqual(reference);
     }
   });
 });

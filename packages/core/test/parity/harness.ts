@@ -120,6 +120,47 @@ export async function runTrawl(
 ): Promise<FileRecords[]> {
   const files: FileRecords[] = [];
   let current: FileRecords | null = null;
+  for await (const e of trawlEvents(engine, cwd, c, rgPath, 'lines')) {
+    if (e.type === 'begin') current = { path: e.path, lines: [] };
+    else if ((e.type === 'match' || e.type === 'context') && current) {
+      current.lines.push(
+        lineKey(
+          e.type,
+          e.lineNumber,
+          e.absoluteOffset,
+          e.submatches,
+          e.text,
+          e.bytes ? Buffer.from(e.bytes).toString('base64') : undefined,
+        ),
+      );
+    } else if (e.type === 'end' && current) {
+      files.push(current);
+      current = null;
+    }
+  }
+  return files;
+}
+
+/** Runs one of our engines in files-with-matches mode; returns the paths in the order emitted. */
+export async function runTrawlFileList(
+  engine: 'js' | 'rg',
+  cwd: string,
+  c: ParityCase,
+  rgPath?: string,
+): Promise<string[]> {
+  const paths: string[] = [];
+  for await (const e of trawlEvents(engine, cwd, c, rgPath, 'files-with-matches'))
+    if (e.type === 'end') paths.push(e.path);
+  return paths;
+}
+
+async function* trawlEvents(
+  engine: 'js' | 'rg',
+  cwd: string,
+  c: ParityCase,
+  rgPath: string | undefined,
+  mode: 'lines' | 'files-with-matches',
+): AsyncGenerator<SearchEvent> {
   const events: AsyncIterable<SearchEvent> = search({
     pattern: c.pattern,
     paths: c.paths ?? ['.'],
@@ -136,31 +177,16 @@ export async function runTrawl(
     beforeContext: c.B ?? 0,
     afterContext: c.A ?? 0,
     ...(c.m !== undefined ? { maxCount: c.m } : {}),
+    mode,
     engine,
     ...(rgPath ? { rgPath } : {}),
     timeoutMs: 60_000,
   });
   for await (const e of events) {
-    if (e.type === 'begin') current = { path: e.path, lines: [] };
-    else if ((e.type === 'match' || e.type === 'context') && current) {
-      current.lines.push(
-        lineKey(
-          e.type,
-          e.lineNumber,
-          e.absoluteOffset,
-          e.submatches,
-          e.text,
-          e.bytes ? Buffer.from(e.bytes).toString('base64') : undefined,
-        ),
-      );
-    } else if (e.type === 'end' && current) {
-      files.push(current);
-      current = null;
-    } else if (e.type === 'summary' && e.summary.outcome !== 'complete') {
+    if (e.type === 'summary' && e.summary.outcome !== 'complete')
       throw new Error(`search did not complete: ${e.summary.outcome}`);
-    }
+    yield e;
   }
-  return files;
 }
 
 export const BUNDLED_RG = (() => {
