@@ -1,5 +1,6 @@
 // @trawl/core: the engine. Each layer is usable alone and knows nothing of the layers above it.
 
+export { searchWorkerStats } from './engine/js/worker-pool.js';
 export { type RgResolution, resolveRipgrep, type VettedRg } from './engine/rg/resolve-rg.js';
 export {
   type EngineChoice,

@@ -18,6 +18,16 @@ export const WORKER_BATCH_BYTES = 8 * 1024 * 1024;
 /** Workers a search may use. Two cores on the target machines; more threads only add contention. */
 export const DEFAULT_WORKERS = 2;
 
+/** Up to this many named files (and no directory), engine 'auto' searches with the js engine, not rg. */
+export const NAMED_FILES_ONLY_MAX = 256;
+
+/** Warm search workers kept between searches (two searches' worth), and how long an idle one stays. */
+export const MAX_IDLE_SEARCH_WORKERS = 2 * DEFAULT_WORKERS;
+export const IDLE_SEARCH_WORKER_MS = 60_000;
+
+/** A warm worker's reusable read buffer is shrunk back to this when a new search begins. */
+export const WORKER_KEPT_BUFFER_BYTES = 4 * 1024 * 1024;
+
 /** Before a second worker is worth starting (~25 ms), the walk must have found this many files. */
 export const SECOND_WORKER_MIN_FILES = 512;
 

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { searchContent } from '../engine/js/content-search.js';
 import { EngineUnavailableError, type SearchRequest, search } from '../engine/search.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
 import type { SearchEvent, SearchSummary } from '../search/events.js';
@@ -6,7 +7,6 @@ import { SearchToolError } from './errors.js';
 import type { ShownFile } from './format.js';
 import { ENGINE_LINE_BYTES, VIRTUAL_MAX_BYTES } from './limits.js';
 import type { LineRange } from './line-ranges.js';
-import { searchContent } from './memory-search.js';
 import { commonBase, displayPath, escapeGlob } from './paths.js';
 import { type ShapedLines, shapeRecords, type ToolRecord } from './shape.js';
 import type { Target } from './targets.js';

@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import {
   DEFAULT_WORKERS,
   SECOND_WORKER_MIN_FILES,
@@ -12,13 +9,14 @@ import {
 import type { SearchEvent, SearchOutcome, SearchSummary, SkipReason } from '../../search/events.js';
 import { type WalkEntry, Walker } from '../../walk/walker.js';
 import { type EngineRun, emptySummary } from '../run.js';
-import type { FileOutcome, FileTask, FromWorker, ToWorker, WorkerSetup } from './protocol.js';
+import type { BatchResults, FileOutcome, FileTask, ToWorker, WorkerSetup } from './protocol.js';
+import { leaseSearchWorker, type WorkerLease } from './worker-pool.js';
 
 /** Batches a worker may hold at once: one being searched, one waiting, so it never idles. */
 const BATCHES_PER_WORKER = 2;
 
 interface WorkerSlot {
-  worker: Worker;
+  lease: WorkerLease;
   inFlight: Map<number, FileTask[]>;
 }
 
@@ -41,7 +39,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
 
   const slots: WorkerSlot[] = [];
   // Answers by batch id; batches are emitted in id order, which is walk order.
-  const ready = new Map<number, FromWorker>();
+  const ready = new Map<number, BatchResults>();
   let nextBatchToEmit = 0;
   let seqCount = 0; // files handed out so far
   let batchId = 0;
@@ -60,30 +58,32 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   const summary = emptySummary('js', run.engineReason);
 
   const spawn = () => {
-    // Flags for the main script (`--input-type`, `--eval`) make a worker fail to start: not inherited.
-    const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b/.test(a));
-    const worker = new Worker(workerScriptUrl(), { workerData: setup, execArgv });
-    const slot: WorkerSlot = { worker, inFlight: new Map() };
-    worker.on('message', (msg: FromWorker) => {
-      if (!slot.inFlight.delete(msg.batch)) return;
-      ready.set(msg.batch, msg);
-      notify();
-    });
-    worker.on('error', (err) => {
-      // A crashed worker: its unfinished files are reported unreadable; the search goes on without it.
-      for (const [id, tasks] of slot.inFlight) {
-        const outcomes: FileOutcome[] = tasks.map((t) => ({
-          seq: t.seq,
-          skip: 'unreadable',
-          code: 'EWORKER',
-          message: `search worker failed: ${err.message}`,
-        }));
-        ready.set(id, { type: 'results', batch: id, outcomes, searched: 0, bytesSearched: 0, binary: 0 });
-      }
-      slot.inFlight.clear();
-      slots.splice(slots.indexOf(slot), 1);
-      notify();
-    });
+    const slot: WorkerSlot = {
+      inFlight: new Map(),
+      lease: leaseSearchWorker({
+        onMessage: (msg) => {
+          if (msg.type !== 'results' || !slot.inFlight.delete(msg.batch)) return;
+          ready.set(msg.batch, msg);
+          notify();
+        },
+        onError: (err) => {
+          // A crashed worker: its unfinished files are reported unreadable; the search goes on without it.
+          for (const [id, tasks] of slot.inFlight) {
+            const outcomes: FileOutcome[] = tasks.map((t) => ({
+              seq: t.seq,
+              skip: 'unreadable',
+              code: 'EWORKER',
+              message: `search worker failed: ${err.message}`,
+            }));
+            ready.set(id, { type: 'results', batch: id, outcomes, searched: 0, bytesSearched: 0, binary: 0 });
+          }
+          slot.inFlight.clear();
+          slots.splice(slots.indexOf(slot), 1);
+          notify();
+        },
+      }),
+    };
+    slot.lease.post({ type: 'setup', setup } satisfies ToWorker);
     slots.push(slot);
   };
 
@@ -109,8 +109,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     if (counting || run.detailFiles === undefined || summary.filesWithMatch < run.detailFiles) return;
     counting = true;
     setup.config = { ...setup.config, mode: 'files-with-matches' };
-    for (const s of slots)
-      s.worker.postMessage({ type: 'mode', mode: 'files-with-matches' } satisfies ToWorker);
+    for (const s of slots) s.lease.post({ type: 'mode', mode: 'files-with-matches' } satisfies ToWorker);
   };
 
   let sliceStart = run.now();
@@ -144,7 +143,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
         if (batch.length > 0) {
           const id = batchId++;
           slot.inFlight.set(id, batch);
-          slot.worker.postMessage({ type: 'batch', batch: id, files: batch } satisfies ToWorker);
+          slot.lease.post({ type: 'batch', batch: id, files: batch } satisfies ToWorker);
         }
         if (run.now() - sliceStart > WALK_SLICE_MS) {
           await yieldToLoop();
@@ -184,7 +183,12 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   } finally {
     if (timer) clearTimeout(timer);
     run.signal?.removeEventListener('abort', onAbort);
-    for (const s of slots) void s.worker.terminate();
+    // A worker with nothing in flight goes back to the pool; one still busy (deadline, abort, a consumer
+    // that stopped reading) may be stuck in a regex, so it is terminated.
+    for (const s of slots) {
+      if (s.inFlight.size === 0) s.lease.release();
+      else s.lease.discard();
+    }
   }
   summary.outcome = stop ?? (budgetHit ? 'walk-budget' : 'complete');
   summary.missingRoots = walker.stats.missingRoots;
@@ -195,7 +199,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
 
 /** A worker's answer as events, in walk order; the summary is updated as they are made. */
 function emitBatch(
-  answer: FromWorker,
+  answer: BatchResults,
   paths: string[],
   summary: SearchSummary,
   detailFiles?: number,
@@ -235,17 +239,4 @@ function emit(
   out.push({ type: 'begin', path });
   for (const line of r.lines) out.push({ ...line, path });
   out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats });
-}
-
-/** The compiled worker script. Under a TS-source test runner this module is `src/…/*.ts`; use `dist`. */
-function workerScriptUrl(): URL {
-  const here = new URL('./search-worker.js', import.meta.url);
-  if (import.meta.url.endsWith('.ts')) {
-    const built = fileURLToPath(here).replace(
-      /\/src\/engine\/js\/search-worker\.js$/,
-      '/dist/engine/js/search-worker.js',
-    );
-    if (existsSync(built)) return pathToFileURL(built);
-  }
-  return here;
 }

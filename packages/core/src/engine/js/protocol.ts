@@ -1,3 +1,4 @@
+import type { CompiledPattern } from '../../match/index.js';
 import type { SkipReason } from '../../search/events.js';
 import type { FileResult, SearcherConfig } from '../../search/searcher.js';
 
@@ -9,6 +10,18 @@ export interface MatcherSpec {
   asciiLineRegex?: { source: string; flags: string };
   required: { literals: string[]; caseInsensitive: boolean } | null;
   multiline: boolean;
+}
+
+export function toMatcherSpec(compiled: CompiledPattern): MatcherSpec {
+  const plain = (r: RegExp) => ({ source: r.source, flags: r.flags });
+  return {
+    regex: plain(compiled.regex),
+    asciiRegex: plain(compiled.asciiRegex),
+    ...(compiled.lineRegex ? { lineRegex: plain(compiled.lineRegex) } : {}),
+    ...(compiled.asciiLineRegex ? { asciiLineRegex: plain(compiled.asciiLineRegex) } : {}),
+    required: compiled.required,
+    multiline: compiled.multiline,
+  };
 }
 
 export interface WorkerSetup {
@@ -28,16 +41,31 @@ export type FileOutcome =
   | { seq: number; result: FileResult }
   | { seq: number; skip: SkipReason; code: string; message: string };
 
+/**
+ * What a search worker is told. Every lease begins with `setup`; `batch` asks for files to be read and
+ * searched, `content` for bytes the caller already holds (archive members, virtual resources), searched
+ * with `binary` as given; `mode` switches later batches to counting.
+ */
 export type ToWorker =
+  | { type: 'setup'; setup: WorkerSetup }
   | { type: 'batch'; batch: number; files: FileTask[] }
+  | { type: 'content'; batch: number; content: Uint8Array; binary: SearcherConfig['binary'] }
   | { type: 'mode'; mode: SearcherConfig['mode'] };
 
+export type FromWorker = BatchResults | ContentResult;
+
 /** A batch's answer: only files with something to report travel back; the rest are counted. */
-export interface FromWorker {
+export interface BatchResults {
   type: 'results';
   batch: number;
   outcomes: FileOutcome[];
   searched: number;
   bytesSearched: number;
   binary: number;
+}
+
+export interface ContentResult {
+  type: 'content';
+  batch: number;
+  result: FileResult;
 }

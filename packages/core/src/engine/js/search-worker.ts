@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
+import { WORKER_KEPT_BUFFER_BYTES } from '../../limits.js';
 import {
   type FileResult,
   type LineMatcher,
@@ -13,12 +14,23 @@ import type { FileOutcome, FileTask, FromWorker, MatcherSpec, ToWorker, WorkerSe
 /**
  * A search worker: reads files synchronously into one reused buffer and searches them. Synchronous reads
  * in a worker beat async reads by 15–22× here (spec/engine-notes.md); the worker thread keeps them off
- * the caller's event loop, and a runaway regex can be stopped by terminating the worker.
+ * the caller's event loop, and a runaway regex can be stopped by terminating the worker. Workers are kept
+ * warm between searches (worker-pool.ts); each search begins with a `setup` message that replaces all
+ * of this state.
  */
-const setup = workerData as WorkerSetup;
-const matcher = rebuild(setup.matcher);
-const prefilter = new Prefilter(matcher.required);
-let mode: SearcherConfig['mode'] = setup.config.mode;
+let setup: WorkerSetup;
+let matcher: LineMatcher;
+let prefilter: Prefilter;
+let mode: SearcherConfig['mode'];
+
+function begin(next: WorkerSetup): void {
+  setup = next;
+  matcher = rebuild(next.matcher);
+  prefilter = new Prefilter(matcher.required);
+  mode = next.config.mode;
+  // One huge file of an earlier search should not stay resident in an idle worker.
+  if (whole.length > WORKER_KEPT_BUFFER_BYTES) whole = Buffer.allocUnsafe(CHUNK_BYTES);
+}
 
 function rebuild(spec: MatcherSpec): LineMatcher {
   const re = (r: { source: string; flags: string }) => new RegExp(r.source, r.flags);
@@ -156,8 +168,15 @@ function errCode(err: unknown): string {
 }
 
 parentPort!.on('message', (msg: ToWorker) => {
+  if (msg.type === 'setup') return begin(msg.setup);
   if (msg.type === 'mode') {
     mode = msg.mode;
+    return;
+  }
+  if (msg.type === 'content') {
+    const buf = Buffer.from(msg.content.buffer, msg.content.byteOffset, msg.content.byteLength);
+    const result = searchBuffer(buf, buf.length, matcher, prefilter, { ...setup.config, binary: msg.binary });
+    parentPort!.postMessage({ type: 'content', batch: msg.batch, result } satisfies FromWorker);
     return;
   }
   const reply: FromWorker = {

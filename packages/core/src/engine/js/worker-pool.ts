@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { IDLE_SEARCH_WORKER_MS, MAX_IDLE_SEARCH_WORKERS } from '../../limits.js';
+import type { FromWorker, ToWorker } from './protocol.js';
+
+/**
+ * Search workers kept warm between searches. Starting a worker and loading the searcher into it costs
+ * 40–80 ms on this machine kind — more than a whole search of one file — so a long-lived process (MCP
+ * server, `trawl serve`, an agent host calling the library) pays it once. An idle worker never keeps
+ * the process alive and leaves after IDLE_SEARCH_WORKER_MS.
+ *
+ * A worker serves one search at a time (a lease). A lease is returned only when no request of its
+ * search is still in flight; a worker stopped mid-search (deadline, abort) is terminated instead, which
+ * is the only way to stop a RegExp stuck inside one `exec` call. Every lease starts with a `setup`
+ * message, so no state of an earlier search (pattern, mode) survives into the next.
+ */
+export interface WorkerLease {
+  post(message: ToWorker, transfer?: ArrayBuffer[]): void;
+  /** Back to the pool: only when every request posted has been answered. */
+  release(): void;
+  /** Terminated (a request may still be running in it). */
+  discard(): void;
+}
+
+export interface LeaseHandlers {
+  onMessage(message: FromWorker): void;
+  /** The worker failed or exited; the lease is already void. */
+  onError(error: Error): void;
+}
+
+interface PooledWorker {
+  worker: Worker;
+  handlers: LeaseHandlers | null;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+const idle: PooledWorker[] = [];
+const stats = { started: 0, reused: 0, discarded: 0 };
+
+/** How many workers were started, reused and terminated so far (tests and benchmarks read this). */
+export function searchWorkerStats(): Readonly<typeof stats> & { idle: number } {
+  return { ...stats, idle: idle.length };
+}
+
+export function leaseSearchWorker(handlers: LeaseHandlers): WorkerLease {
+  const warm = idle.pop();
+  if (warm) stats.reused++;
+  const pooled = warm ?? start();
+  if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
+  pooled.idleTimer = null;
+  const lease: LeaseHandlers = { ...handlers };
+  pooled.handlers = lease;
+  pooled.worker.ref();
+  // The lease is live while the worker still serves these handlers (a crash or exit voids it).
+  const live = () => pooled.handlers === lease;
+  return {
+    post(message, transfer) {
+      if (live()) pooled.worker.postMessage(message, transfer);
+    },
+    release() {
+      if (!live()) return;
+      pooled.handlers = null;
+      park(pooled);
+    },
+    discard() {
+      if (!live()) return;
+      pooled.handlers = null;
+      stats.discarded++;
+      void pooled.worker.terminate();
+    },
+  };
+}
+
+function start(): PooledWorker {
+  stats.started++;
+  // Flags for the main script (`--input-type`, `--eval`) make a worker fail to start: not inherited.
+  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b/.test(a));
+  const pooled: PooledWorker = {
+    worker: new Worker(workerScriptUrl(), { execArgv }),
+    handlers: null,
+    idleTimer: null,
+  };
+  pooled.worker.on('message', (msg: FromWorker) => pooled.handlers?.onMessage(msg));
+  const fail = (err: Error) => {
+    forget(pooled);
+    const h = pooled.handlers;
+    pooled.handlers = null;
+    h?.onError(err);
+  };
+  pooled.worker.on('error', fail);
+  pooled.worker.on('exit', (code) => fail(new Error(`search worker exited (code ${code})`)));
+  return pooled;
+}
+
+function park(pooled: PooledWorker): void {
+  if (idle.length >= MAX_IDLE_SEARCH_WORKERS) {
+    stats.discarded++;
+    void pooled.worker.terminate();
+    return;
+  }
+  pooled.worker.unref();
+  pooled.idleTimer = setTimeout(() => {
+    forget(pooled);
+    void pooled.worker.terminate();
+  }, IDLE_SEARCH_WORKER_MS);
+  pooled.idleTimer.unref();
+  idle.push(pooled);
+}
+
+function forget(pooled: PooledWorker): void {
+  const k = idle.indexOf(pooled);
+  if (k !== -1) idle.splice(k, 1);
+  if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
+  pooled.idleTimer = null;
+}
+
+/** The compiled worker script. Under a TS-source test runner this module is `src/…/*.ts`; use `dist`. */
+function workerScriptUrl(): URL {
+  const here = new URL('./search-worker.js', import.meta.url);
+  if (import.meta.url.endsWith('.ts')) {
+    const built = fileURLToPath(here).replace(
+      /\/src\/engine\/js\/search-worker\.js$/,
+      '/dist/engine/js/search-worker.js',
+    );
+    if (existsSync(built)) return pathToFileURL(built);
+  }
+  return here;
+}
