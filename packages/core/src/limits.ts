@@ -21,6 +21,9 @@ export const DEFAULT_WORKERS = 2;
 /** Up to this many named files (and no directory), engine 'auto' searches with the js engine, not rg. */
 export const NAMED_FILES_ONLY_MAX = 256;
 
+/** A worker busy with one batch longer than this sends what it has so far (kept if the deadline stops it). */
+export const PARTIAL_ANSWER_MS = 50;
+
 /** Warm search workers kept between searches (two searches' worth), and how long an idle one stays. */
 export const MAX_IDLE_SEARCH_WORKERS = 2 * DEFAULT_WORKERS;
 export const IDLE_SEARCH_WORKER_MS = 60_000;

@@ -101,3 +101,27 @@ describe('js engine', () => {
     expect(summary.type === 'summary' && summary.summary.outcome).toBe('aborted');
   });
 });
+
+describe('js engine at the deadline', () => {
+  let slow: string;
+  beforeAll(() => {
+    // Each file costs the regex ~0.07 s here (exponential backtracking on the `a…a!` line), then matches:
+    // a batch of them outlasts the deadline. Answered whole, such a batch reported 0–1 files by then.
+    slow = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-js-slow-'));
+    for (let i = 0; i < 40; i++)
+      fs.writeFileSync(path.join(slow, `f${String(i).padStart(2, '0')}.txt`), `${'a'.repeat(29)}!\nneedle\n`);
+  });
+  afterAll(() => fs.rmSync(slow, { recursive: true, force: true }));
+
+  it('reports the files a slow batch had searched when the deadline stopped it', async () => {
+    const events = await collect(
+      run('(a|aa)+$|needle', { workers: 1, deadline: Date.now() + 1000, walk: { roots: [slow], cwd: slow } }),
+    );
+    const summary = events.at(-1)!;
+    expect(summary.type === 'summary' && summary.summary.outcome).toBe('timeout');
+    const matched = events.filter((e) => e.type === 'match').map((e) => e.type === 'match' && e.path);
+    expect(matched.length).toBeGreaterThanOrEqual(3);
+    // In walk order, with no gaps: the searched prefix of the walk.
+    expect(matched).toEqual(matched.map((_, k) => path.join(slow, `f${String(k).padStart(2, '0')}.txt`)));
+  });
+});

@@ -40,6 +40,8 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   const slots: WorkerSlot[] = [];
   // Answers by batch id; batches are emitted in id order, which is walk order.
   const ready = new Map<number, BatchResults>();
+  // Parts of batches still being searched (a slow batch answers in parts; see BatchResults).
+  const parts = new Map<number, BatchResults>();
   let nextBatchToEmit = 0;
   let seqCount = 0; // files handed out so far
   let batchId = 0;
@@ -62,20 +64,39 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       inFlight: new Map(),
       lease: leaseSearchWorker({
         onMessage: (msg) => {
-          if (msg.type !== 'results' || !slot.inFlight.delete(msg.batch)) return;
-          ready.set(msg.batch, msg);
+          if (msg.type !== 'results' || !slot.inFlight.has(msg.batch)) return;
+          const merged = joinAnswers(parts.get(msg.batch), msg);
+          if (msg.partial !== undefined) {
+            parts.set(msg.batch, merged);
+            return;
+          }
+          parts.delete(msg.batch);
+          slot.inFlight.delete(msg.batch);
+          ready.set(msg.batch, merged);
           notify();
         },
         onError: (err) => {
           // A crashed worker: its unfinished files are reported unreadable; the search goes on without it.
           for (const [id, tasks] of slot.inFlight) {
-            const outcomes: FileOutcome[] = tasks.map((t) => ({
+            const answered = parts.get(id);
+            parts.delete(id);
+            const outcomes: FileOutcome[] = tasks.slice(answered?.partial ?? 0).map((t) => ({
               seq: t.seq,
               skip: 'unreadable',
               code: 'EWORKER',
               message: `search worker failed: ${err.message}`,
             }));
-            ready.set(id, { type: 'results', batch: id, outcomes, searched: 0, bytesSearched: 0, binary: 0 });
+            ready.set(
+              id,
+              joinAnswers(answered, {
+                type: 'results',
+                batch: id,
+                outcomes,
+                searched: 0,
+                bytesSearched: 0,
+                binary: 0,
+              }),
+            );
           }
           slot.inFlight.clear();
           slots.splice(slots.indexOf(slot), 1);
@@ -175,9 +196,9 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       sliceStart = run.now();
     }
     if (stop !== null) {
-      // Partial results: emit what arrived, in order, skipping batches that never finished.
-      for (const id of [...ready.keys()].sort((a, b) => a - b)) {
-        yield emitBatch(ready.get(id)!, paths, summary, run.detailFiles);
+      // Partial results: emit what arrived, in order, including the searched part of unfinished batches.
+      for (const [, answer] of [...ready, ...parts].sort(([a], [b]) => a - b)) {
+        yield emitBatch(answer, paths, summary, run.detailFiles);
       }
     }
   } finally {
@@ -195,6 +216,18 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   summary.errors.unshift(...walker.stats.errors);
   summary.elapsedMs = run.now() - started;
   yield [{ type: 'summary', summary }];
+}
+
+/** One answer from two consecutive parts of a batch's answer. */
+function joinAnswers(earlier: BatchResults | undefined, later: BatchResults): BatchResults {
+  if (!earlier) return later;
+  return {
+    ...later,
+    outcomes: [...earlier.outcomes, ...later.outcomes],
+    searched: earlier.searched + later.searched,
+    bytesSearched: earlier.bytesSearched + later.bytesSearched,
+    binary: earlier.binary + later.binary,
+  };
 }
 
 /** A worker's answer as events, in walk order; the summary is updated as they are made. */

@@ -54,10 +54,15 @@ export type ToWorker =
 
 export type FromWorker = BatchResults | ContentResult;
 
-/** A batch's answer: only files with something to report travel back; the rest are counted. */
+/**
+ * A batch's answer: only files with something to report travel back; the rest are counted. A slow batch
+ * is answered in parts, in file order: `partial` is how many of its files the answers so far cover; the
+ * part without it ends the batch.
+ */
 export interface BatchResults {
   type: 'results';
   batch: number;
+  partial?: number;
   outcomes: FileOutcome[];
   searched: number;
   bytesSearched: number;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { WORKER_KEPT_BUFFER_BYTES } from '../../limits.js';
+import { PARTIAL_ANSWER_MS, WORKER_KEPT_BUFFER_BYTES } from '../../limits.js';
 import {
   type FileResult,
   type LineMatcher,
@@ -9,7 +9,15 @@ import {
   searchBuffer,
 } from '../../search/searcher.js';
 import { describeError } from '../../walk/walker.js';
-import type { FileOutcome, FileTask, FromWorker, MatcherSpec, ToWorker, WorkerSetup } from './protocol.js';
+import type {
+  BatchResults,
+  FileOutcome,
+  FileTask,
+  FromWorker,
+  MatcherSpec,
+  ToWorker,
+  WorkerSetup,
+} from './protocol.js';
 
 /**
  * A search worker: reads files synchronously into one reused buffer and searches them. Synchronous reads
@@ -179,15 +187,24 @@ parentPort!.on('message', (msg: ToWorker) => {
     parentPort!.postMessage({ type: 'content', batch: msg.batch, result } satisfies FromWorker);
     return;
   }
-  const reply: FromWorker = {
+  const fresh = (): BatchResults => ({
     type: 'results',
     batch: msg.batch,
     outcomes: [],
     searched: 0,
     bytesSearched: 0,
     binary: 0,
-  };
-  for (const task of msg.files) {
+  });
+  let reply = fresh();
+  let lastPost = performance.now();
+  for (const [k, task] of msg.files.entries()) {
+    // A slow batch sends what it has every so often: if the deadline stops this worker, the files it
+    // already searched are still reported.
+    if (performance.now() - lastPost > PARTIAL_ANSWER_MS) {
+      parentPort!.postMessage({ ...reply, partial: k } satisfies FromWorker);
+      reply = fresh();
+      lastPost = performance.now();
+    }
     const r = searchFile(task);
     if ('seq' in r) {
       reply.outcomes.push(r);
