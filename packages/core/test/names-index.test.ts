@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SensitiveFence } from '../src/fence/index.js';
@@ -16,18 +15,19 @@ import {
   scoreTarget,
   searchNames,
 } from '../src/names/index.js';
+import { TempTrees } from './fixtures/temp-trees.js';
 
 // A fake HOME with a credential store: symlinks into it must never surface.
+let trees: TempTrees;
 let tmp: string;
 let home: string;
 let fence: SensitiveFence;
 const started: FileIndex[] = [];
 
 beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-names-index-')));
-  home = path.join(tmp, 'home');
-  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.ssh', 'id_widgets'), 'key');
+  trees = new TempTrees('trawl-names-index-');
+  tmp = trees.dir;
+  home = trees.home;
   fence = new SensitiveFence({ home, env: {} });
 });
 
@@ -35,21 +35,9 @@ afterEach(() => {
   for (const i of started.splice(0)) i.stop();
 });
 
-afterAll(() => {
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => trees.remove());
 
-let seq = 0;
-function tree(files: string[], dirs: string[] = []): string {
-  const root = path.join(tmp, `t${seq++}`);
-  fs.mkdirSync(root, { recursive: true });
-  for (const d of dirs) fs.mkdirSync(path.join(root, d), { recursive: true });
-  for (const f of files) {
-    fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
-    fs.writeFileSync(path.join(root, f), f);
-  }
-  return root;
-}
+const tree = (files: string[], dirs: string[] = []) => trees.tree(files, dirs);
 
 async function open(root: string, options: FileIndexOptions = {}): Promise<FileIndex> {
   const index = new FileIndex(root, { fence, watch: false, pollMs: 0, fullRebuildMs: 0, ...options });
@@ -165,7 +153,7 @@ describe('FileIndex: build and search (spec §5.4)', () => {
 
   it('refuses to start on a root that is not canonical, not a directory, or sensitive, leaving nothing running', async () => {
     const root = tree(['x.txt']);
-    const link = path.join(tmp, `link${seq++}`);
+    const link = trees.fresh('link');
     fs.symlinkSync(root, link);
     for (const bad of [link, path.join(root, 'x.txt'), path.join(home, '.ssh')]) {
       const index = new FileIndex(bad, { fence, pollMs: 10, fullRebuildMs: 10 });
@@ -486,7 +474,7 @@ describe('FileIndexRegistry (spec §5.4)', () => {
   it('shares one index per canonical root, whatever the spelling', async () => {
     const registry = new FileIndexRegistry({ indexOptions: quiet });
     const root = tree(['a.txt']);
-    const link = path.join(tmp, `alias${seq++}`);
+    const link = trees.fresh('alias');
     fs.symlinkSync(root, link);
     const a = await registry.acquire(root);
     const b = await registry.acquire(link);

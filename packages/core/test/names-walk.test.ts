@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SensitiveFence } from '../src/fence/index.js';
@@ -12,34 +11,21 @@ import {
   searchNames,
   walkNameSearch,
 } from '../src/names/index.js';
+import { deepNarrowFiles, TempTrees } from './fixtures/temp-trees.js';
 
-let tmp: string;
+let trees: TempTrees;
 let home: string;
 let fence: SensitiveFence;
 
 beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-names-walk-')));
-  home = path.join(tmp, 'home');
-  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.ssh', 'id_widgets'), 'key');
+  trees = new TempTrees('trawl-names-walk-');
+  home = trees.home;
   fence = new SensitiveFence({ home, env: {} });
 });
 
-afterAll(() => {
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => trees.remove());
 
-let seq = 0;
-function tree(files: string[], dirs: string[] = []): string {
-  const root = path.join(tmp, `t${seq++}`);
-  fs.mkdirSync(root, { recursive: true });
-  for (const d of dirs) fs.mkdirSync(path.join(root, d), { recursive: true });
-  for (const f of files) {
-    fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
-    fs.writeFileSync(path.join(root, f), f);
-  }
-  return root;
-}
+const tree = (files: string[], dirs: string[] = []) => trees.tree(files, dirs);
 
 /** The walk fallback, scoped to `root`, through the same entry point the endpoint uses. */
 function find(root: string, query: string, extra: Partial<NameSearchRequest> = {}) {
@@ -199,13 +185,7 @@ describe('walk fallback: directories and budgets (spec §5.5)', () => {
   });
 
   it('stops at the directories-entered ceiling on a deep narrow tree (test_walk_stops_at_overall_scan_ceiling)', async () => {
-    const files: string[] = [];
-    let dir = '';
-    for (let level = 0; level < 30; level++) {
-      dir = dir ? `${dir}/l${level}` : `l${level}`;
-      for (let f = 0; f < 3; f++) files.push(`${dir}/f${f}.txt`);
-    }
-    const root = tree(files);
+    const root = tree(deepNarrowFiles());
     let reads = 0;
     const counting: NameSearchFs = {
       ...nodeNameFs,

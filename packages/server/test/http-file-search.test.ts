@@ -1,41 +1,28 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { type NameResult, type NameSearchFs, nodeNameFs } from '@trawl/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deepNarrowFiles, TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import type { IndexProvider } from '../src/http/index-host.js';
 import { PoolBusyError } from '../src/http/pool.js';
 import { type Answer, names, startTestServer, type TestServer } from './http-helpers.js';
 
 // Fake HOME and data dir under a temp dir: the real ~/.ssh and ~/.local/share are never touched.
+let trees: TempTrees;
 let tmp: string;
 let home: string;
 let dataDir: string;
-let seq = 0;
 
 beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-http-fs-')));
-  home = path.join(tmp, 'home');
+  trees = new TempTrees('trawl-http-fs-', ['id_widgets', 'id_hello']);
+  tmp = trees.dir;
+  home = trees.home;
   dataDir = path.join(tmp, 'data');
-  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.ssh', 'id_widgets'), 'key');
-  fs.writeFileSync(path.join(home, '.ssh', 'id_hello'), 'key');
 });
 
-afterAll(() => {
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => trees.remove());
 
-function tree(files: string[], dirs: string[] = []): string {
-  const root = path.join(tmp, `t${seq++}`);
-  fs.mkdirSync(root, { recursive: true });
-  for (const d of dirs) fs.mkdirSync(path.join(root, d), { recursive: true });
-  for (const f of files) {
-    fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
-    fs.writeFileSync(path.join(root, f), f);
-  }
-  return root;
-}
+const tree = (files: string[], dirs: string[] = []) => trees.tree(files, dirs);
 
 /** spec §5.1 `_populate`. */
 const POPULATE = [
@@ -403,13 +390,7 @@ describe('GET /api/file-search: walk budgets through the endpoint (seams) 🔒',
   });
 
   it('test_walk_stops_at_overall_scan_ceiling: a deep narrow tree ends at the directories-entered ceiling', async () => {
-    const files: string[] = [];
-    let dir = '';
-    for (let level = 0; level < 30; level++) {
-      dir = dir ? `${dir}/l${level}` : `l${level}`;
-      for (let f = 0; f < 3; f++) files.push(`${dir}/f${f}.txt`);
-    }
-    const r = tree(files);
+    const r = tree(deepNarrowFiles());
     let reads = 0;
     const counting: NameSearchFs = {
       ...nodeNameFs,
