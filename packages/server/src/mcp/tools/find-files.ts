@@ -12,6 +12,7 @@ import {
   searchNames,
 } from '@trawl/core';
 import { z } from 'zod';
+import { entryRowShape } from './entry-row.js';
 
 export const FIND_FILES_TOOL_NAME = 'find_files';
 
@@ -27,14 +28,6 @@ export interface FindFilesRegistration {
   /** Operational log (stderr for the stdio server). */
   log?: (line: string) => void;
 }
-
-const rowShape = z.object({
-  path: z.string(),
-  name: z.string(),
-  kind: z.enum(['file', 'dir']),
-  size: z.number(),
-  mtime: z.number(),
-});
 
 /** Input: the /api/file-search parameters an agent needs (the root is the server's). */
 export const findFilesInputShape = {
@@ -92,7 +85,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
       description: DESCRIPTION,
       inputSchema: findFilesInputShape,
       outputSchema: {
-        results: z.array(rowShape),
+        results: z.array(entryRowShape),
         root: z.string(),
         source: z.enum(['index', 'walk', 'short-query']),
         partial: z.boolean(),

@@ -8,6 +8,7 @@ import {
   type SensitiveFence,
 } from '@trawl/core';
 import { z } from 'zod';
+import { entryRowShape } from './entry-row.js';
 
 export const LIST_DIR_TOOL_NAME = 'list_dir';
 
@@ -16,14 +17,6 @@ export interface ListDirRegistration {
   root: string;
   fence?: SensitiveFence;
 }
-
-const rowShape = z.object({
-  path: z.string(),
-  name: z.string(),
-  kind: z.enum(['file', 'dir']),
-  size: z.number(),
-  mtime: z.number(),
-});
 
 export const listDirInputShape = {
   dir: z
@@ -59,7 +52,7 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
       description: DESCRIPTION,
       inputSchema: listDirInputShape,
       outputSchema: {
-        results: z.array(rowShape),
+        results: z.array(entryRowShape),
         root: z.string(),
         status: z.enum(['ok', 'sensitive', 'outside', 'refused', 'missing']),
         more: z.boolean(),
