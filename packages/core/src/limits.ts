@@ -21,6 +21,9 @@ export const DEFAULT_WORKERS = 2;
 /** Up to this many named files (and no directory), engine 'auto' searches with the js engine, not rg. */
 export const NAMED_FILES_ONLY_MAX = 256;
 
+/** Batches handed out past the first one not yet emitted, at most (results are emitted in walk order). */
+export const REORDER_WINDOW_BATCHES = 16;
+
 /** A worker busy with one batch longer than this sends what it has so far (kept if the deadline stops it). */
 export const PARTIAL_ANSWER_MS = 50;
 

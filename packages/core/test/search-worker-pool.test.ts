@@ -63,6 +63,20 @@ describe('warm search workers', () => {
     expect(next.filter((e) => e.type === 'match')).toHaveLength(3);
   });
 
+  it('a host process started with per-process flags (--expose-gc) can still start search workers', () => {
+    const engine = new URL('../dist/engine/index.js', import.meta.url).href;
+    const script = `const m = await import(${JSON.stringify(engine)});
+      let n = 0;
+      for await (const e of m.search({ pattern: 'needle', cwd: ${JSON.stringify(dir)}, engine: 'js' })) if (e.type === 'match') n++;
+      console.log(n);`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('3');
+  });
+
   it('idle workers do not keep the process alive', () => {
     const engine = new URL('../dist/engine/index.js', import.meta.url).href;
     const script = `const m = await import(${JSON.stringify(engine)});

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import {
   DEFAULT_WORKERS,
+  REORDER_WINDOW_BATCHES,
   SECOND_WORKER_MIN_FILES,
   WALK_SLICE_MS,
   WORKER_BATCH_FILES,
@@ -160,6 +161,9 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
         if (slots.length < maxWorkers && filesWalked >= SECOND_WORKER_MIN_FILES) spawn();
         const slot = slots.find((s) => s.inFlight.size < BATCHES_PER_WORKER);
         if (!slot) break;
+        // Answers wait here until every earlier batch is in; one slow batch must not let the others run
+        // far ahead and pile up results (the window bounds the memory of a search with huge output).
+        if (batchId - nextBatchToEmit >= REORDER_WINDOW_BATCHES) break;
         const batch = nextBatch();
         if (batch.length > 0) {
           const id = batchId++;

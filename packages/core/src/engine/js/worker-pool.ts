@@ -74,10 +74,8 @@ export function leaseSearchWorker(handlers: LeaseHandlers): WorkerLease {
 
 function start(): PooledWorker {
   stats.started++;
-  // Flags for the main script (`--input-type`, `--eval`) make a worker fail to start: not inherited.
-  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b/.test(a));
   const pooled: PooledWorker = {
-    worker: new Worker(workerScriptUrl(), { execArgv }),
+    worker: newWorker(),
     handlers: null,
     idleTimer: null,
   };
@@ -91,6 +89,32 @@ function start(): PooledWorker {
   pooled.worker.on('error', fail);
   pooled.worker.on('exit', (code) => fail(new Error(`search worker exited (code ${code})`)));
   return pooled;
+}
+
+let execArgv: string[] | null = null;
+
+/**
+ * The host's Node flags, less the main script's own (`-e CODE`, `--input-type`, `-p`), which would make
+ * a worker run or refuse the wrong code. Flags a worker cannot take (per-process ones such as
+ * --expose-gc) are refused as a whole; then the worker starts without any.
+ */
+function newWorker(): Worker {
+  if (execArgv === null) {
+    execArgv = [];
+    const argv = process.execArgv;
+    for (let k = 0; k < argv.length; k++) {
+      const a = argv[k]!;
+      if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') k++;
+      else if (!/^--(input-type|eval|print)(=|$)/.test(a)) execArgv.push(a);
+    }
+  }
+  try {
+    return new Worker(workerScriptUrl(), { execArgv });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
+    execArgv = [];
+    return new Worker(workerScriptUrl(), { execArgv });
+  }
 }
 
 function park(pooled: PooledWorker): void {
