@@ -65,3 +65,38 @@ describe.each(['js', 'rg'] as const)('%s engine', (engine) => {
     expect(await files(engine, { exclude })).toEqual(['./a.ts', './src/c.md', './src/c.ts']);
   });
 });
+
+describe('files-with-matches mode (the search tool’s counting pass)', () => {
+  let odd: string;
+  beforeAll(() => {
+    odd = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-engine-files-'));
+    fs.writeFileSync(path.join(odd, 'new\nline.txt'), 'needle\n');
+    fs.writeFileSync(path.join(odd, 'co:lon 1.txt'), 'x\nneedle\n');
+    fs.writeFileSync(path.join(odd, 'no.txt'), 'nothing\n');
+    // The match comes first, the NUL after rg's first 64 KiB read: ripgrep's own -l lists it only sometimes.
+    fs.writeFileSync(
+      path.join(odd, 'late.dat'),
+      Buffer.concat([Buffer.from('needle early\n'), Buffer.alloc(70_000, 0x61), Buffer.from('\n\u0000\n')]),
+    );
+  });
+  afterAll(() => fs.rmSync(odd, { recursive: true, force: true }));
+
+  it.each(['js', 'rg'] as const)('%s: lists odd names and a late-NUL file, every run', async (engine) => {
+    for (let run = 0; run < 5; run++) {
+      const listed: string[] = [];
+      let searched = 0;
+      for await (const e of search({
+        pattern: 'needle',
+        cwd: odd,
+        mode: 'files-with-matches',
+        engine,
+        ...(engine === 'rg' && BUNDLED_RG ? { rgPath: BUNDLED_RG } : {}),
+      })) {
+        if (e.type === 'end') listed.push(e.path);
+        if (e.type === 'summary') searched = e.summary.filesSearched;
+      }
+      expect(listed).toEqual(['co:lon 1.txt', 'late.dat', 'new\nline.txt']);
+      expect(searched).toBe(4);
+    }
+  });
+});
