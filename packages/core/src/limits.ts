@@ -26,6 +26,8 @@ export const REORDER_WINDOW_BATCHES = 16;
 
 /** A worker busy with one batch longer than this sends what it has so far (kept if the deadline stops it). */
 export const PARTIAL_ANSWER_MS = 50;
+/** …and one that holds more output lines than this sends them. */
+export const PARTIAL_ANSWER_LINES = 20_000;
 
 /** Warm search workers kept between searches (two searches' worth), and how long an idle one stays. */
 export const MAX_IDLE_SEARCH_WORKERS = 2 * DEFAULT_WORKERS;

@@ -41,8 +41,10 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   const slots: WorkerSlot[] = [];
   // Answers by batch id; batches are emitted in id order, which is walk order.
   const ready = new Map<number, BatchResults>();
-  // Parts of batches still being searched (a slow batch answers in parts; see BatchResults).
+  // Parts of batches still being searched, not emitted yet (a batch may answer in parts; see
+  // BatchResults), and how many of each batch's files the parts so far covered.
   const parts = new Map<number, BatchResults>();
+  const covered = new Map<number, number>();
   let nextBatchToEmit = 0;
   let seqCount = 0; // files handed out so far
   let batchId = 0;
@@ -69,9 +71,13 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
           const merged = joinAnswers(parts.get(msg.batch), msg);
           if (msg.partial !== undefined) {
             parts.set(msg.batch, merged);
+            covered.set(msg.batch, msg.partial);
+            // The batch next in walk order can be emitted part by part.
+            if (msg.batch === nextBatchToEmit) notify();
             return;
           }
           parts.delete(msg.batch);
+          covered.delete(msg.batch);
           slot.inFlight.delete(msg.batch);
           ready.set(msg.batch, merged);
           notify();
@@ -80,8 +86,10 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
           // A crashed worker: its unfinished files are reported unreadable; the search goes on without it.
           for (const [id, tasks] of slot.inFlight) {
             const answered = parts.get(id);
+            const done = covered.get(id) ?? 0;
             parts.delete(id);
-            const outcomes: FileOutcome[] = tasks.slice(answered?.partial ?? 0).map((t) => ({
+            covered.delete(id);
+            const outcomes: FileOutcome[] = tasks.slice(done).map((t) => ({
               seq: t.seq,
               skip: 'unreadable',
               code: 'EWORKER',
@@ -180,9 +188,16 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       else if (walkStop === 'aborted') stop ??= 'aborted';
       // A spent walk budget ends the walk, not the search: files already found are still searched.
       else if (walkStop) budgetHit = true;
-      // Emit whatever is next in walk order.
-      while (ready.has(nextBatchToEmit)) {
-        const answer = ready.get(nextBatchToEmit)!;
+      // Emit whatever is next in walk order: finished batches, and what the next one answered so far.
+      for (;;) {
+        const part = parts.get(nextBatchToEmit);
+        if (part) {
+          parts.delete(nextBatchToEmit);
+          yield emitBatch(part, paths, summary, run.detailFiles);
+          switchToCountingIfPastHorizon();
+        }
+        const answer = ready.get(nextBatchToEmit);
+        if (!answer) break;
         ready.delete(nextBatchToEmit);
         nextBatchToEmit++;
         yield emitBatch(answer, paths, summary, run.detailFiles);

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { PARTIAL_ANSWER_MS, WORKER_KEPT_BUFFER_BYTES } from '../../limits.js';
+import { PARTIAL_ANSWER_LINES, PARTIAL_ANSWER_MS, WORKER_KEPT_BUFFER_BYTES } from '../../limits.js';
 import {
   type FileResult,
   type LineMatcher,
@@ -196,13 +196,16 @@ parentPort!.on('message', (msg: ToWorker) => {
     binary: 0,
   });
   let reply = fresh();
+  let lines = 0;
   let lastPost = performance.now();
   for (const [k, task] of msg.files.entries()) {
-    // A slow batch sends what it has every so often: if the deadline stops this worker, the files it
-    // already searched are still reported.
-    if (performance.now() - lastPost > PARTIAL_ANSWER_MS) {
+    // A slow batch sends what it has every so often (if the deadline stops this worker, the files it
+    // searched are still reported), and so does one with a lot of output (it is printed while the rest
+    // is searched, instead of piling up).
+    if (lines > PARTIAL_ANSWER_LINES || performance.now() - lastPost > PARTIAL_ANSWER_MS) {
       parentPort!.postMessage({ ...reply, partial: k } satisfies FromWorker);
       reply = fresh();
+      lines = 0;
       lastPost = performance.now();
     }
     const r = searchFile(task);
@@ -214,6 +217,7 @@ parentPort!.on('message', (msg: ToWorker) => {
       reply.searched++;
       reply.bytesSearched += r.stats.bytesSearched;
       if (r.stats.matchedLines > 0) reply.outcomes.push({ seq: task.seq, result: r });
+      lines += r.lines.length;
     }
   }
   parentPort!.postMessage(reply);
