@@ -102,6 +102,15 @@ describe('trawl mcp (stdio child process, real protocol)', () => {
     });
   });
 
+  it('takes what models tend to send: null for an absent option, a number as a string', async () => {
+    const r = await call({ pattern: 'needle', paths: 'many', skip: '20', i: null, gitignore: null });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({
+      files: ['many/f21.txt', 'many/f22.txt', 'many/f23.txt'],
+      skip: 20,
+    });
+  });
+
   it('a refused call is an error result with the one-line message', async () => {
     const r = await call({ pattern: '  ', paths: '.' });
     expect(r).toMatchObject({

@@ -29,6 +29,21 @@ export const searchToolInputShape = {
 
 export const searchToolInputSchema = z.object(searchToolInputShape);
 
+const absentIfNull = (v: unknown) => (v === null ? undefined : v);
+const numberIfNumeric = (v: unknown) =>
+  v === null ? undefined : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+
+/**
+ * The shape as an MCP server should register it: tolerant of what models send (`null` for an absent
+ * option, a number as a string: "20"), while the JSON Schema a client is shown stays the strict one.
+ */
+export const tolerantSearchToolInputShape = {
+  ...searchToolInputShape,
+  i: z.preprocess(absentIfNull, searchToolInputShape.i),
+  gitignore: z.preprocess(absentIfNull, searchToolInputShape.gitignore),
+  skip: z.preprocess(numberIfNumeric, searchToolInputShape.skip),
+};
+
 /** The lenient parse: `null` means absent and a numeric string is a number, as models tend to send them. */
 export const lenientSearchToolInputSchema = z.object({
   pattern: z.string(),

@@ -40,13 +40,13 @@ const detailsShape = {
 /** Registers the agent `search` tool on an MCP server. */
 export async function registerSearchTool(server: McpServer, options: SearchToolRegistration): Promise<void> {
   const resources = options.resources ?? defaultResourceRouter();
-  const { searchToolInputShape } = await loadSearchToolInputSchema();
+  const { tolerantSearchToolInputShape } = await loadSearchToolInputSchema();
   server.registerTool(
     SEARCH_TOOL_NAME,
     {
       title: 'Search file contents',
       description: searchToolDescription({ format: 'hashline', schemes: resources.schemes }),
-      inputSchema: searchToolInputShape,
+      inputSchema: tolerantSearchToolInputShape,
       outputSchema: z.looseObject(detailsShape),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
