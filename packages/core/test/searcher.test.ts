@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type LineMatcher, Prefilter, type SearcherConfig, searchBuffer } from '../src/search/searcher.js';
+import { utf8OffsetsOf } from '../src/search/utf8.js';
 
 function matcher(source: string, opts: { multiline?: boolean; literals?: string[] } = {}): LineMatcher {
   return {
@@ -127,5 +128,24 @@ describe('searchBuffer', () => {
   it('finds nothing in an empty file, even for an empty-matching pattern', () => {
     expect(run('', matcher('^')).lines).toEqual([]);
     expect(brief(run('a\n', matcher('x*')))).toEqual(['*1@0:a\n']);
+  });
+});
+
+describe('utf8OffsetsOf', () => {
+  it('gives the UTF-8 byte offsets of UTF-16 indices in one pass (ASCII, 2-, 3- and 4-byte characters)', () => {
+    const text = 'xaé€🙂b🙂é';
+    const indices = [1, 2, 3, 4, 6, 7, 9, 10];
+    const expected = indices.map((i) => Buffer.byteLength(text.slice(1, i), 'utf8'));
+    expect(utf8OffsetsOf(text, 1, indices)).toEqual(expected);
+  });
+
+  it('keeps up with thousands of matches on one long line', () => {
+    const line = 'é prototype '.repeat(20_000);
+    const indices: number[] = [];
+    for (let i = line.indexOf('prototype'); i !== -1; i = line.indexOf('prototype', i + 1))
+      indices.push(i, i + 9);
+    const got = utf8OffsetsOf(line, 0, indices);
+    expect(got.length).toBe(40_000);
+    expect(got[39_998]).toBe(Buffer.byteLength(line.slice(0, indices[39_998]), 'utf8'));
   });
 });

@@ -1,7 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { BINARY_SNIFF_BYTES } from '../limits.js';
 import type { FileStats, LineRecord, Submatch } from './events.js';
-import { charBoundaryAtOrBefore, utf16IndicesToByteOffsets } from './utf8.js';
+import { charBoundaryAtOrBefore, utf8OffsetsOf, utf16IndicesToByteOffsets } from './utf8.js';
 
 /** What the searcher needs of a compiled pattern (see match/compilePattern). */
 export interface LineMatcher {
@@ -492,10 +492,8 @@ function makeRecord(
   if (file.ascii) {
     submatches = spans.map(([a, z]) => ({ start: a - start, end: z - start }));
   } else if (file.validUtf8) {
-    submatches = spans.map(([a, z]) => ({
-      start: Buffer.byteLength(file.text.slice(start, a), 'utf8'),
-      end: Buffer.byteLength(file.text.slice(start, z), 'utf8'),
-    }));
+    const offsets = utf8OffsetsOf(file.text, start, spans.flat());
+    submatches = spans.map((_, k) => ({ start: offsets[2 * k]!, end: offsets[2 * k + 1]! }));
   } else {
     // Lossy lines: one U+FFFD may stand for 1–3 raw bytes, so map indices by re-walking the raw bytes.
     const raw = file.buf.subarray(byteStart, byteEnd);

@@ -62,6 +62,29 @@ export function utf16IndicesToByteOffsets(bytes: Uint8Array, indices: number[]):
   return out;
 }
 
+/**
+ * UTF-8 byte offsets (from `from`) of the UTF-16 `indices` of valid text, which must not decrease: one
+ * pass over the text however many indices there are (a minified line can hold thousands of matches).
+ */
+export function utf8OffsetsOf(text: string, from: number, indices: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = from;
+  let bytes = 0;
+  for (const target of indices) {
+    for (; i < target; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x80) bytes += 1;
+      else if (c < 0x800) bytes += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < target) {
+        bytes += 4; // a surrogate pair: one 4-byte sequence
+        i++;
+      } else bytes += 3;
+    }
+    out.push(bytes);
+  }
+  return out;
+}
+
 /** The largest byte index ≤ `limit` that does not split a UTF-8 sequence. */
 export function charBoundaryAtOrBefore(bytes: Uint8Array, start: number, limit: number): number {
   let cut = limit;
