@@ -36,7 +36,9 @@ export class RgPrinter {
       case 'begin':
         return `${JSON.stringify({ type: 'begin', data: { path: textOrBytes(e.path) } })}\n`;
       case 'match':
-      case 'context':
+      case 'context': {
+        // The line's bytes once, not once per submatch (a minified line can hold thousands).
+        const raw = e.submatches.length > 0 ? lineBytes(e) : null;
         return `${JSON.stringify({
           type: e.type,
           data: {
@@ -45,12 +47,13 @@ export class RgPrinter {
             line_number: e.lineNumber,
             absolute_offset: e.absoluteOffset,
             submatches: e.submatches.map((s) => ({
-              match: submatchText(e, s.start, s.end),
+              match: submatchText(raw!, e.bytes !== undefined, s.start, s.end),
               start: s.start,
               end: s.end,
             })),
           },
         })}\n`;
+      }
       case 'end':
         return `${JSON.stringify({
           type: 'end',
@@ -151,10 +154,18 @@ function textOrBytes(s: string): { text: string } {
   return { text: s };
 }
 
-function submatchText(line: LineRecord, start: number, end: number): { text: string } | { bytes: string } {
-  const raw = line.bytes ? Buffer.from(line.bytes) : Buffer.from(line.text, 'utf8');
+function lineBytes(line: LineRecord): Buffer {
+  return line.bytes ? Buffer.from(line.bytes) : Buffer.from(line.text, 'utf8');
+}
+
+function submatchText(
+  raw: Buffer,
+  lossy: boolean,
+  start: number,
+  end: number,
+): { text: string } | { bytes: string } {
   const slice = raw.subarray(start, end);
-  return line.bytes && !Buffer.from(slice.toString('utf8'), 'utf8').equals(slice)
+  return lossy && !Buffer.from(slice.toString('utf8'), 'utf8').equals(slice)
     ? { bytes: slice.toString('base64') }
     : { text: slice.toString('utf8') };
 }
