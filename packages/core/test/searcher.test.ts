@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compilePattern } from '../src/match/index.js';
 import { type LineMatcher, Prefilter, type SearcherConfig, searchBuffer } from '../src/search/searcher.js';
 import { utf8OffsetsOf } from '../src/search/utf8.js';
 
@@ -147,5 +148,44 @@ describe('utf8OffsetsOf', () => {
     const got = utf8OffsetsOf(line, 0, indices);
     expect(got.length).toBe(40_000);
     expect(got[39_998]).toBe(Buffer.byteLength(line.slice(0, indices[39_998]), 'utf8'));
+  });
+});
+
+describe('spans of patterns that begin with an unbounded one-character repeat (sought from line-regex hits)', () => {
+  // Each pattern gets a leadAtom; its spans must equal running the full regex along every line.
+  const patterns = ['\\w+\\d{4}', '\\w+_probe\\s*\\(', 'a+b', '[a1]+1', '\\w{2,}é', '.+?1', '\\S+\\s'];
+  const alphabet = ['a', 'b', '1', '_', ' ', 'é', '🙂', '(', 'probe', '\n'];
+  let seed = 7;
+  const rnd = (k: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % k;
+  };
+
+  it.each(patterns)('%s', (pattern) => {
+    const compiled = compilePattern(pattern);
+    expect(compiled.leadAtom).toBeDefined();
+    for (let round = 0; round < 200; round++) {
+      let text = '';
+      const len = rnd(120);
+      for (let k = 0; k < len; k++) text += alphabet[rnd(alphabet.length)];
+      const r = run(text, compiled);
+      const expected: string[] = [];
+      let offset = 0;
+      for (const line of text.split(/(?<=\n)/)) {
+        const re = new RegExp(compiled.regex.source, compiled.regex.flags);
+        for (const m of line.matchAll(re)) {
+          const start = Buffer.byteLength(line.slice(0, m.index), 'utf8');
+          expected.push(`${offset}+${start}-${start + Buffer.byteLength(m[0], 'utf8')}`);
+        }
+        offset += Buffer.byteLength(line, 'utf8');
+      }
+      const got = r.lines.flatMap((l) => l.submatches.map((s) => `${l.absoluteOffset}+${s.start}-${s.end}`));
+      expect(got, JSON.stringify(text)).toEqual(expected);
+    }
+  });
+
+  it('a pattern not starting that way has no leadAtom', () => {
+    for (const p of ['a{1,3}b', 'a*b', 'foo|\\w+1', 'x\\w+'])
+      expect(compilePattern(p).leadAtom).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import type { Hir } from './hir.js';
 import { LiteralExtractor, type RequiredLiterals } from './literals.js';
 import { initialFlags, type ParseResult, parsePattern } from './parse.js';
 import { applyBraceRule, composeMaps, escapeParens } from './repair.js';
-import { Emitter, prepare, simplifyRepeats, trimForLineSelection } from './translate.js';
+import { Emitter, leadingRepeatAtom, prepare, simplifyRepeats, trimForLineSelection } from './translate.js';
 import { foldClassOf } from './unicode.js';
 
 export interface PatternOptions {
@@ -48,6 +48,11 @@ export interface CompiledPattern {
   lineRegex?: RegExp;
   /** lineRegex's ASCII-haystack twin (set whenever lineRegex is). */
   asciiLineRegex?: RegExp;
+  /**
+   * With lineRegex, for a pattern beginning with an unbounded one-character repeat `X+`: X alone, sticky.
+   * Spans are then found from lineRegex hits (see the searcher), which stays linear on long runs of X.
+   */
+  leadAtom?: RegExp;
   multiline: boolean;
   /** The pattern after lenient repairs, for messages. */
   effectivePattern: string;
@@ -212,6 +217,8 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
     if (trimmed) {
       result.lineRegex = build(unicodeEmitter.emit(trimmed), flags);
       result.asciiLineRegex = build(asciiEmitter.emit(trimmed), asciiFlags);
+      const atom = leadingRepeatAtom(hir);
+      if (atom) result.leadAtom = build(unicodeEmitter.emit(atom), flags.replace('g', 'y'));
     }
   }
   return result;

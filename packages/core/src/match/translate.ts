@@ -342,6 +342,18 @@ function flattenCat(h: Hir): Hir[] {
 }
 
 /**
+ * The one-character atom X of a pattern that begins with an unbounded `X+` or `X{n,}` (n ≥ 1), or null.
+ * For such a pattern the leftmost match starts where the run of X holding the lineRegex's leftmost match
+ * begins (the run can go no further left, and any start in it reaches that match), so spans can be found
+ * from lineRegex hits in linear time instead of retrying `X+` at every position of a long run.
+ */
+export function leadingRepeatAtom(h: Hir): Hir | null {
+  const first = flattenCat(h)[0];
+  if (first?.t !== 'rep' || first.max !== null || first.min < 1 || !isOneChar(first.sub)) return null;
+  return first.sub;
+}
+
+/**
  * Leading/trailing-repeat trimming for line selection (engine-notes.md): with X one character, a line has a
  * match of `X+Y` iff it has one of `XY` (take the last X), of `X*Y` iff of `Y`, of `X{n,m}Y` iff of `X{n}Y`;
  * symmetrically at the end. Spans still come from the full regex. Returns null when nothing changes.

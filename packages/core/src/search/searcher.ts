@@ -14,6 +14,8 @@ export interface LineMatcher {
   lineRegex?: RegExp;
   /** `lineRegex` for pure-ASCII text. */
   asciiLineRegex?: RegExp;
+  /** For a pattern `X+Y…` (X one character, unbounded): X, sticky; spans are then sought from lineRegex hits. */
+  leadAtom?: RegExp;
   multiline: boolean;
 }
 
@@ -299,10 +301,16 @@ function findLineBlocks(
     lineNo += countNewlines(text, lineStart, start);
     lineStart = start;
     const block: MatchBlock = { lineNumber: lineNo, start, end, spans: [] };
-    if (!collectSpans(regex, text, block)) continue; // selected by the line regex but not matched: never, by contract
+    if (config.mode === 'files-with-matches') {
+      // The line is proven (by the regex or the line regex, which select the same lines): no spans needed.
+      out.matches++;
+      out.list.push(block);
+      return;
+    }
+    const seek = matcher.leadAtom && lineRegex ? { find: lineRegex, atom: matcher.leadAtom } : null;
+    if (!collectSpans(regex, text, block, seek)) continue; // selected by the line regex but not matched: never, by contract
     out.matches += block.spans.length;
     out.list.push(block);
-    if (config.mode === 'files-with-matches') return;
   }
 }
 
@@ -388,10 +396,26 @@ function endOfAfterContext(file: DecodedFile, from: number, n: number): number {
  * terminator, an empty match at the very end makes the line a match (ripgrep's searcher finds it) but is
  * not listed as a submatch (ripgrep's printer drops it), so a match can have no submatches.
  */
-function collectSpans(regex: RegExp, text: string, block: MatchBlock): boolean {
+function collectSpans(
+  regex: RegExp,
+  text: string,
+  block: MatchBlock,
+  seek: { find: RegExp; atom: RegExp } | null,
+): boolean {
   const line = text.slice(block.start, block.end);
-  const lastLineUnterminated = block.end === text.length && !line.endsWith('\n');
-  regex.lastIndex = 0;
+  if (seek) return seekSpans(regex, line, block, seek.find, seek.atom);
+  return plainSpans(regex, line, block, 0, block.end === text.length && !line.endsWith('\n'));
+}
+
+/** Spans by running the regex along the line from `from`. */
+function plainSpans(
+  regex: RegExp,
+  line: string,
+  block: MatchBlock,
+  from: number,
+  lastLineUnterminated: boolean,
+): boolean {
+  regex.lastIndex = from;
   let matched = false;
   let prevEnd = -1;
   for (;;) {
@@ -413,6 +437,54 @@ function collectSpans(regex: RegExp, text: string, block: MatchBlock): boolean {
     matched = true;
   }
   return matched;
+}
+
+/**
+ * Spans of a pattern `X+Y…` (leadAtom X) in one line, in linear time: each leftmost hit of the line regex
+ * (`XY…`) is moved back to the start of its run of X, where the full regex, anchored, gives the match
+ * (see leadingRepeatAtom). Plain `exec` would retry `X+` from every position of a long run (quadratic on
+ * minified code). The full regex never matches empty here (X+ takes at least one character).
+ */
+function seekSpans(regex: RegExp, line: string, block: MatchBlock, find: RegExp, atom: RegExp): boolean {
+  const exact = stickyTwin(regex);
+  let pos = 0;
+  for (;;) {
+    find.lastIndex = pos;
+    const hit = find.exec(line);
+    if (hit === null) break;
+    let s = hit.index;
+    while (s > pos) {
+      const back = s - 2 >= pos && isLowSurrogate(line.charCodeAt(s - 1)) ? 2 : 1;
+      atom.lastIndex = s - back;
+      if (!atom.test(line) || atom.lastIndex !== s) break;
+      s -= back;
+    }
+    exact.lastIndex = s;
+    const m = exact.exec(line);
+    if (m === null || m[0].length === 0) {
+      // Not expected (the argument above); take the plain route from here rather than lose a match.
+      return plainSpans(regex, line, block, pos, false) || block.spans.length > 0;
+    }
+    block.spans.push([block.start + s, block.start + s + m[0].length]);
+    pos = s + m[0].length;
+  }
+  return block.spans.length > 0;
+}
+
+const stickyTwins = new WeakMap<RegExp, RegExp>();
+
+/** `regex` anchored (sticky instead of global), made once per regex. */
+function stickyTwin(regex: RegExp): RegExp {
+  let twin = stickyTwins.get(regex);
+  if (!twin) {
+    twin = new RegExp(regex.source, regex.flags.replace('g', 'y'));
+    stickyTwins.set(regex, twin);
+  }
+  return twin;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 function nextCodePointIndex(text: string, i: number): number {

@@ -8,6 +8,7 @@ export interface MatcherSpec {
   asciiRegex: { source: string; flags: string };
   lineRegex?: { source: string; flags: string };
   asciiLineRegex?: { source: string; flags: string };
+  leadAtom?: { source: string; flags: string };
   required: { literals: string[]; caseInsensitive: boolean } | null;
   multiline: boolean;
 }
@@ -19,6 +20,7 @@ export function toMatcherSpec(compiled: CompiledPattern): MatcherSpec {
     asciiRegex: plain(compiled.asciiRegex),
     ...(compiled.lineRegex ? { lineRegex: plain(compiled.lineRegex) } : {}),
     ...(compiled.asciiLineRegex ? { asciiLineRegex: plain(compiled.asciiLineRegex) } : {}),
+    ...(compiled.leadAtom ? { leadAtom: plain(compiled.leadAtom) } : {}),
     required: compiled.required,
     multiline: compiled.multiline,
   };

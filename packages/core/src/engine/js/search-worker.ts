@@ -47,6 +47,7 @@ function rebuild(spec: MatcherSpec): LineMatcher {
     asciiRegex: re(spec.asciiRegex),
     ...(spec.lineRegex ? { lineRegex: re(spec.lineRegex) } : {}),
     ...(spec.asciiLineRegex ? { asciiLineRegex: re(spec.asciiLineRegex) } : {}),
+    ...(spec.leadAtom ? { leadAtom: re(spec.leadAtom) } : {}),
     required: spec.required,
     multiline: spec.multiline,
   };
