@@ -20,6 +20,8 @@ export const DEFAULT_WORKERS = 2;
 
 /** Up to this many named files (and no directory), engine 'auto' searches with the js engine, not rg. */
 export const NAMED_FILES_ONLY_MAX = 256;
+/** …when they hold at most this many bytes together (past it, rg's linear-time regex engine pays off). */
+export const NAMED_FILES_ONLY_MAX_BYTES = 8 * 1024 * 1024;
 
 /** Batches handed out past the first one not yet emitted, at most (results are emitted in walk order). */
 export const REORDER_WINDOW_BATCHES = 16;

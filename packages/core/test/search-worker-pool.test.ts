@@ -100,6 +100,17 @@ describe("engine 'auto' with named files only", () => {
     expect(events.filter((e) => e.type === 'match')).toHaveLength(2);
   });
 
+  it('still uses ripgrep for named files larger than 8 MiB together', async () => {
+    const big = path.join(dir, 'big.log');
+    fs.writeFileSync(big, Buffer.alloc(9 * 1024 * 1024, 0x61));
+    try {
+      const events = await collect({ engine: 'auto', paths: ['a.txt', 'big.log'] });
+      expect(summaryOf(events).engine).toBe('rg');
+    } finally {
+      fs.rmSync(big);
+    }
+  });
+
   it('still uses ripgrep when a directory is among the roots', async () => {
     const events = await collect({ engine: 'auto', paths: ['a.txt', '.'] });
     expect(summaryOf(events).engine).toBe('rg');

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAX_READ_BYTES, NAMED_FILES_ONLY_MAX } from '../limits.js';
+import { MAX_READ_BYTES, NAMED_FILES_ONLY_MAX, NAMED_FILES_ONLY_MAX_BYTES } from '../limits.js';
 import { type CompiledPattern, compilePattern } from '../match/index.js';
 import type { SearchEvent } from '../search/events.js';
 import type { SearchMode } from '../search/searcher.js';
@@ -169,16 +169,24 @@ export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEven
   return engine === 'rg' ? runRgEngine(run) : runJsEngine(run);
 }
 
-/** Whether every root is an existing regular file (a search with no directory to walk). */
+/**
+ * Whether every root is an existing regular file (a search with no directory to walk) and they are small
+ * enough together that a warm worker beats starting rg (whose regex engine is faster on big inputs).
+ */
 function namesOnlyFiles(roots: readonly string[], cwd: string): boolean {
   if (roots.length > NAMED_FILES_ONLY_MAX) return false;
-  return roots.every((r) => {
+  let bytes = 0;
+  for (const r of roots) {
+    if (r === '') return false;
     try {
-      return r !== '' && fs.statSync(path.resolve(cwd, r)).isFile();
+      const st = fs.statSync(path.resolve(cwd, r));
+      if (!st.isFile()) return false;
+      bytes += st.size;
     } catch {
       return false;
     }
-  });
+  }
+  return bytes <= NAMED_FILES_ONLY_MAX_BYTES;
 }
 
 function patternForEngines(request: SearchRequest, compiled: CompiledPattern): PatternForEngines {
