@@ -1,6 +1,6 @@
 import type { CompiledPattern } from '../../match/index.js';
 import type { SkipReason } from '../../search/events.js';
-import type { FileResult, SearcherConfig } from '../../search/searcher.js';
+import type { FileResult, LineMatcher, SearcherConfig } from '../../search/searcher.js';
 
 /** A compiled pattern in a form that crosses the worker boundary (RegExps do not survive cloning). */
 export interface MatcherSpec {
@@ -23,6 +23,20 @@ export function toMatcherSpec(compiled: CompiledPattern): MatcherSpec {
     ...(compiled.leadAtom ? { leadAtom: plain(compiled.leadAtom) } : {}),
     required: compiled.required,
     multiline: compiled.multiline,
+  };
+}
+
+/** The worker side of {@link toMatcherSpec}: the RegExps again. */
+export function fromMatcherSpec(spec: MatcherSpec): LineMatcher {
+  const re = (r: { source: string; flags: string }) => new RegExp(r.source, r.flags);
+  return {
+    regex: re(spec.regex),
+    asciiRegex: re(spec.asciiRegex),
+    ...(spec.lineRegex ? { lineRegex: re(spec.lineRegex) } : {}),
+    ...(spec.asciiLineRegex ? { asciiLineRegex: re(spec.asciiLineRegex) } : {}),
+    ...(spec.leadAtom ? { leadAtom: re(spec.leadAtom) } : {}),
+    required: spec.required,
+    multiline: spec.multiline,
   };
 }
 

@@ -9,14 +9,14 @@ import {
   searchBuffer,
 } from '../../search/searcher.js';
 import { describeError } from '../../walk/walker.js';
-import type {
-  BatchResults,
-  FileOutcome,
-  FileTask,
-  FromWorker,
-  MatcherSpec,
-  ToWorker,
-  WorkerSetup,
+import {
+  type BatchResults,
+  type FileOutcome,
+  type FileTask,
+  type FromWorker,
+  fromMatcherSpec,
+  type ToWorker,
+  type WorkerSetup,
 } from './protocol.js';
 
 /**
@@ -33,24 +33,11 @@ let mode: SearcherConfig['mode'];
 
 function begin(next: WorkerSetup): void {
   setup = next;
-  matcher = rebuild(next.matcher);
+  matcher = fromMatcherSpec(next.matcher);
   prefilter = new Prefilter(matcher.required);
   mode = next.config.mode;
   // One huge file of an earlier search should not stay resident in an idle worker.
   if (whole.length > WORKER_KEPT_BUFFER_BYTES) whole = Buffer.allocUnsafe(CHUNK_BYTES);
-}
-
-function rebuild(spec: MatcherSpec): LineMatcher {
-  const re = (r: { source: string; flags: string }) => new RegExp(r.source, r.flags);
-  return {
-    regex: re(spec.regex),
-    asciiRegex: re(spec.asciiRegex),
-    ...(spec.lineRegex ? { lineRegex: re(spec.lineRegex) } : {}),
-    ...(spec.asciiLineRegex ? { asciiLineRegex: re(spec.asciiLineRegex) } : {}),
-    ...(spec.leadAtom ? { leadAtom: re(spec.leadAtom) } : {}),
-    required: spec.required,
-    multiline: spec.multiline,
-  };
 }
 
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
