@@ -15,7 +15,7 @@ import {
   scoreTarget,
   searchNames,
 } from '../src/names/index.js';
-import { TempTrees } from './fixtures/temp-trees.js';
+import { POPULATE, TempTrees } from './fixtures/temp-trees.js';
 
 // A fake HOME with a credential store: symlinks into it must never surface.
 let trees: TempTrees;
@@ -37,7 +37,7 @@ afterEach(() => {
 
 afterAll(() => trees.remove());
 
-const tree = (files: string[], dirs: string[] = []) => trees.tree(files, dirs);
+const tree = (files: readonly string[], dirs: readonly string[] = []) => trees.tree(files, dirs);
 
 async function open(root: string, options: FileIndexOptions = {}): Promise<FileIndex> {
   const index = new FileIndex(root, { fence, watch: false, pollMs: 0, fullRebuildMs: 0, ...options });
@@ -58,17 +58,6 @@ async function eventually(cond: () => boolean | Promise<boolean>, ms = 5_000): P
     await new Promise((r) => setTimeout(r, 20));
   }
 }
-
-// spec §5.4 / §5.1 fixture
-const POPULATE = [
-  'hello.py',
-  'hello_world.py',
-  'readme.md',
-  'src/hello_util.py',
-  'src/.secret',
-  'node_modules/hello_dep.py',
-  '.git/hello_obj',
-];
 
 describe('FileIndex: build and search (spec §5.4)', () => {
   it('builds and searches', async () => {

@@ -11,7 +11,7 @@ import {
   searchNames,
   walkNameSearch,
 } from '../src/names/index.js';
-import { deepNarrowFiles, TempTrees } from './fixtures/temp-trees.js';
+import { deepNarrowFiles, POPULATE, TempTrees } from './fixtures/temp-trees.js';
 
 let trees: TempTrees;
 let home: string;
@@ -25,23 +25,13 @@ beforeAll(() => {
 
 afterAll(() => trees.remove());
 
-const tree = (files: string[], dirs: string[] = []) => trees.tree(files, dirs);
+const tree = (files: readonly string[], dirs: readonly string[] = []) => trees.tree(files, dirs);
 
 /** The walk fallback, scoped to `root`, through the same entry point the endpoint uses. */
 function find(root: string, query: string, extra: Partial<NameSearchRequest> = {}) {
   return searchNames({ query, roots: [root], scoped: true, fence, ...extra });
 }
 const names = (rows: NameResult[]) => rows.map((r) => r.name);
-
-const POPULATE = [
-  'hello.py',
-  'hello_world.py',
-  'readme.md',
-  'src/hello_util.py',
-  'src/.secret',
-  'node_modules/hello_dep.py',
-  '.git/hello_obj',
-];
 
 describe('walk fallback: the endpoint tests of spec §5.1', () => {
   it('answers an empty or one-character query with nothing and no root', async () => {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type NameResult, type NameSearchFs, nodeNameFs } from '@trawl/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deepNarrowFiles, TempTrees } from '../../core/test/fixtures/temp-trees.js';
+import { deepNarrowFiles, POPULATE, TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import type { IndexProvider } from '../src/http/index-host.js';
 import { PoolBusyError } from '../src/http/pool.js';
 import { type Answer, names, startTestServer, type TestServer } from './http-helpers.js';
@@ -22,18 +22,7 @@ beforeAll(() => {
 
 afterAll(() => trees.remove());
 
-const tree = (files: string[], dirs: string[] = []) => trees.tree(files, dirs);
-
-/** spec §5.1 `_populate`. */
-const POPULATE = [
-  'hello.py',
-  'hello_world.py',
-  'readme.md',
-  'src/hello_util.py',
-  'src/.secret',
-  'node_modules/hello_dep.py',
-  '.git/hello_obj',
-];
+const tree = (files: readonly string[], dirs: readonly string[] = []) => trees.tree(files, dirs);
 
 /** spec §5.5 `_populate`. */
 function widgets(): string {
