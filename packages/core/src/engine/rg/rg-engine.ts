@@ -424,14 +424,13 @@ function toLineRecord(
   };
   if (decoded.bytes) record.bytes = decoded.bytes;
   const cap = run.searcher.maxColumns;
-  if (cap !== undefined) {
+  // Measured before any encoding: most lines are under the cap and need no buffer.
+  if (cap !== undefined && (decoded.bytes?.length ?? Buffer.byteLength(decoded.text, 'utf8')) > cap) {
     const raw = decoded.bytes ? Buffer.from(decoded.bytes) : Buffer.from(decoded.text, 'utf8');
-    if (raw.length > cap) {
-      const cut = charBoundaryAtOrBefore(raw, 0, cap);
-      record.text = raw.toString('utf8', 0, cut);
-      record.truncated = true;
-      if (record.bytes) record.bytes = record.bytes.slice(0, cut);
-    }
+    const cut = charBoundaryAtOrBefore(raw, 0, cap);
+    record.text = raw.toString('utf8', 0, cut);
+    record.truncated = true;
+    if (record.bytes) record.bytes = record.bytes.slice(0, cut);
   }
   return record;
 }
