@@ -93,11 +93,28 @@ describe('warm search workers', () => {
 });
 
 describe("engine 'auto' with named files only", () => {
-  it('searches them with the js engine (no rg start) and says why', async () => {
+  it('searches them with a warm worker when one is idle (no rg start), and says why', async () => {
+    await collect({}); // leaves a warm worker
+    expect(searchWorkerStats().idle).toBeGreaterThan(0);
     const events = await collect({ engine: 'auto', paths: ['a.txt', 'b.txt'] });
     expect(summaryOf(events).engine).toBe('js');
-    expect(summaryOf(events).engineReason).toBe('auto: named files only');
+    expect(summaryOf(events).engineReason).toBe('auto: named files only, warm worker');
     expect(events.filter((e) => e.type === 'match')).toHaveLength(2);
+  });
+
+  it('in a process with no warm worker, uses rg and warms one for the next search', () => {
+    const engine = new URL('../dist/engine/index.js', import.meta.url).href;
+    const script = `const m = await import(${JSON.stringify(engine)});
+      const once = async () => { let s; for await (const e of m.search({ pattern: 'needle', cwd: ${JSON.stringify(dir)}, paths: ['a.txt'] })) if (e.type === 'summary') s = e.summary; return s.engine; };
+      const first = await once();
+      await new Promise((r) => setTimeout(r, 500));
+      console.log(first, await once());`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('rg js');
   });
 
   it('still uses ripgrep for named files larger than 8 MiB together', async () => {

@@ -7,6 +7,7 @@ import type { SearchMode } from '../search/searcher.js';
 import type { WalkOptions } from '../walk/walker.js';
 import { runJsEngine } from './js/js-engine.js';
 import { toMatcherSpec } from './js/protocol.js';
+import { prewarmSearchWorker, searchWorkerStats } from './js/worker-pool.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
 import { runRgEngine } from './rg/rg-engine.js';
 import type { EngineRun, PatternForEngines } from './run.js';
@@ -110,11 +111,14 @@ export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEven
   let engine: 'js' | 'rg' = 'js';
   let engineReason = 'requested';
   let rgPath: string | undefined;
-  if (choice === 'auto' && namesOnlyFiles(roots, cwd)) {
-    // Nothing to walk: a warm worker searches a few named files in a few milliseconds, where starting
-    // rg alone takes 25–40 ms on this machine kind.
-    engineReason = 'auto: named files only';
+  // Nothing to walk: a warm worker searches a few named files in a few milliseconds, where starting rg
+  // alone takes 25–40 ms on this machine kind — but starting a worker takes 45–70 ms. So rg, and a worker
+  // is warmed for the next such search (a long-lived process: MCP, server, agent host).
+  const namedOnly = choice === 'auto' && namesOnlyFiles(roots, cwd);
+  if (namedOnly && searchWorkerStats().idle > 0) {
+    engineReason = 'auto: named files only, warm worker';
   } else if (choice !== 'js') {
+    if (namedOnly) prewarmSearchWorker();
     const { rg, rejected } = resolveRipgrep({
       ...(request.rgPath !== undefined ? { configured: request.rgPath } : {}),
       searchRoots: roots.map((r) => path.resolve(cwd, r || '.')),

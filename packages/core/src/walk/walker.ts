@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { describeError } from '../util/errors.js';
 import { compareUtf8, entrySortKey } from '../util/path-order.js';
 import { IgnoreRules, Verdict } from './ignore-rules.js';
 
@@ -394,21 +395,4 @@ function globCandidate(out: string, abs: string, cwd: string): string {
 
 function toSlashes(p: string): string {
   return path.sep === '/' ? p : p.split(path.sep).join('/');
-}
-
-export function describeError(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  switch (e.code) {
-    case 'ENOENT':
-      return 'No such file or directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'Permission denied';
-    case 'ENOTDIR':
-      return 'Not a directory';
-    case 'ELOOP':
-      return 'Too many levels of symbolic links';
-    default:
-      return e.message ?? String(err);
-  }
 }

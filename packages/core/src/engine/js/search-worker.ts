@@ -8,7 +8,7 @@ import {
   type SearcherConfig,
   searchBuffer,
 } from '../../search/searcher.js';
-import { describeError } from '../../walk/walker.js';
+import { describeError } from '../../util/errors.js';
 import {
   type BatchResults,
   type FileOutcome,

@@ -72,6 +72,15 @@ export function leaseSearchWorker(handlers: LeaseHandlers): WorkerLease {
   };
 }
 
+/**
+ * Starts a worker and parks it idle, unless one is idle already: the next search that would use a warm
+ * worker finds one. It never keeps the process alive.
+ */
+export function prewarmSearchWorker(): void {
+  if (idle.length > 0) return;
+  park(start());
+}
+
 function start(): PooledWorker {
   stats.started++;
   const pooled: PooledWorker = {
