@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,8 +11,10 @@ import {
   unavailableOpener,
 } from '../src/complete/index.js';
 import { SensitiveFence } from '../src/fence/index.js';
+import { TempTrees } from './fixtures/temp-trees.js';
 
 // A fake HOME under a temp dir: the real ~/.ssh is never touched.
+let trees: TempTrees;
 let tmp: string;
 let home: string;
 let outside: string;
@@ -21,30 +22,18 @@ let fence: SensitiveFence;
 const linux = process.platform === 'linux';
 
 beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-complete-')));
-  home = path.join(tmp, 'home');
-  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'key');
+  trees = new TempTrees('trawl-complete-', ['id_rsa']);
+  tmp = trees.dir;
+  home = trees.home;
   fence = new SensitiveFence({ home, env: {} });
   outside = path.join(tmp, 'outside');
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(outside, 'secrets.txt'), 'secret');
 });
 
-afterAll(() => {
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => trees.remove());
 
-let seq = 0;
-/** The fixture of spec §5.2: `src/`, `src/app.ts`, `src/appdata/`, `readme.md`, `.env`. */
-function project(): string {
-  const p = path.join(tmp, `proj${seq++}`);
-  fs.mkdirSync(path.join(p, 'src', 'appdata'), { recursive: true });
-  fs.writeFileSync(path.join(p, 'src', 'app.ts'), 'export {}\n');
-  fs.writeFileSync(path.join(p, 'readme.md'), 'hello\n');
-  fs.writeFileSync(path.join(p, '.env'), 'X=1\n');
-  return p;
-}
+const project = () => trees.completionProject();
 
 function list(p: string, dir: string, q = '', extra: Partial<CompletionRequest> = {}) {
   return listCompletion({ project: p, dir, q, fence, home, ...extra });
@@ -293,7 +282,7 @@ describe.runIf(linux)('listCompletion: the descriptor walk (/proc/self/fd) 🔒'
 
   it('a held directory moved OUT of the project is refused as outside by its witness', () => {
     const p = project();
-    const away = path.join(tmp, `away${seq++}`);
+    const away = trees.fresh('away');
     const opener = hooked(procFdOpener(), {
       afterChild: (name) => {
         if (name === 'src') fs.renameSync(path.join(p, 'src'), away);

@@ -5,12 +5,11 @@ import { SensitiveFence } from '../src/fence/index.js';
 import {
   FileIndex,
   type NameResult,
-  type NameSearchFs,
   type NameSearchRequest,
-  nodeNameFs,
   searchNames,
   walkNameSearch,
 } from '../src/names/index.js';
+import { countingNameFs } from './fixtures/name-fs.js';
 import { deepNarrowFiles, POPULATE, TempTrees } from './fixtures/temp-trees.js';
 
 let trees: TempTrees;
@@ -176,14 +175,7 @@ describe('walk fallback: directories and budgets (spec §5.5)', () => {
 
   it('stops at the directories-entered ceiling on a deep narrow tree (test_walk_stops_at_overall_scan_ceiling)', async () => {
     const root = tree(deepNarrowFiles());
-    let reads = 0;
-    const counting: NameSearchFs = {
-      ...nodeNameFs,
-      readdir: (d) => {
-        reads++;
-        return nodeNameFs.readdir(d);
-      },
-    };
+    const { fs: counting, reads } = countingNameFs();
     const out = await walkNameSearch({
       query: 'zzqx',
       roots: [root],
@@ -194,24 +186,18 @@ describe('walk fallback: directories and budgets (spec §5.5)', () => {
       maxScan: 10_000,
     });
     expect(out.stoppedBy).toBe('dirs-visited');
-    expect(reads).toBeLessThanOrEqual(10);
+    expect(reads()).toBeLessThanOrEqual(10);
     expect(out.dirsVisited).toBe(10);
   });
 
   it('stops a slow store at the wall-clock budget', async () => {
     const root = tree(['a/widgets_1.txt', 'b/widgets_2.txt', 'c/widgets_3.txt', 'd/e/widgets_4.txt']);
     let clock = 0;
-    let reads = 0;
-    const slow: NameSearchFs = {
-      ...nodeNameFs,
-      readdir: (d) => {
-        reads++;
-        clock += 1;
-        return nodeNameFs.readdir(d);
-      },
-    };
+    const { fs: slow, reads } = countingNameFs(() => {
+      clock += 1;
+    });
     const answer = await find(root, 'widgets', { fs: slow, walk: { now: () => clock, timeBudgetMs: 1.5 } });
-    expect(reads).toBeLessThanOrEqual(2);
+    expect(reads()).toBeLessThanOrEqual(2);
     expect(answer.results.length).toBeLessThan(4);
     expect(answer.partial).toBe(true);
   });

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type NameResult, type NameSearchFs, nodeNameFs } from '@trawl/core';
+import type { NameResult } from '@trawl/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countingNameFs } from '../../core/test/fixtures/name-fs.js';
 import { deepNarrowFiles, POPULATE, TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import type { IndexProvider } from '../src/http/index-host.js';
 import { PoolBusyError } from '../src/http/pool.js';
@@ -380,19 +381,12 @@ describe('GET /api/file-search: walk budgets through the endpoint (seams) 🔒',
 
   it('test_walk_stops_at_overall_scan_ceiling: a deep narrow tree ends at the directories-entered ceiling', async () => {
     const r = tree(deepNarrowFiles());
-    let reads = 0;
-    const counting: NameSearchFs = {
-      ...nodeNameFs,
-      readdir: (d) => {
-        reads++;
-        return nodeNameFs.readdir(d);
-      },
-    };
+    const { fs: counting, reads } = countingNameFs();
     await withWalk({ nameFs: counting, walk: { maxDirsVisited: 10, maxScan: 10_000 } }, async (s) => {
       const a = await s.get('/api/file-search', { q: 'zzqx', project: r });
       expect(a.status).toBe(200);
-      expect(reads).toBeLessThanOrEqual(12);
-      expect(reads).toBeGreaterThan(0);
+      expect(reads()).toBeLessThanOrEqual(12);
+      expect(reads()).toBeGreaterThan(0);
     });
   });
 
@@ -406,18 +400,12 @@ describe('GET /api/file-search: walk budgets through the endpoint (seams) 🔒',
       'widgets_6.txt',
     ]);
     let clock = 0;
-    let reads = 0;
-    const slow: NameSearchFs = {
-      ...nodeNameFs,
-      readdir: (d) => {
-        reads++;
-        clock += 1;
-        return nodeNameFs.readdir(d);
-      },
-    };
+    const { fs: slow, reads } = countingNameFs(() => {
+      clock += 1;
+    });
     await withWalk({ nameFs: slow, walk: { now: () => clock, timeBudgetMs: 1.5 } }, async (s) => {
       const a = await s.get('/api/file-search', { q: 'widgets', project: r });
-      expect(reads).toBeLessThanOrEqual(2);
+      expect(reads()).toBeLessThanOrEqual(2);
       expect(a.body.results!.length).toBeLessThan(6);
       expect(a.body).not.toHaveProperty('truncated');
       expect(s.audit.last('file_search')!.resources).toMatch(/partial=true$/);

@@ -1,41 +1,30 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { type DirOpener, procFdOpener, SensitiveFence } from '@trawl/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import { PoolBusyError } from '../src/http/pool.js';
 import { names, startTestServer, type TestServer } from './http-helpers.js';
 
 // Fake HOME and data dir under a temp dir: the real ~/.ssh is never touched.
+let trees: TempTrees;
 let tmp: string;
 let home: string;
 let dataDir: string;
-let seq = 0;
 const linux = process.platform === 'linux';
 
 beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-http-pc-')));
-  home = path.join(tmp, 'home');
+  trees = new TempTrees('trawl-http-pc-', ['id_rsa']);
+  tmp = trees.dir;
+  home = trees.home;
   dataDir = path.join(tmp, 'data');
-  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'key');
   fs.mkdirSync(path.join(tmp, 'outside'));
   fs.writeFileSync(path.join(tmp, 'outside', 'secrets.txt'), 'secret');
 });
 
-afterAll(() => {
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => trees.remove());
 
-/** spec §5.2 fixture: `proj` with `src/`, `src/app.ts`, `src/appdata/`, `readme.md`, `.env`. */
-function project(): string {
-  const p = path.join(tmp, `proj${seq++}`);
-  fs.mkdirSync(path.join(p, 'src', 'appdata'), { recursive: true });
-  fs.writeFileSync(path.join(p, 'src', 'app.ts'), 'export {}\n');
-  fs.writeFileSync(path.join(p, 'readme.md'), 'hello\n');
-  fs.writeFileSync(path.join(p, '.env'), 'X=1\n');
-  return p;
-}
+const project = () => trees.completionProject();
 
 const complete = (s: TestServer, p: string, params: Record<string, string> = {}) =>
   s.get('/api/path-complete', { path: p, ...params });
@@ -82,7 +71,7 @@ describe('GET /api/path-complete through the worker pools (spec §5.2)', () => {
   });
 
   it('a symlink spelling of a known project is not the known project (nothing is resolved) 🔒', async () => {
-    const alias = path.join(tmp, `alias${seq++}`);
+    const alias = trees.fresh('alias');
     fs.symlinkSync(proj, alias);
     expect((await complete(s, alias, { dir: './' })).status).toBe(403);
   });
@@ -405,7 +394,7 @@ describe('GET /api/path-complete: seams (spec §5.2 tripwires and races) 🔒', 
 
 describe('GET /api/path-complete: recent projects', () => {
   it('entries of recent-projects.json in the data dir are known projects; a malformed file is ignored', async () => {
-    const dd = path.join(tmp, `data${seq++}`);
+    const dd = trees.fresh('data');
     fs.mkdirSync(dd, { recursive: true });
     const recent = project();
     const proj = project();
