@@ -6,7 +6,14 @@ import { countingNameFs } from '../../core/test/fixtures/name-fs.js';
 import { deepNarrowFiles, POPULATE, TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import type { IndexProvider } from '../src/http/index-host.js';
 import { PoolBusyError } from '../src/http/pool.js';
-import { type Answer, names, startTestServer, type TestServer } from './http-helpers.js';
+import {
+  type Answer,
+  names,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+  withTestServer,
+} from './http-helpers.js';
 
 // Fake HOME and data dir under a temp dir: the real ~/.ssh and ~/.local/share are never touched.
 let trees: TempTrees;
@@ -209,87 +216,81 @@ describe('GET /api/file-search through the worker pools (spec §5.1)', () => {
 describe('GET /api/file-search: roots and scope (spec §3.1 step 5)', () => {
   it('test_fallback_does_not_use_home 🔒: a known project that IS home is not an implicit root', async () => {
     const h = tree(['findme.txt', 'proj/other.txt']);
-    const s = await startTestServer({ projects: [h], home: h, dataDir, inline: true });
-    try {
+    await withTestServer({ projects: [h], home: h, dataDir, inline: true }, async (s) => {
       const a = await s.get('/api/file-search', { q: 'findme' });
       expect(a.status).toBe(200);
       expect(names(a)).not.toContain('findme.txt');
       expect(a.body.root).toBe('');
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('test_explicit_home_project_still_searched (and its stores stay out)', async () => {
     const h = tree(['findme.txt', '.ssh/findme_key']);
-    const s = await startTestServer({ projects: [h], home: h, dataDir, inline: true });
-    try {
+    await withTestServer({ projects: [h], home: h, dataDir, inline: true }, async (s) => {
       const a = await s.get('/api/file-search', { q: 'findme', project: h });
       expect(names(a)).toEqual(['findme.txt']);
       expect(a.body.root).toBe(h);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('TRAWL_PROJECT_DIR is the first implicit root, used as spelled', async () => {
     const envRoot = tree(['envonly_target.txt']);
     const proj = tree(['projonly_target.txt']);
-    const s = await startTestServer({
-      projects: [proj],
-      home,
-      dataDir,
-      inline: true,
-      env: { TRAWL_PROJECT_DIR: envRoot },
-    });
-    try {
-      const a = await s.get('/api/file-search', { q: 'target' });
-      expect(names(a).sort()).toEqual(['envonly_target.txt', 'projonly_target.txt']);
-    } finally {
-      await s.close();
-    }
+    await withTestServer(
+      {
+        projects: [proj],
+        home,
+        dataDir,
+        inline: true,
+        env: { TRAWL_PROJECT_DIR: envRoot },
+      },
+      async (s) => {
+        const a = await s.get('/api/file-search', { q: 'target' });
+        expect(names(a).sort()).toEqual(['envonly_target.txt', 'projonly_target.txt']);
+      },
+    );
   });
 
   it('test_workspace_scoping: ?workspace= names a known project; others are not searched', async () => {
     const outer = tree(['target_outside.py', 'ws/target.py', 'other/target_other.py']);
-    const s = await startTestServer({
-      projects: [path.join(outer, 'ws'), path.join(outer, 'other')],
-      home,
-      dataDir,
-      inline: true,
-    });
-    try {
-      const a = await s.get('/api/file-search', { q: 'target', workspace: 'ws' });
-      expect(names(a)).toEqual(['target.py']);
-      expect(a.body.root).toBe(path.join(outer, 'ws'));
-      // An unknown workspace establishes no scope: the implicit roots (both known projects) answer.
-      const b = await s.get('/api/file-search', { q: 'target', workspace: 'nope' });
-      expect(names(b).sort()).toEqual(['target.py', 'target_other.py']);
-      expect(b.body.root).toBe('');
-    } finally {
-      await s.close();
-    }
+    await withTestServer(
+      {
+        projects: [path.join(outer, 'ws'), path.join(outer, 'other')],
+        home,
+        dataDir,
+        inline: true,
+      },
+      async (s) => {
+        const a = await s.get('/api/file-search', { q: 'target', workspace: 'ws' });
+        expect(names(a)).toEqual(['target.py']);
+        expect(a.body.root).toBe(path.join(outer, 'ws'));
+        // An unknown workspace establishes no scope: the implicit roots (both known projects) answer.
+        const b = await s.get('/api/file-search', { q: 'target', workspace: 'nope' });
+        expect(names(b).sort()).toEqual(['target.py', 'target_other.py']);
+        expect(b.body.root).toBe('');
+      },
+    );
   });
 
   it('drops a sensitive implicit root (audited), without a 403 🔒', async () => {
-    const s = await startTestServer({
-      projects: [path.join(home, '.ssh')],
-      home,
-      dataDir,
-      inline: true,
-    });
-    try {
-      const a = await s.get('/api/file-search', { q: 'id_widgets' });
-      expect(a.status).toBe(200);
-      expect(a.body).toEqual({ results: [], root: '' });
-      expect(
-        s.audit
-          .of('file_search')
-          .some((e) => e.outcome === 'denied' && e.resources === path.join(home, '.ssh')),
-      ).toBe(true);
-    } finally {
-      await s.close();
-    }
+    await withTestServer(
+      {
+        projects: [path.join(home, '.ssh')],
+        home,
+        dataDir,
+        inline: true,
+      },
+      async (s) => {
+        const a = await s.get('/api/file-search', { q: 'id_widgets' });
+        expect(a.status).toBe(200);
+        expect(a.body).toEqual({ results: [], root: '' });
+        expect(
+          s.audit
+            .of('file_search')
+            .some((e) => e.outcome === 'denied' && e.resources === path.join(home, '.ssh')),
+        ).toBe(true);
+      },
+    );
   });
 });
 
@@ -357,17 +358,8 @@ describe('GET /api/file-search: directories, kinds and budgets (spec §5.5, endp
 });
 
 describe('GET /api/file-search: walk budgets through the endpoint (seams) 🔒', () => {
-  const withWalk = async (
-    ctx: Parameters<typeof startTestServer>[0]['inline'],
-    fn: (s: TestServer) => Promise<void>,
-  ) => {
-    const s = await startTestServer({ projects: [], home, dataDir, inline: ctx ?? true });
-    try {
-      await fn(s);
-    } finally {
-      await s.close();
-    }
-  };
+  const withWalk = (ctx: TestServerOptions['inline'], fn: (s: TestServer) => Promise<void>) =>
+    withTestServer({ projects: [], home, dataDir, inline: ctx ?? true }, fn);
 
   it('test_files_and_dirs_have_independent_scan_budgets', async () => {
     const r = tree(
@@ -448,30 +440,24 @@ describe('GET /api/file-search: the index fast path', () => {
         return { results: [row], entries: 7 };
       },
     };
-    const s = await startTestServer({ projects: [root], home, dataDir, inline: true, indexes: fake });
-    try {
+    await withTestServer({ projects: [root], home, dataDir, inline: true, indexes: fake }, async (s) => {
       const a = await s.get('/api/file-search', { q: 'widgets', project: root, kinds: 'dirs', limit: '30' });
       expect(a.body).toEqual({ results: [row], root });
       expect(calls).toEqual([{ root, q: 'widgets', limit: 30, kinds: 'dirs' }]);
       expect(s.audit.last('file_search')!.resources).toBe(
         'q=widgets kinds=dirs indexed=true entries=7 results=1',
       );
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('walks when the index cannot serve (not ready, truncated, gone)', async () => {
     const root = widgets();
     const fake: IndexProvider = { status: () => undefined, search: async () => undefined };
-    const s = await startTestServer({ projects: [root], home, dataDir, inline: true, indexes: fake });
-    try {
+    await withTestServer({ projects: [root], home, dataDir, inline: true, indexes: fake }, async (s) => {
       const a = await s.get('/api/file-search', { q: 'widgets', project: root });
       expect(names(a)).toContain('widgets.py');
       expect(s.audit.last('file_search')!.resources).toMatch(/roots=1/);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('an explicitly scoped root whose index prunes consent folders (macOS HOME) is walked instead', async () => {
@@ -484,21 +470,17 @@ describe('GET /api/file-search: the index fast path', () => {
         return { results: [], entries: 7 };
       },
     };
-    const s = await startTestServer({ projects: [root], home, dataDir, inline: true, indexes: fake });
-    try {
+    await withTestServer({ projects: [root], home, dataDir, inline: true, indexes: fake }, async (s) => {
       (s.server.context.walkOnlyRoots as Set<string>).add(root);
       const a = await s.get('/api/file-search', { q: 'widgets', project: root });
       expect(names(a)).toContain('widgets.py');
       expect(asked).toBe(0);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('the real index host builds the known project off the event loop and then serves it', async () => {
     const root = widgets();
-    const s = await startTestServer({ projects: [root], home, dataDir, indexes: undefined });
-    try {
+    await withTestServer({ projects: [root], home, dataDir, indexes: undefined }, async (s) => {
       const host = s.server.context.indexes!;
       for (let i = 0; i < 200 && !host.status(root)?.ready; i++) await new Promise((r) => setTimeout(r, 25));
       expect(host.status(root)).toMatchObject({ ready: true, truncated: false });
@@ -506,9 +488,7 @@ describe('GET /api/file-search: the index fast path', () => {
       expect(names(a)).toEqual(expect.arrayContaining(['widgets', 'widgetsempty', '.widgetshidden']));
       expect(new Set(a.body.results!.map((r) => r['kind']))).toEqual(new Set(['dir']));
       expect(s.audit.last('file_search')!.resources).toMatch(/indexed=true/);
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 
@@ -516,37 +496,37 @@ describe('GET /api/file-search: a saturated pool', () => {
   it('answers a coded 503 path_probe_busy, audited as a failure', async () => {
     const proj = tree(['hello.py']);
     const busy = { run: () => Promise.reject(new PoolBusyError('probe')) };
-    const s = await startTestServer({
-      projects: [proj],
-      home,
-      dataDir,
-      inline: true,
-      runners: { probe: busy },
-    });
-    try {
-      const a = await s.get('/api/file-search', { q: 'hello', project: proj });
-      expect(a.status).toBe(503);
-      expect(a.body).toEqual({
-        error: 'file system probe capacity exhausted; retry shortly',
-        code: 'path_probe_busy',
-      });
-      expect(s.audit.last('file_search')).toMatchObject({ outcome: 'failure', error: 'path_probe_busy' });
-      const t = await startTestServer({
+    await withTestServer(
+      {
         projects: [proj],
         home,
         dataDir,
         inline: true,
-        runners: { transfer: busy },
-      });
-      try {
-        const b = await t.get('/api/file-search', { q: 'hello', project: proj });
-        expect(b.status).toBe(503);
-        expect(b.body.code).toBe('path_probe_busy');
-      } finally {
-        await t.close();
-      }
-    } finally {
-      await s.close();
-    }
+        runners: { probe: busy },
+      },
+      async (s) => {
+        const a = await s.get('/api/file-search', { q: 'hello', project: proj });
+        expect(a.status).toBe(503);
+        expect(a.body).toEqual({
+          error: 'file system probe capacity exhausted; retry shortly',
+          code: 'path_probe_busy',
+        });
+        expect(s.audit.last('file_search')).toMatchObject({ outcome: 'failure', error: 'path_probe_busy' });
+        await withTestServer(
+          {
+            projects: [proj],
+            home,
+            dataDir,
+            inline: true,
+            runners: { transfer: busy },
+          },
+          async (t) => {
+            const b = await t.get('/api/file-search', { q: 'hello', project: proj });
+            expect(b.status).toBe(503);
+            expect(b.body.code).toBe('path_probe_busy');
+          },
+        );
+      },
+    );
   });
 });

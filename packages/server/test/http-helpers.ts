@@ -125,4 +125,17 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
   };
 }
 
+/** Runs `fn` against a fresh test server, closed however `fn` ends. */
+export async function withTestServer(
+  o: TestServerOptions,
+  fn: (s: TestServer) => Promise<void>,
+): Promise<void> {
+  const s = await startTestServer(o);
+  try {
+    await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
 export const names = (a: Answer): string[] => (a.body.results ?? []).map((r) => String(r['name']));

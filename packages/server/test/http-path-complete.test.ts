@@ -4,7 +4,7 @@ import { type DirOpener, procFdOpener, SensitiveFence } from '@trawl/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import { PoolBusyError } from '../src/http/pool.js';
-import { names, startTestServer, type TestServer } from './http-helpers.js';
+import { names, startTestServer, type TestServer, withTestServer } from './http-helpers.js';
 
 // Fake HOME and data dir under a temp dir: the real ~/.ssh is never touched.
 let trees: TempTrees;
@@ -203,12 +203,9 @@ describe('GET /api/path-complete: seams (spec §5.2 tripwires and races) 🔒', 
     inline: Parameters<typeof startTestServer>[0]['inline'],
     fn: (s: TestServer) => Promise<void>,
   ) => {
-    const s = await startTestServer({ projects: [proj], home, dataDir, inline: inline ?? true });
-    try {
+    await withTestServer({ projects: [proj], home, dataDir, inline: inline ?? true }, async (s) => {
       await fn(s);
-    } finally {
-      await s.close();
-    }
+    });
   };
 
   it('test_no_caller_influenced_path_is_ever_resolved: the resolver only ever sees the server-held project', async () => {
@@ -361,34 +358,31 @@ describe('GET /api/path-complete: seams (spec §5.2 tripwires and races) 🔒', 
   it("trawl's own data directory is never listed", async () => {
     const proj = project();
     const inside = path.join(proj, 'trawl-data');
-    const s = await startTestServer({ projects: [proj], home, dataDir: inside, inline: true });
-    try {
+    await withTestServer({ projects: [proj], home, dataDir: inside, inline: true }, async (s) => {
       fs.mkdirSync(inside, { recursive: true });
       expect(names(await complete(s, proj, { dir: './' }))).not.toContain('trawl-data');
       expect((await complete(s, proj, { dir: './trawl-data/' })).status).toBe(403);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('a saturated transfer pool is a coded 503 (audited as a failure)', async () => {
     const proj = project();
     const busy = { run: () => Promise.reject(new PoolBusyError('transfer')) };
-    const s = await startTestServer({
-      projects: [proj],
-      home,
-      dataDir,
-      inline: true,
-      runners: { transfer: busy },
-    });
-    try {
-      const a = await complete(s, proj, { dir: './' });
-      expect(a.status).toBe(503);
-      expect(a.body.code).toBe('path_probe_busy');
-      expect(s.audit.last('path_complete')).toMatchObject({ outcome: 'failure', error: 'path_probe_busy' });
-    } finally {
-      await s.close();
-    }
+    await withTestServer(
+      {
+        projects: [proj],
+        home,
+        dataDir,
+        inline: true,
+        runners: { transfer: busy },
+      },
+      async (s) => {
+        const a = await complete(s, proj, { dir: './' });
+        expect(a.status).toBe(503);
+        expect(a.body.code).toBe('path_probe_busy');
+        expect(s.audit.last('path_complete')).toMatchObject({ outcome: 'failure', error: 'path_probe_busy' });
+      },
+    );
   });
 });
 
@@ -399,8 +393,7 @@ describe('GET /api/path-complete: recent projects', () => {
     const recent = project();
     const proj = project();
     fs.writeFileSync(path.join(dd, 'recent-projects.json'), JSON.stringify([recent, 42, 'relative/x', null]));
-    const s = await startTestServer({ projects: [proj], home, dataDir: dd, inline: true });
-    try {
+    await withTestServer({ projects: [proj], home, dataDir: dd, inline: true }, async (s) => {
       expect((await complete(s, recent, { dir: './' })).status).toBe(200);
       expect((await complete(s, 'relative/x', { dir: './' })).status).toBe(403);
       const projects = (await s.get('/api/projects')).body['projects'] as Array<{
@@ -414,8 +407,6 @@ describe('GET /api/path-complete: recent projects', () => {
       fs.writeFileSync(path.join(dd, 'recent-projects.json'), '{not json');
       await new Promise((r) => setTimeout(r, 1100));
       expect((await complete(s, recent, { dir: './' })).status).toBe(403);
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
