@@ -3,8 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchWorkerStats } from '../src/engine/js/worker-pool.js';
+import { leaseSearchWorker, searchWorkerStats } from '../src/engine/js/worker-pool.js';
 import { type SearchRequest, search } from '../src/engine/search.js';
+import { MAX_IDLE_SEARCH_WORKERS } from '../src/limits.js';
 import type { SearchEvent } from '../src/search/events.js';
 
 let dir: string;
@@ -75,6 +76,17 @@ describe('warm search workers', () => {
     });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('3');
+  });
+
+  it(`keeps at most ${MAX_IDLE_SEARCH_WORKERS} workers idle; the rest are terminated when returned`, () => {
+    const none = { onMessage: () => {}, onError: () => {} };
+    const leases = Array.from({ length: MAX_IDLE_SEARCH_WORKERS + 2 }, () => leaseSearchWorker(none));
+    const before = searchWorkerStats();
+    expect(before.idle).toBe(0);
+    for (const l of leases) l.release();
+    const after = searchWorkerStats();
+    expect(after.idle).toBe(MAX_IDLE_SEARCH_WORKERS);
+    expect(after.discarded - before.discarded).toBe(2);
   });
 
   it('idle workers do not keep the process alive', () => {
