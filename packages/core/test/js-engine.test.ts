@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJsEngine } from '../src/engine/js/js-engine.js';
 import type { EngineRun } from '../src/engine/run.js';
+import { REORDER_WINDOW_BATCHES, WORKER_BATCH_FILES } from '../src/limits.js';
 import type { SearchEvent } from '../src/search/events.js';
 
 let dir: string;
@@ -123,5 +124,32 @@ describe('js engine at the deadline', () => {
     expect(matched.length).toBeGreaterThanOrEqual(3);
     // In walk order, with no gaps: the searched prefix of the walk.
     expect(matched).toEqual(matched.map((_, k) => path.join(slow, `f${String(k).padStart(2, '0')}.txt`)));
+  });
+});
+
+describe('js engine: a batch stuck at the head of the walk', () => {
+  let tree: string;
+  const BEFORE = 600; // enough for the second worker to start (SECOND_WORKER_MIN_FILES)
+  const AFTER = 5000;
+  beforeAll(() => {
+    // One file keeps its worker busy past the deadline; thousands of quick ones follow it.
+    tree = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-js-window-'));
+    const put = (name: string, text: string) => fs.writeFileSync(path.join(tree, name), text);
+    for (let i = 0; i < BEFORE; i++) put(`b${String(i).padStart(4, '0')}.txt`, 'needle\n');
+    put('c-stuck.txt', `${'a'.repeat(40)}!\n`);
+    for (let i = 0; i < AFTER; i++) put(`d${String(i).padStart(4, '0')}.txt`, 'needle\n');
+  });
+  afterAll(() => fs.rmSync(tree, { recursive: true, force: true }));
+
+  it('does not let the other worker run far ahead of it (answers are held in walk order)', async () => {
+    const events = await collect(
+      run('(a|aa)+$|needle', { workers: 2, deadline: Date.now() + 3000, walk: { roots: [tree], cwd: tree } }),
+    );
+    const summary = events.at(-1)!;
+    expect(summary.type === 'summary' && summary.summary.outcome).toBe('timeout');
+    // Unbounded, the second worker would search every file after the stuck one before the deadline.
+    const matched = events.filter((e) => e.type === 'match').length;
+    expect(matched).toBeGreaterThan(0);
+    expect(matched).toBeLessThanOrEqual(BEFORE + REORDER_WINDOW_BATCHES * WORKER_BATCH_FILES);
   });
 });
