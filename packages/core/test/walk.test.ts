@@ -201,3 +201,29 @@ describe('Walker', () => {
     if (process.getuid?.() !== 0) expect(w.stats.errors.map((e) => e.code)).toContain('EACCES');
   });
 });
+
+describe('exclude decides on where an entry is, not how it is spelled', () => {
+  it('🔒 gets the canonical path below a root that is a link (and a chain of links), and a file root resolved', () => {
+    put('real/keep.txt');
+    put('real/store/key');
+    fs.symlinkSync(path.join(dir, 'real'), path.join(dir, 'hop'));
+    fs.symlinkSync(path.join(dir, 'hop'), path.join(dir, 'link'));
+    fs.symlinkSync(path.join(dir, 'real', 'store', 'key'), path.join(dir, 'keylink'));
+    const store = path.join(fs.realpathSync(dir), 'real', 'store');
+    const asked: string[] = [];
+    const exclude = (p: string) => {
+      asked.push(p);
+      return p === store || p.startsWith(`${store}/`);
+    };
+    const { paths } = walk({ roots: ['link', 'keylink'], exclude });
+    expect(paths).toEqual(['link/keep.txt']);
+    expect(asked).toContain(store);
+    expect(asked).toContain(path.join(store, 'key'));
+    // Positive control: without the predicate, the store is walked through the link.
+    expect(walk({ roots: ['link', 'keylink'] }).paths).toEqual([
+      'link/keep.txt',
+      'link/store/key',
+      'keylink',
+    ]);
+  });
+});

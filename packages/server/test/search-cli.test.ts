@@ -169,3 +169,33 @@ function crc32(buf: Buffer): number {
   }
   return (c ^ 0xffffffff) >>> 0;
 }
+
+describe('trawl search through a link to HOME (CLI process)', () => {
+  it.each(['js', 'rg'])('🔒 prints what HOME holds but never a credential store (%s engine)', (engine) => {
+    const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-search-cli-home-')));
+    const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-search-cli-proj-')));
+    try {
+      for (const [rel, content] of Object.entries({
+        'notes.txt': 'CANARY plain\n',
+        '.ssh/id_ed25519': 'CANARY-SECRET ssh\n',
+        '.aws/credentials': 'CANARY-SECRET aws\n',
+      })) {
+        fs.mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+        fs.writeFileSync(path.join(home, rel), content);
+      }
+      fs.symlinkSync(home, path.join(work, 'homelink'));
+      const r = spawnSync(process.execPath, [BIN, 'search', 'CANARY', 'homelink', '--engine', engine], {
+        cwd: work,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { PATH: process.env['PATH'] ?? '', HOME: home },
+      });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('CANARY plain');
+      expect(r.stdout).not.toContain('CANARY-SECRET');
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+});

@@ -30,8 +30,14 @@ export interface WalkOptions {
    * drop. 'filter': globs only narrow; ignore rules and hidden-ness still apply to what they admit.
    */
   globMode?: 'override' | 'filter';
-  /** Entries (files, and directories with all below them) the caller never wants, by absolute path. */
-  exclude?: (abs: string) => boolean;
+  /**
+   * Entries (files, and directories with all below them) the caller never wants, decided on where they are:
+   * called with the entry's canonical path — its root's realpath plus the names below it (the walk never
+   * follows a link below a root, so that is the entry's real location) — never with the path as spelled, so a
+   * root that is a link (or a chain of links) into a fenced location cannot smuggle it past the predicate.
+   * A root whose realpath cannot be read is not walked when this is set (fail closed).
+   */
+  exclude?: (canonical: string) => boolean;
   /** Directory names never entered below a root (a root itself is always entered). */
   skipDirs?: ReadonlySet<string>;
   /** Budget: directory entries examined. */
@@ -86,6 +92,8 @@ interface DirRules {
 
 interface Frame {
   dirAbs: string;
+  /** Canonical path of the directory (only kept when an `exclude` predicate needs it). */
+  dirCanon: string;
   /** Output path of the directory, '' for a root spelled '' (cwd without prefix). */
   dirOut: string;
   rules: DirRules | null;
@@ -141,18 +149,33 @@ export class Walker {
       return;
     }
     const rootOut = root === '' ? '' : toSlashes(root).replace(/\/+$/, '') || '/';
+    const exclude = this.options.exclude;
+    let canon = '';
+    if (exclude) {
+      // Roots are followed, so the predicate is asked about where this one leads, not how it is spelled.
+      try {
+        canon = fs.realpathSync.native(abs);
+      } catch (err) {
+        this.stats.errors.push({
+          path: root,
+          code: (err as NodeJS.ErrnoException).code ?? 'EIO',
+          message: describeError(err),
+        });
+        return;
+      }
+      if (exclude(canon)) return;
+    }
     if (!st.isDirectory()) {
       this.stats.files++;
       yield { path: toSlashes(root), abs, explicit: true };
       return;
     }
-    if (this.options.exclude?.(abs)) return;
     const parentDir = path.dirname(abs);
     const parentRules =
       this.ignoreFiles && (this.options.parents ?? true) && parentDir !== abs
         ? this.rulesAt(parentDir)
         : null;
-    const first = this.openFrame(abs, rootOut, parentRules, '', rootOut);
+    const first = this.openFrame(abs, canon, rootOut, parentRules, '', rootOut);
     if (!first) return;
     const stack: Frame[] = [first];
     while (stack.length > 0) {
@@ -168,10 +191,11 @@ export class Walker {
         frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
       const childRel = frame.rel === '' ? name : `${frame.rel}/${name}`;
       if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules, frame.dirAbs)) continue;
-      if (this.options.exclude?.(childAbs)) continue;
+      const childCanon = exclude ? (frame.dirCanon === '/' ? `/${name}` : `${frame.dirCanon}/${name}`) : '';
+      if (exclude?.(childCanon)) continue;
       if (isDir) {
         if (this.options.skipDirs?.has(name)) continue;
-        const child = this.openFrame(childAbs, childOut, frame.rules, childRel, frame.rootOut);
+        const child = this.openFrame(childAbs, childCanon, childOut, frame.rules, childRel, frame.rootOut);
         if (child) stack.push(child);
       } else {
         this.stats.files++;
@@ -199,6 +223,7 @@ export class Walker {
   /** Lists a directory; its own ignore files (found in that listing) extend `parentRules` for its children. */
   private openFrame(
     dirAbs: string,
+    dirCanon: string,
     dirOut: string,
     parentRules: DirRules | null,
     rel: string,
@@ -243,7 +268,7 @@ export class Walker {
     }
     entries.sort((a, b) => compareUtf8(a.key, b.key));
     const rules = this.ignoreFiles ? this.rulesFromListing(dirAbs, dirents, parentRules) : null;
-    return { dirAbs, dirOut, rules, entries, next: 0, rel, rootOut };
+    return { dirAbs, dirCanon, dirOut, rules, entries, next: 0, rel, rootOut };
   }
 
   /** ripgrep's precedence: overrides, then ignore files (a whitelist beats hidden-ness), then hidden. */

@@ -100,13 +100,43 @@ function resultFilter(run: EngineRun): ((b: FileBlock) => boolean) | null {
   const filterGlobs = w.globMode === 'filter' && (w.globs?.length ?? 0) > 0 && w.ignoreFiles !== false;
   if (!filterGlobs && !w.exclude) return null;
   const walker = new Walker({ ...w });
+  const canonicalRoots = new Map<number, string | null>();
   return (b) => {
     const rootSpelling = w.roots[b.rootIndex] ?? '';
     const rootAbs = path.resolve(w.cwd, rootSpelling || '.');
     const abs = path.resolve(w.cwd, b.path);
-    if (w.exclude?.(abs)) return false;
+    if (w.exclude) {
+      // Decided where the file is, as the walker decides: ripgrep follows a root that is a link.
+      const canonical = canonicalPath(b, rootAbs, abs, canonicalRoots);
+      if (canonical === null || w.exclude(canonical)) return false;
+    }
     return !(filterGlobs && abs !== rootAbs && walker.ignoredBelow(rootAbs, abs, false));
   };
+}
+
+/**
+ * The real location of a file ripgrep reported: its root's realpath plus the names below the root (ripgrep, like
+ * the walker, follows no link below a root). `null` when the root cannot be resolved: the caller fails closed.
+ */
+function canonicalPath(
+  b: FileBlock,
+  rootAbs: string,
+  abs: string,
+  cache: Map<number, string | null>,
+): string | null {
+  let root = cache.get(b.rootIndex);
+  if (root === undefined) {
+    try {
+      root = fs.realpathSync.native(rootAbs);
+    } catch {
+      root = null;
+    }
+    cache.set(b.rootIndex, root);
+  }
+  if (root === null) return null;
+  const rel = path.relative(rootAbs, abs);
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return null;
+  return rel === '' ? root : path.join(root, rel);
 }
 
 function rootIndexOf(p: string, roots: Array<{ spelling: string; index: number }>): number {
