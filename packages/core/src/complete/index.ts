@@ -16,4 +16,13 @@ export {
   procFdOpener,
   unavailableOpener,
 } from './open-dir.js';
+export {
+  type FileReadOutcome,
+  listProjectDir,
+  type ProjectPathRequest,
+  type ProjectPathStatus,
+  projectRelSegments,
+  readProjectFile,
+  type TreeOutcome,
+} from './project-files.js';
 export { type CompletionSegmentsOptions, completionSegments, splitCompletionToken } from './segments.js';

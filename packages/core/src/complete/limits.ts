@@ -17,3 +17,12 @@ export const PATH_COMPLETE_MAX_DIR_CHARS = 4_096;
 
 /** A `q` longer than this matches no entry name (NAME_MAX is 255 bytes): answered as an empty listing. */
 export const PATH_COMPLETE_MAX_Q_CHARS = 1_024;
+
+/** Rows of one tree level (the Files rail): a folder this wide is browsed by searching, not by scrolling. */
+export const TREE_MAX_ENTRIES = 2_000;
+/** Entries examined for one tree level before it answers `truncated` (bounded work on a huge directory). */
+export const TREE_MAX_SCAN = 20_000;
+/** Bytes of a file returned to the viewer; beyond, `truncated` (a viewer is not a transfer channel). */
+export const FILE_VIEW_MAX_BYTES = 1024 * 1024;
+/** A NUL within this many leading bytes makes a file binary (what git and ripgrep look at, roughly). */
+export const BINARY_SNIFF_BYTES = 8 * 1024;

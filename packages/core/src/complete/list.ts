@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import type { SensitiveFence } from '../fence/index.js';
 import type { NameResult } from '../names/types.js';
 import { PATH_COMPLETE_MAX_ENTRIES, PATH_COMPLETE_MAX_SCAN } from './limits.js';
-import { type DirOpener, type OpenDir, platformDirOpener } from './open-dir.js';
+import { type DirOpener, platformDirOpener } from './open-dir.js';
+import { closeQuietly, compareRows, isUnder, reachDir, scanEntries } from './reach.js';
 import { completionSegments } from './segments.js';
 
 /**
@@ -60,21 +61,6 @@ function expandHome(p: string, home: string): string {
   return p;
 }
 
-function isUnder(child: string, root: string): boolean {
-  if (child === root) return true;
-  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  return child.startsWith(prefix);
-}
-
-/** Directories first, then names case-insensitively (code point order), then exact name for a stable order. */
-function compareRows(a: NameResult, b: NameResult): number {
-  if (a.kind !== b.kind) return a.kind === 'dir' ? -1 : 1;
-  const al = a.name.toLowerCase();
-  const bl = b.name.toLowerCase();
-  if (al !== bl) return al < bl ? -1 : 1;
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
 /**
  * One directory level of a project for `./` completion (spec/file-api.md §3.2; DESIGN.md decision 7).
  *
@@ -119,43 +105,10 @@ export function listCompletion(req: CompletionRequest): CompletionOutcome {
   );
   if (segments === null) return out('outside', root, { detail: 'lexical' });
 
-  const held: OpenDir[] = [];
-  const closeAll = () => {
-    for (const d of held.splice(0)) {
-      try {
-        opener.close(d);
-      } catch {
-        // already closed
-      }
-    }
-  };
+  const reached = reachDir(opener, root, segments);
+  if (!reached.ok) return out(reached.status, root, { detail: reached.detail });
+  const current = reached.dir;
   try {
-    let current: OpenDir;
-    try {
-      current = opener.openRoot(root);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      return out(code === 'ENOENT' ? 'missing' : 'refused', root, {
-        detail: `project root: ${code ?? 'error'}`,
-      });
-    }
-    held.push(current);
-    for (const name of segments) {
-      let next: OpenDir;
-      try {
-        next = opener.openChild(current, name);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code ?? 'error';
-        if (code === 'ENOENT') return out('missing', root, { detail: `${name}: missing` });
-        return out('refused', root, { detail: `${name}: ${opener.describeChild(current, name)} (${code})` });
-      }
-      // Close the parent now: only the deepest descriptor is needed, and fd numbers must not be reused under it.
-      held.pop();
-      opener.close(current);
-      held.push(next);
-      current = next;
-    }
-
     const witness = opener.witness(current);
     if (witness === null) return out('refused', root, { detail: 'witness unavailable' });
     if (!isUnder(witness, root)) return out('outside', root, { witness, detail: 'witness outside the root' });
@@ -164,61 +117,18 @@ export function listCompletion(req: CompletionRequest): CompletionOutcome {
 
     const showDots = req.q.startsWith('.');
     const prefix = req.q.toLowerCase();
-    const rows: NameResult[] = [];
-    let scanned = 0;
-    let reader: ReturnType<DirOpener['readdir']>;
-    try {
-      reader = opener.readdir(current);
-    } catch (err) {
-      return out('missing', root, {
-        witness,
-        detail: `read: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
-      });
-    }
-    try {
-      for (;;) {
-        if (scanned >= maxScan) break;
-        const e = reader.readSync();
-        if (e === null) break;
-        scanned++;
-        const name = e.name;
-        if (!showDots && name.startsWith('.')) continue;
-        if (!name.toLowerCase().startsWith(prefix)) continue;
-        if (e.isSymbolicLink()) continue;
-        const rowPath = path.join(witness, name);
-        if (req.fence.isSensitiveCanonical(rowPath)) continue;
-        let st: ReturnType<DirOpener['lstatChild']>;
-        try {
-          st = opener.lstatChild(current, name);
-        } catch {
-          continue;
-        }
-        if (st.isSymbolicLink()) continue;
-        const isDir = st.isDirectory();
-        rows.push({
-          path: rowPath,
-          name,
-          kind: isDir ? 'dir' : 'file',
-          size: isDir ? 0 : st.size,
-          mtime: Math.floor(st.mtimeMs / 1000),
-        });
-      }
-    } catch (err) {
-      return out('missing', root, {
-        witness,
-        scanned,
-        detail: `read: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
-      });
-    } finally {
-      try {
-        reader.closeSync();
-      } catch {
-        // closed
-      }
-    }
-    rows.sort(compareRows);
-    return { status: 'ok', root, witness, rows: rows.slice(0, maxEntries), scanned };
+    const scan = scanEntries(
+      opener,
+      current,
+      witness,
+      req.fence,
+      (name) => (showDots || !name.startsWith('.')) && name.toLowerCase().startsWith(prefix),
+      maxScan,
+    );
+    if (!scan.ok) return out('missing', root, { witness, scanned: scan.scanned, detail: scan.detail });
+    const rows = scan.rows.sort(compareRows);
+    return { status: 'ok', root, witness, rows: rows.slice(0, maxEntries), scanned: scan.scanned };
   } finally {
-    closeAll();
+    closeQuietly(opener, current);
   }
 }

@@ -46,6 +46,11 @@ export interface DirOpener {
   readdir(dir: OpenDir): CompletionDirReader;
   /** An entry's own metadata (links are not followed). */
   lstatChild(dir: OpenDir, name: string): CompletionStat;
+  /**
+   * Opens a regular file that is a child of `parent` for reading, never following a link at `name` (the parent was
+   * reached without following any); throws an errno error (`ELOOP` for a link). Returns the descriptor.
+   */
+  openFile(parent: OpenDir, name: string): number;
   /** What a refused component is, for the audit line: `symlink`, `file`, `fifo`, … (never throws). */
   describeChild(parent: OpenDir, name: string): string;
   close(dir: OpenDir): void;
@@ -55,6 +60,8 @@ export interface DirOpener {
 const C = fs.constants;
 const DIR_FLAGS = C.O_RDONLY | (C.O_DIRECTORY ?? 0) | (C.O_NONBLOCK ?? 0);
 const NOFOLLOW_DIR_FLAGS = DIR_FLAGS | (C.O_NOFOLLOW ?? 0);
+/** O_NONBLOCK: a FIFO planted under the name must not block the open (it is then refused as not a file). */
+const NOFOLLOW_FILE_FLAGS = C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
 
 /** A component name that cannot be handed to an `…/<name>` open: empty, `.`, `..`, a separator or a NUL. */
 function badComponent(name: string): boolean {
@@ -126,6 +133,10 @@ export function procFdOpener(procFd = '/proc/self/fd'): DirOpener {
       if (badComponent(name)) throw errno('EINVAL', 'not a single path component');
       return fs.lstatSync(at(dir, name));
     },
+    openFile(parent, name) {
+      if (badComponent(name)) throw errno('EINVAL', 'not a single path component');
+      return fs.openSync(at(parent, name), NOFOLLOW_FILE_FLAGS);
+    },
     describeChild(parent, name) {
       if (badComponent(name)) return 'invalid';
       try {
@@ -193,6 +204,19 @@ export function pathOpener(): DirOpener {
       if (badComponent(name)) throw errno('EINVAL', 'not a single path component');
       return fs.lstatSync(path.join(dir.reachedAs, name));
     },
+    openFile(parent, name) {
+      if (badComponent(name)) throw errno('EINVAL', 'not a single path component');
+      const p = path.join(parent.reachedAs, name);
+      const st = fs.lstatSync(p);
+      if (st.isSymbolicLink()) throw errno('ELOOP', 'a link');
+      const fd = fs.openSync(p, NOFOLLOW_FILE_FLAGS);
+      const held = fs.fstatSync(fd);
+      if (held.dev !== st.dev || held.ino !== st.ino) {
+        fs.closeSync(fd);
+        throw errno('ESTALE', 'the file changed while it was opened');
+      }
+      return fd;
+    },
     describeChild(parent, name) {
       if (badComponent(name)) return 'invalid';
       try {
@@ -220,6 +244,7 @@ export function unavailableOpener(reason: string): DirOpener {
     witness: () => null,
     readdir: refuse,
     lstatChild: refuse,
+    openFile: refuse,
     describeChild: () => 'unavailable',
     close: () => {},
   };

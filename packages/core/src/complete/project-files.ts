@@ -1,0 +1,202 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { SensitiveFence } from '../fence/index.js';
+import type { NameResult } from '../names/types.js';
+import { BINARY_SNIFF_BYTES, FILE_VIEW_MAX_BYTES, TREE_MAX_ENTRIES, TREE_MAX_SCAN } from './limits.js';
+import { type DirOpener, type OpenDir, platformDirOpener } from './open-dir.js';
+import { closeQuietly, compareRows, isUnder, reachDir, scanEntries } from './reach.js';
+
+/**
+ * Why a tree listing or a file read answered as it did:
+ * - `invalid`: the relative path is not `/`-separated plain names (empty, `.`, `..`, a NUL, a backslash, absolute);
+ * - `sensitive`: the root, a directory reached or the file is a sensitive location;
+ * - `link`: a component is a link (never followed, whatever it points at);
+ * - `outside`: the descriptor's witness is not under the root (the root moved under us);
+ * - `missing`: a component does not exist; `wrong-kind`: a directory where a file was asked for, or the reverse
+ *   (or a FIFO, a device, an unreadable entry).
+ */
+export type ProjectPathStatus =
+  | 'ok'
+  | 'invalid'
+  | 'sensitive'
+  | 'link'
+  | 'outside'
+  | 'missing'
+  | 'wrong-kind';
+
+export interface ProjectPathRequest {
+  /** The SERVER-HELD project directory (a known project, never the caller's spelling). `~` is expanded. */
+  project: string;
+  /** `/`-separated path relative to the project root; `""` is the root. */
+  rel: string;
+  fence: Pick<SensitiveFence, 'isSensitiveCanonical'>;
+  home?: string;
+  /** Canonicalises the server-held project root (the only resolution; a seam for tests). */
+  realpath?: (p: string) => string;
+  opener?: DirOpener;
+}
+
+export interface TreeOutcome {
+  status: ProjectPathStatus;
+  /** The canonical project root ('' when it could not be resolved). */
+  root: string;
+  /** Rows with paths relative to the root (`/`-separated), directories first then names case-insensitively. */
+  entries: NameResult[];
+  truncated: boolean;
+  /** For the audit line. */
+  detail?: string;
+}
+
+export interface FileReadOutcome {
+  status: ProjectPathStatus;
+  root: string;
+  size?: number;
+  mtime?: number;
+  text?: string;
+  truncated?: boolean;
+  binary?: boolean;
+  detail?: string;
+}
+
+/** The names of a relative path, or `null` when it is not plain names joined by `/`. */
+export function projectRelSegments(rel: string): string[] | null {
+  if (rel === '') return [];
+  const parts = rel.split('/');
+  for (const p of parts) {
+    if (p === '' || p === '.' || p === '..' || p.includes('\0') || p.includes('\\')) return null;
+  }
+  return parts;
+}
+
+function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  return p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
+}
+
+interface Held {
+  root: string;
+  dir: OpenDir;
+  witness: string;
+  opener: DirOpener;
+}
+
+/**
+ * The shared first half of a tree listing and a file read: canonicalise the server-held root (the one resolution),
+ * walk `segments` through held descriptors without following a link, witness the directory, and judge it.
+ */
+function holdDir(
+  req: ProjectPathRequest,
+  segments: readonly string[],
+): { ok: true; held: Held } | { ok: false; status: ProjectPathStatus; root: string; detail: string } {
+  const home = req.home ?? os.homedir();
+  const realpath = req.realpath ?? ((p: string) => fs.realpathSync(p));
+  const opener = req.opener ?? platformDirOpener();
+  let root: string;
+  try {
+    root = realpath(expandHome(req.project, home));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'unresolvable';
+    return { ok: false, status: 'missing', root: '', detail: `project root: ${code}` };
+  }
+  if (req.fence.isSensitiveCanonical(root))
+    return { ok: false, status: 'sensitive', root, detail: 'project root' };
+  const reached = reachDir(opener, root, segments);
+  if (!reached.ok) {
+    const status = reached.link ? 'link' : reached.status === 'missing' ? 'missing' : 'wrong-kind';
+    return { ok: false, status, root, detail: reached.detail };
+  }
+  const witness = opener.witness(reached.dir);
+  const fail = (status: ProjectPathStatus, detail: string) => {
+    closeQuietly(opener, reached.dir);
+    return { ok: false as const, status, root, detail };
+  };
+  if (witness === null) return fail('wrong-kind', 'witness unavailable');
+  if (!isUnder(witness, root)) return fail('outside', `witness outside the root: ${witness}`);
+  if (req.fence.isSensitiveCanonical(witness)) return fail('sensitive', witness);
+  return { ok: true, held: { root, dir: reached.dir, witness, opener } };
+}
+
+/**
+ * One level of a project directory for the Files rail: every entry but links (dot entries included), sensitive
+ * ones omitted, directories first, at most `maxEntries` rows after examining at most `maxScan` entries
+ * (`truncated` when either bound cut the answer). Synchronous by design: it runs on a worker thread.
+ */
+export function listProjectDir(
+  req: ProjectPathRequest & { maxEntries?: number; maxScan?: number },
+): TreeOutcome {
+  const segments = projectRelSegments(req.rel);
+  if (segments === null) return { status: 'invalid', root: '', entries: [], truncated: false };
+  const h = holdDir(req, segments);
+  if (!h.ok) return { status: h.status, root: h.root, entries: [], truncated: false, detail: h.detail };
+  const { root, dir, witness, opener } = h.held;
+  try {
+    const maxEntries = req.maxEntries ?? TREE_MAX_ENTRIES;
+    const scan = scanEntries(opener, dir, witness, req.fence, () => true, req.maxScan ?? TREE_MAX_SCAN);
+    if (!scan.ok) return { status: 'missing', root, entries: [], truncated: false, detail: scan.detail };
+    const rows = scan.rows.sort(compareRows);
+    const prefix = req.rel === '' ? '' : `${req.rel}/`;
+    return {
+      status: 'ok',
+      root,
+      entries: rows.slice(0, maxEntries).map((r) => ({ ...r, path: prefix + r.name })),
+      truncated: scan.exhausted || rows.length > maxEntries,
+    };
+  } finally {
+    closeQuietly(opener, dir);
+  }
+}
+
+/**
+ * A text file of a project for the viewer, never through a link at any component: the parent directory is reached
+ * through held descriptors and the file opened relative to it with O_NOFOLLOW (and O_NONBLOCK, so a FIFO cannot
+ * block). At most `maxBytes` are read (`truncated` beyond; a UTF-8 sequence cut by the cap is dropped, not
+ * mangled); a NUL in the first 8 KiB makes it `binary` with no text.
+ */
+export function readProjectFile(req: ProjectPathRequest & { maxBytes?: number }): FileReadOutcome {
+  const segments = projectRelSegments(req.rel);
+  if (segments === null || segments.length === 0) return { status: 'invalid', root: '' };
+  const name = segments[segments.length - 1]!;
+  const h = holdDir(req, segments.slice(0, -1));
+  if (!h.ok) return { status: h.status, root: h.root, detail: h.detail };
+  const { root, dir, witness, opener } = h.held;
+  let fd = -1;
+  try {
+    if (req.fence.isSensitiveCanonical(path.join(witness, name)))
+      return { status: 'sensitive', root, detail: path.join(witness, name) };
+    try {
+      fd = opener.openFile(dir, name);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      if (code === 'ENOENT') return { status: 'missing', root, detail: `${name}: missing` };
+      const what = opener.describeChild(dir, name);
+      return {
+        status: what === 'symlink' ? 'link' : 'wrong-kind',
+        root,
+        detail: `${name}: ${what} (${code})`,
+      };
+    }
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { status: 'wrong-kind', root, detail: `${name}: not a regular file` };
+    const maxBytes = req.maxBytes ?? FILE_VIEW_MAX_BYTES;
+    const buf = Buffer.alloc(maxBytes + 1);
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+    const truncated = got > maxBytes;
+    const bytes = buf.subarray(0, Math.min(got, maxBytes));
+    const meta = { root, size: st.size, mtime: Math.floor(st.mtimeMs / 1000), truncated };
+    if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0))
+      return { status: 'ok', ...meta, text: '', binary: true };
+    const decoder = new StringDecoder('utf8');
+    const text = truncated ? decoder.write(bytes) : decoder.write(bytes) + decoder.end();
+    return { status: 'ok', ...meta, text, binary: false };
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+    closeQuietly(opener, dir);
+  }
+}
