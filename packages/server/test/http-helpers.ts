@@ -37,6 +37,8 @@ export interface TestServerOptions {
   diskAudit?: boolean;
   token?: string;
   allowHosts?: string[];
+  /** The workbench build to serve (default none: `/` is the placeholder). */
+  webDist?: string;
 }
 
 export interface Answer {
@@ -95,6 +97,7 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
     ...(o.indexes === undefined && 'indexes' in o ? {} : { indexes: o.indexes ?? null }),
     ...(o.token ? { token: o.token } : {}),
     ...(o.allowHosts ? { allowHosts: o.allowHosts } : {}),
+    webDist: o.webDist ?? null,
   });
   const request = async (route: string, init: RequestInit = {}): Promise<Answer> => {
     const res = await fetch(`${server.origin}${route}`, { redirect: 'manual', ...init });

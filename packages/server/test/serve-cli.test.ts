@@ -69,8 +69,8 @@ describe('trawl serve (a real child process)', () => {
     const dataDir = path.join(tmp, 'data1');
     const s = serve([proj, '--port', '0', '--no-open', '--data-dir', dataDir]);
     const url = await s.firstLine;
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
-    const origin = url.slice(0, url.indexOf('/?token='));
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/);
+    const origin = url.slice(0, url.indexOf('/#token='));
     const token = url.slice(url.indexOf('token=') + 6);
     const auth = { authorization: `Bearer ${token}` };
 
@@ -107,8 +107,8 @@ describe('trawl serve (a real child process)', () => {
     const dataDir = path.join(tmp, 'data2');
     const s = serve(['--no-open'], { TRAWL_TOKEN: token, TRAWL_PORT: '0', TRAWL_DATA_DIR: dataDir });
     const url = await s.firstLine;
-    expect(url.endsWith(`/?token=${token}`)).toBe(true);
-    const origin = url.slice(0, url.indexOf('/?token='));
+    expect(url.endsWith(`/#token=${token}`)).toBe(true);
+    const origin = url.slice(0, url.indexOf('/#token='));
     const r = await fetch(`${origin}/api/projects`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await r.json()) as { projects: Array<{ path: string }> }).projects.map((p) => p.path)).toEqual([
       proj,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
 import type { AuditSink } from '../audit/index.js';
+import { isStaticPath } from './static.js';
 
 /** Paths answered without any check: a liveness probe that reveals nothing. */
 export const OPEN_PATHS: ReadonlySet<string> = new Set(['/api/health']);
@@ -17,7 +17,7 @@ export function newAccessToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** A token given by the operator must be long and plain (it travels in a URL, a cookie and a header). */
+/** A token given by the operator must be long and plain (it travels in a URL fragment and a header). */
 export function validateAccessToken(token: string): string | undefined {
   if (token.length < MIN_TOKEN_CHARS)
     return `the access token must be at least ${MIN_TOKEN_CHARS} characters`;
@@ -32,11 +32,6 @@ export interface AccessOptions {
   /** Extra `Host` names the operator allows (a reverse proxy's name), with or without a port. */
   allowHosts?: readonly string[];
   audit: AuditSink;
-}
-
-/** The cookie that carries the token. Per port: browsers share cookies across ports of one host. */
-export function tokenCookieName(port: number): string {
-  return `trawl_token_${port}`;
 }
 
 /** The `Host` values accepted: each loopback name and extra name with the bound port (and bare on port 80). */
@@ -80,8 +75,10 @@ function bearer(c: Context): string | undefined {
  * 1. `Host` must be a loopback name with the bound port (or an operator-allowed name): else 403 `bad_host`. This
  *    defeats DNS rebinding, where a page on another site resolves its own name to 127.0.0.1.
  * 2. A state-changing method whose `Origin` is present and not this server's is 403 `bad_origin`.
- * 3. The token: `/?token=…` sets an HttpOnly SameSite=Strict cookie and redirects to `/` (so the token leaves the
- *    address bar and history); otherwise the cookie or `Authorization: Bearer …` must carry it: else 401.
+ * 3. The token, as `Authorization: Bearer` only: else 401. No cookie is set or accepted — cookies are not
+ *    port-scoped, so a cookie for 127.0.0.1 reaches every other local server, whoever runs it. The workbench
+ *    takes the token from the URL fragment (never sent to a server). The static workbench files (`/`,
+ *    `/assets/*`, `/favicon.svg`) carry no data and need no token.
  * Every refusal is audited (`access_control`), without the token or the query string.
  */
 export function accessControl(options: AccessOptions): MiddlewareHandler {
@@ -122,16 +119,9 @@ export function accessControl(options: AccessOptions): MiddlewareHandler {
       }
     }
 
-    const cookieName = tokenCookieName(port);
-    if (url.pathname === '/' && url.searchParams.has('token')) {
-      if (!tokenMatches(url.searchParams.get('token') ?? undefined, options.token)) {
-        return refuse(401, 'unauthorized', 'unauthorized: open the URL `trawl serve` printed');
-      }
-      setCookie(c, cookieName, options.token, { httpOnly: true, sameSite: 'Strict', path: '/' });
-      return c.redirect('/', 302);
-    }
+    if (isStaticPath(url.pathname) && SAFE_METHODS.has(c.req.method)) return next();
 
-    const presented = bearer(c) ?? getCookie(c, cookieName);
+    const presented = bearer(c);
     if (!tokenMatches(presented, options.token)) {
       return refuse(401, 'unauthorized', 'unauthorized: open the URL `trawl serve` printed');
     }

@@ -5,33 +5,31 @@ import type { ServerContext } from './context.js';
 import { fileSearch } from './file-search.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { pathComplete } from './path-complete.js';
-
-/** The plain page `/` serves until the web workbench lands. */
-export const PLACEHOLDER_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>trawl</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#222}code{background:#f3f3f3;padding:0 .2em}</style>
-</head><body>
-<h1>trawl is running</h1>
-<p>The web workbench comes in a later release. Until then this server answers its API:</p>
-<ul>
-<li><code>GET /api/file-search?q=…&amp;project=…</code> — files and folders by name</li>
-<li><code>GET /api/path-complete?path=…&amp;dir=./&amp;q=…</code> — one directory level of a known project</li>
-<li><code>GET /api/projects</code> — known projects</li>
-</ul>
-<p>See <code>docs/http-api.md</code>.</p>
-</body></html>
-`;
+import { fileRoute, treeRoute } from './project-files.js';
+import { serveStatic } from './static.js';
 
 /** Routes and the methods they answer; any other method on them is 405. */
-const ROUTES = ['/', '/api/health', '/api/projects', '/api/file-search', '/api/path-complete'] as const;
+const GET_ROUTES = [
+  '/',
+  '/favicon.svg',
+  '/assets/*',
+  '/api/health',
+  '/api/projects',
+  '/api/file-search',
+  '/api/path-complete',
+  '/api/tree',
+  '/api/file',
+] as const;
 
 export interface AppOptions extends ServerContext {
   access: AccessOptions;
+  /** The workbench build (`packages/web/dist`); `undefined`: none, `/` shows the placeholder. */
+  webDist?: string;
 }
 
 /**
  * The dashboard API as a Hono app (a Web-standard fetch handler: mountable elsewhere, testable without sockets).
- * Access control runs before routing; every answer is JSON but the placeholder page; no caller input reaches the
+ * Access control runs before routing; every answer is JSON but the workbench's static files; no caller input reaches the
  * error handler except through a bug, which is answered with a coded 500 that reveals no path.
  */
 export function createApp(options: AppOptions): Hono {
@@ -40,7 +38,8 @@ export function createApp(options: AppOptions): Hono {
 
   app.use('*', async (c, next) => {
     await next();
-    c.header('Cache-Control', 'no-store');
+    // Static assets set their own caching; everything else is never stored.
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Frame-Options', 'DENY');
@@ -56,10 +55,7 @@ export function createApp(options: AppOptions): Hono {
   );
 
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
-  app.get('/', (c) => {
-    c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-    return c.html(PLACEHOLDER_PAGE);
-  });
+  for (const r of ['/', '/favicon.svg', '/assets/*']) app.get(r, (c) => serveStatic(c, options.webDist));
   app.get('/api/projects', async (c) => {
     const projects = await ctx.projects.list();
     ctx.audit.record({ operation: 'projects', outcome: 'allowed', resources: `count=${projects.length}` });
@@ -67,7 +63,9 @@ export function createApp(options: AppOptions): Hono {
   });
   app.get('/api/file-search', (c) => fileSearch(c, ctx));
   app.get('/api/path-complete', (c) => pathComplete(c, ctx));
-  for (const r of ROUTES) {
+  app.get('/api/tree', (c) => treeRoute(c, ctx));
+  app.get('/api/file', (c) => fileRoute(c, ctx));
+  for (const r of GET_ROUTES) {
     app.all(r, (c) => {
       c.header('Allow', 'GET, HEAD');
       return c.json({ error: 'method not allowed', code: 'method_not_allowed' }, 405);

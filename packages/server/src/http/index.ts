@@ -3,15 +3,15 @@ export {
   allowedHosts,
   LOOPBACK_NAMES,
   newAccessToken,
-  tokenCookieName,
   tokenMatches,
   validateAccessToken,
 } from './access.js';
-export { createApp, PLACEHOLDER_PAGE } from './app.js';
+export { createApp } from './app.js';
 export { PROBE_BUSY_BODY, type ServerContext } from './context.js';
 export { IndexHost, type IndexProvider, type IndexStatus } from './index-host.js';
 export * from './limits.js';
 export { PoolBusyError, PoolTimeoutError, TaskFailedError, type TaskRunner, WorkerPool } from './pool.js';
 export { KnownProjects, RECENT_PROJECTS_FILE } from './projects.js';
 export { defaultDataDir, type RunningServer, type ServeOptions, startServer } from './server.js';
+export { isStaticPath, PLACEHOLDER_PAGE, resolveWebDist, WORKBENCH_CSP } from './static.js';
 export { createTaskContext, type FenceConfig, InlineRunner, runTask, type TaskContext } from './tasks.js';

@@ -23,6 +23,7 @@ import {
 } from './limits.js';
 import { builtScriptUrl, type TaskRunner, WorkerPool } from './pool.js';
 import { KnownProjects } from './projects.js';
+import { resolveWebDist } from './static.js';
 import type { FenceConfig } from './tasks.js';
 
 export interface ServeOptions {
@@ -52,10 +53,12 @@ export interface ServeOptions {
   indexes?: IndexProvider | null;
   /** Replace the audit log (tests). */
   audit?: AuditSink;
+  /** The workbench build directory (default: `@trawl/web`'s `dist/`); `null`: none (the placeholder page). */
+  webDist?: string | null;
 }
 
 export interface RunningServer {
-  /** The URL to open: origin plus `/?token=…`. */
+  /** The URL to open: origin plus `/#token=…` (a fragment: the browser never sends it to a server). */
   url: string;
   origin: string;
   port: number;
@@ -171,8 +174,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     walkOnlyRoots,
     log,
   };
+  const webDist = options.webDist === null ? undefined : (options.webDist ?? resolveWebDist());
   const app = createApp({
     ...context,
+    ...(webDist ? { webDist } : {}),
     access: {
       token,
       port: () => boundPort,
@@ -214,7 +219,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   let closing: Promise<void> | undefined;
   return {
-    url: `${origin}/?token=${token}`,
+    url: `${origin}/#token=${token}`,
     origin,
     port: boundPort,
     token,

@@ -4,13 +4,17 @@ import * as path from 'node:path';
 import {
   type CompletionOutcome,
   type DirOpener,
+  type FileReadOutcome,
   listCompletion,
+  listProjectDir,
   type NameResult,
   type NameSearchFs,
   type NameWalkOptions,
   nodeNameFs,
+  readProjectFile,
   SensitiveFence,
   searchNames,
+  type TreeOutcome,
 } from '@trawl/core';
 import type { TaskRunner } from './pool.js';
 
@@ -190,11 +194,46 @@ async function completion(ctx: TaskContext, p: ListCompletionPayload): Promise<C
   });
 }
 
+export interface ProjectPathPayload {
+  /** The server-held known project. */
+  project: string;
+  rel: string;
+}
+
+/** One level of a known project for /api/tree (the engine's no-follow descriptor walk). */
+async function tree(ctx: TaskContext, p: ProjectPathPayload): Promise<TreeOutcome> {
+  return listProjectDir({ project: p.project, rel: p.rel, ...projectFsSeams(ctx) });
+}
+
+/** A text file of a known project for /api/file and agent attachments (never through a link). */
+async function readFile(
+  ctx: TaskContext,
+  p: ProjectPathPayload & { maxBytes?: number },
+): Promise<FileReadOutcome> {
+  return readProjectFile({
+    project: p.project,
+    rel: p.rel,
+    ...projectFsSeams(ctx),
+    ...(p.maxBytes !== undefined ? { maxBytes: p.maxBytes } : {}),
+  });
+}
+
+function projectFsSeams(ctx: TaskContext) {
+  return {
+    fence: ctx.fence,
+    home: ctx.home,
+    ...(ctx.completionRealpath ? { realpath: ctx.completionRealpath } : {}),
+    ...(ctx.opener ? { opener: ctx.opener } : {}),
+  };
+}
+
 const HANDLERS: Record<string, (ctx: TaskContext, payload: never) => Promise<unknown>> = {
   'resolve-project': resolveProject,
   'probe-roots': probeRoots,
   'walk-names': walkNames,
   'list-completion': completion,
+  'list-tree': tree,
+  'read-file': readFile,
 };
 
 /** Runs one named task (in a worker, or inline). An unknown name is a programming error. */
