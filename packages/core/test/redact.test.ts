@@ -107,6 +107,14 @@ describe('redactCredentials: each kind in the table', () => {
     expect(r.text).toBe('GET /?token=[REDACTED: token]&x=1');
   });
 
+  it('redacts a literal in any letter case (a lowercased query still holds the token) 🔒', () => {
+    const token = 'Zr1x_9-q8Lw3nB7vT2kY6pD4sF0hJ5mC';
+    const text = `q=${token.toLowerCase()} Q=${token.toUpperCase()} İ ${token}`;
+    expect(redactCredentials(text, { literals: [token] }).text).toBe(
+      'q=[REDACTED: token] Q=[REDACTED: token] İ [REDACTED: token]',
+    );
+  });
+
   it('is idempotent: its output is a fixed point', () => {
     const text = Object.values(SAMPLES).join(' | ') + ' password=Tr0ub4dor&3x postgres://u:pw12345678@h/';
     const once = redactText(text);

@@ -202,7 +202,7 @@ describe('GET /api/file-search through the worker pools (spec §5.1)', () => {
     await search({ q: 'Hello', project: proj, kinds: 'files' });
     expect(s.audit.last('file_search')).toMatchObject({
       outcome: 'allowed',
-      resources: expect.stringMatching(/^q=hello kinds=files roots=1 results=\d+$/),
+      resources: expect.stringMatching(/^q=Hello kinds=files roots=1 results=\d+$/),
     });
   });
 

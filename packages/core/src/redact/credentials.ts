@@ -18,7 +18,7 @@ export interface CredentialRedaction {
 }
 
 export interface CredentialRedactionOptions {
-  /** Exact strings that are secrets wherever they appear (the server's own access token). */
+  /** Strings that are secrets wherever they appear, in any letter case (the server's own access token). */
   literals?: readonly string[];
   /** The kind reported for {@link literals} (default `token`). */
   literalKind?: string;
@@ -88,7 +88,7 @@ const RULES: readonly Rule[] = [
   },
   {
     kind: 'aws-key-id',
-    // Case-insensitive on purpose: audit lines carry lowercased queries.
+    // Case-insensitive on purpose: a key id typed into a lowercasing field (a search box) is still one.
     re: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/gi,
   },
   { kind: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,251})\b/g },
@@ -150,8 +150,10 @@ export function redactCredentials(
   const kinds: string[] = [];
   const literalKind = options.literalKind ?? 'token';
   for (const lit of options.literals ?? []) {
-    if (lit.length < 8 || !out.includes(lit)) continue;
-    out = out.split(lit).join(marker(literalKind));
+    if (lit.length < 8) continue;
+    const redacted = replaceFolded(out, lit, marker(literalKind));
+    if (redacted === out) continue;
+    out = redacted;
     if (!kinds.includes(literalKind)) kinds.push(literalKind);
   }
   for (const rule of RULES) {
@@ -169,6 +171,41 @@ export function redactCredentials(
     if (hit) kinds.push(rule.kind);
   }
   return { text: out, kinds };
+}
+
+/**
+ * Every occurrence of `literal` in `text`, in any letter case, replaced: a secret that reached the text through a
+ * lowercasing (or uppercasing) step is still that secret. Case is folded per UTF-16 unit, so positions line up.
+ */
+function replaceFolded(text: string, literal: string, replacement: string): string {
+  const hay = foldUnits(text);
+  const needle = foldUnits(literal);
+  let at = hay.indexOf(needle);
+  if (at < 0) return text;
+  let out = '';
+  let from = 0;
+  while (at >= 0) {
+    out += text.slice(from, at) + replacement;
+    from = at + needle.length;
+    at = hay.indexOf(needle, from);
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Lowercase with positions kept: `toLowerCase` only ever lengthens a string (one mapping, 'İ' to two units), so an
+ * unchanged length means every position lines up; otherwise each UTF-16 unit is lowered alone.
+ */
+function foldUnits(s: string): string {
+  const lowered = s.toLowerCase();
+  if (lowered.length === s.length) return lowered;
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const low = ch.toLowerCase();
+    out += low.length === 1 ? low : ch;
+  }
+  return out;
 }
 
 /** A redactor: text in, redacted text out. */

@@ -40,7 +40,9 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
     ctx.audit.record({ operation: OP, outcome: 'allowed', resources: 'short_query' });
     return c.json({ results: [] });
   }
-  const logged = q.toLowerCase();
+  // The query is logged as typed: the audit writer redacts it, and a transformation first (the reference lowercases)
+  // could turn a secret into a spelling the redactor no longer recognises.
+  const logged = q;
   const limit = normalizeNameLimit(input.limit);
   const kinds = parseNameKinds(input.kinds);
   if (q.length > FILE_SEARCH_MAX_QUERY_CHARS) {
