@@ -210,6 +210,26 @@ describe('walk fallback: directories and budgets (spec §5.5)', () => {
     expect(answer).not.toHaveProperty('truncated');
   });
 
+  // Fails without the fix: a scan budget that skipped entries left `partial` unset.
+  it('says partial when a scan budget left entries unscored, not when candidates filled up 🔒', async () => {
+    const big = tree([...Array.from({ length: 300 }, (_, i) => `big/entry_${i}.txt`), 'src/sub/util.ts']);
+    const capped = await find(big, 'util', { kinds: 'files', walk: { maxScan: 100 } });
+    expect(names(capped.results)).not.toContain('util.ts');
+    expect(capped.partial).toBe(true);
+    const whole = await find(big, 'util', { kinds: 'files', walk: { maxScan: 1000 } });
+    expect(names(whole.results)).toContain('util.ts');
+    expect(whole).not.toHaveProperty('partial');
+    const many = tree(Array.from({ length: 300 }, (_, i) => `util_${i}.txt`));
+    const full = await find(many, 'util', { kinds: 'files', walk: { maxScan: 100_000, maxCandidates: 20 } });
+    expect(full.results.length).toBeGreaterThan(0);
+    expect(full).not.toHaveProperty('partial');
+  });
+
+  it('says partial when the directories ceiling stopped a walk with more to enter', async () => {
+    const answer = await find(tree(deepNarrowFiles()), 'zzqx', { walk: { maxDirsVisited: 10 } });
+    expect(answer.partial).toBe(true);
+  });
+
   it('stops when aborted', async () => {
     const ac = new AbortController();
     ac.abort();

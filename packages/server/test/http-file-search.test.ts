@@ -399,8 +399,31 @@ describe('GET /api/file-search: walk budgets through the endpoint (seams) 🔒',
       const a = await s.get('/api/file-search', { q: 'widgets', project: r });
       expect(reads()).toBeLessThanOrEqual(2);
       expect(a.body.results!.length).toBeLessThan(6);
-      expect(a.body).not.toHaveProperty('truncated');
+      expect(a.body.truncated).toBe(true);
       expect(s.audit.last('file_search')!.resources).toMatch(/partial=true$/);
+    });
+  });
+
+  // Fails without the fix: the walk scored 100 files of `big/`, skipped the rest (src/sub/util.ts among them),
+  // and answered `[]` with no `truncated` and no `partial=true` in the audit line.
+  it('a walk stopped by its scan budget says so: "truncated": true and partial=true 🔒', async () => {
+    const r = tree([...Array.from({ length: 300 }, (_, i) => `big/entry_${i}.txt`), 'src/sub/util.ts']);
+    await withWalk({ walk: { maxScan: 100 } }, async (s) => {
+      const a = await s.get('/api/file-search', { q: 'util', project: r, kinds: 'files' });
+      expect(a.status).toBe(200);
+      expect(names(a)).not.toContain('util.ts');
+      expect(a.body.truncated).toBe(true);
+      expect(s.audit.last('file_search')!.resources).toMatch(/ partial=true$/);
+    });
+  });
+
+  it('a walk that ran out of candidate room, not of budget, is not truncated', async () => {
+    const r = tree(Array.from({ length: 300 }, (_, i) => `util_${i}.txt`));
+    await withWalk({ walk: { maxScan: 100_000, maxCandidates: 20 } }, async (s) => {
+      const a = await s.get('/api/file-search', { q: 'util', project: r, kinds: 'files' });
+      expect(a.body.results!.length).toBeGreaterThan(0);
+      expect(a.body).not.toHaveProperty('truncated');
+      expect(s.audit.last('file_search')!.resources).not.toMatch(/partial/);
     });
   });
 

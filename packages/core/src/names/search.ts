@@ -29,7 +29,10 @@ export interface NameSearchResponse {
   root?: string;
   /** Which path answered. */
   source: 'short-query' | 'index' | 'walk';
-  /** The walk stopped before covering every root (never set by the index path). */
+  /**
+   * The walk did not score every entry under its roots: its deadline, a scan budget or the directories ceiling
+   * stopped it (never set by the index path).
+   */
   partial?: boolean;
 }
 
@@ -62,6 +65,7 @@ export async function searchNames(req: NameSearchRequest): Promise<NameSearchRes
     ...(req.fs ? { fs: req.fs } : {}),
     ...(req.fence ? { fence: req.fence } : {}),
   });
-  const partial = walked.stoppedBy === 'deadline' || walked.stoppedBy === 'aborted';
+  const partial =
+    walked.stoppedBy === 'deadline' || walked.stoppedBy === 'aborted' || walked.unscored === true;
   return { results: walked.results, root, source: 'walk', ...(partial ? { partial } : {}) };
 }

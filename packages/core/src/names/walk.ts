@@ -52,6 +52,12 @@ export interface NameWalkResult {
   results: NameResult[];
   /** Why the walk ended before covering every root, if it did. */
   stoppedBy?: 'deadline' | 'dirs-visited' | 'budgets' | 'aborted';
+  /**
+   * Entries were never scored because a kind's scan budget or the directories ceiling ran out with more to walk
+   * (a 200 000-entry directory ahead of `src/`): the answer may miss a match it would otherwise have ranked.
+   * Running out of candidate room is not this: the walk had already found more than it returns.
+   */
+  unscored?: boolean;
   dirsVisited: number;
   scanned: { files: number; dirs: number };
 }
@@ -87,6 +93,14 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
   const wants = (k: NameKind) => kinds === 'all' || (kinds === 'files' ? k === 'file' : k === 'dir');
   const kindDone = (k: NameKind) => !wants(k) || walked[k] >= maxScan || found[k].length >= maxFound;
   const full = () => out.dirsVisited >= maxDirs || (kindDone('file') && kindDone('dir'));
+  const scanCapped = (k: NameKind) => wants(k) && walked[k] >= maxScan && found[k].length < maxFound;
+  /** The walk is full; `more`: entries were left to walk. */
+  const stopFull = (more: boolean) => {
+    out.stoppedBy = out.dirsVisited >= maxDirs ? 'dirs-visited' : 'budgets';
+    if (more && (out.stoppedBy === 'dirs-visited' || scanCapped('file') || scanCapped('dir'))) {
+      out.unscored = true;
+    }
+  };
   let stride = 0;
   const timedOut = () => {
     if (options.signal?.aborted) {
@@ -105,8 +119,13 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
     return scoreTarget(prepared!, nameTarget(rel, isDir));
   };
 
-  rootLoop: for (const root of options.roots) {
-    if (full() || timedOut()) break;
+  rootLoop: for (const [rootIndex, root] of options.roots.entries()) {
+    const moreRoots = rootIndex < options.roots.length - 1;
+    if (full()) {
+      stopFull(true);
+      break;
+    }
+    if (timedOut()) break;
     let canonicalRoot: string;
     try {
       canonicalRoot = await fsys.realpath(root);
@@ -128,7 +147,10 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
       try {
         entries = await fsys.readdir(join(root, rel));
       } catch {
-        if (full()) break rootLoop;
+        if (full()) {
+          stopFull(stack.length > 0 || moreRoots);
+          break rootLoop;
+        }
         continue;
       }
       const files: { name: string; link: boolean }[] = [];
@@ -158,7 +180,10 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
         ['dir', candidateDirs],
       ] as const) {
         for (const entry of list) {
-          if (kindDone(kind)) break;
+          if (kindDone(kind)) {
+            if (scanCapped(kind)) out.unscored = true;
+            break;
+          }
           walked[kind]++;
           if (kind === 'file') out.scanned.files++;
           else out.scanned.dirs++;
@@ -196,7 +221,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
         }
       }
       if (full()) {
-        out.stoppedBy = out.dirsVisited >= maxDirs ? 'dirs-visited' : 'budgets';
+        stopFull(stack.length > 0 || descend.length > 0 || moreRoots);
         break rootLoop;
       }
       if (timedOut()) break rootLoop;

@@ -134,7 +134,8 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
         walked.partial ? ' partial=true' : ''
       }`,
     });
-    return c.json({ results: walked.results, root });
+    // `truncated` goes beyond the seed's contract (which has none): a picker can say "partial" instead of "none".
+    return c.json({ results: walked.results, root, ...(walked.partial ? { truncated: true } : {}) });
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged}` });
   }
