@@ -136,6 +136,20 @@ describe('trawl serve (a real child process)', () => {
     }
   });
 
+  // Fails without the fix: "trawl: internal error: EEXIST: file already exists, mkdir …".
+  it('a data directory that cannot be one is a usage error, not an internal error', () => {
+    const file = path.join(tmp, 'data-is-a-file');
+    fs.writeFileSync(file, 'x');
+    for (const dir of [file, path.join(file, 'below')]) {
+      const r = trawl(['serve', proj, '--no-open', '--port', '0', '--data-dir', dir]);
+      expect(r.code, dir).toBe(2);
+      expect(r.stderr).toMatch(
+        /^trawl: cannot use the data directory .*: a file is in the way of a directory\n$/,
+      );
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('a port in use is a usage error, not a crash', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));

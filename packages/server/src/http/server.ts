@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { serve } from '@hono/node-server';
 import { SensitiveFence } from '@trawl/core';
-import { AuditLog, type AuditSink } from '../audit/index.js';
+import { AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
 import { newAccessToken, validateAccessToken } from './access.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
@@ -70,6 +70,30 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The data directory cannot be made or used (a file in its place, no permission): the operator's mistake. */
+export class DataDirError extends Error {
+  readonly code = 'data_dir';
+  constructor(message: string) {
+    super(message);
+    this.name = 'DataDirError';
+  }
+}
+
+function dataDirProblem(dataDir: string, err: unknown): DataDirError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'EEXIST' || code === 'ENOTDIR'
+      ? 'a file is in the way of a directory'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EROFS'
+          ? 'read-only file system'
+          : code === 'ENOSPC'
+            ? 'no space left'
+            : (code ?? (err as Error).message);
+  return new DataDirError(`cannot use the data directory ${dataDir}: ${why}`);
+}
+
 /** The default data directory: `$TRAWL_DATA_DIR`, else `$XDG_DATA_HOME/trawl`, else `~/.local/share/trawl`. */
 export function defaultDataDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
   if (env['TRAWL_DATA_DIR']) return path.resolve(env['TRAWL_DATA_DIR']);
@@ -92,7 +116,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const bad = validateAccessToken(token);
   if (bad) throw new Error(bad);
   const dataDir = path.resolve(options.dataDir);
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 
   const fence: FenceConfig = {
     home,
@@ -100,9 +123,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     extra: [dataDir, ...(options.sensitive ?? [])],
   };
   const mainFence = new SensitiveFence({ home: fence.home, env: fence.env, extra: fence.extra });
-  const audit =
-    options.audit ??
-    AuditLog.open({ dataDir, literals: [token], onError: (e) => log(`audit: ${e.message}`) });
+  let audit: AuditSink;
+  try {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    audit =
+      options.audit ??
+      AuditLog.open({ dataDir, literals: [token], onError: (e) => log(`audit: ${e.message}`) });
+  } catch (err) {
+    if (err instanceof AuditKeyError) throw err;
+    throw dataDirProblem(dataDir, err);
+  }
 
   let pools: RunningServer['pools'];
   let runners = options.runners;

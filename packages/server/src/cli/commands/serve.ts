@@ -58,13 +58,17 @@ function parsePort(raw: string | undefined): number | undefined {
 async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<number> {
   const env = io.env;
   const home = env['HOME'] || os.homedir();
-  const [{ startServer, defaultDataDir }, { SensitiveFence }, { validateAccessToken }, { AuditKeyError }] =
-    await Promise.all([
-      import('../../http/server.js'),
-      import('@trawl/core'),
-      import('../../http/access.js'),
-      import('../../audit/key.js'),
-    ]);
+  const [
+    { startServer, defaultDataDir, DataDirError },
+    { SensitiveFence },
+    { validateAccessToken },
+    { AuditKeyError },
+  ] = await Promise.all([
+    import('../../http/server.js'),
+    import('@trawl/core'),
+    import('../../http/access.js'),
+    import('../../audit/key.js'),
+  ]);
 
   const fence = new SensitiveFence({ home, env });
   const projects: string[] = [];
@@ -113,6 +117,7 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
       throw new UsageError(`cannot bind ${flags.host}`);
     if (e.code === 'EACCES') throw new UsageError(`not allowed to bind port ${port}`);
     if (err instanceof AuditKeyError) throw new UsageError(err.message);
+    if (err instanceof DataDirError) throw new UsageError(err.message, err.code);
     throw err;
   }
 
