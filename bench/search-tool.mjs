@@ -284,7 +284,7 @@ function section(results, parity, natives, opts) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
-const core = await import(pathToFileURL(join(repo, 'packages/core/dist/index.js')).href);
+const core = await import(pathToFileURL(join(repo, 'packages/core/dist/tool/index.js')).href);
 const natives = loadNatives();
 const names =
   opts.corpus === 'all' ? Object.keys(QUERIES) : opts.corpus.split(',').filter((c) => c in QUERIES);

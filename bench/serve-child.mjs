@@ -7,7 +7,7 @@
 // options: { projects: [dir], dataDir, home, index: bool, inline: bool }
 // inline: run every task on the event loop with async fs (what a server without pools would do) — the baseline.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { nodeNameFs } from '../packages/core/dist/index.js';
+import { nodeNameFs } from '../packages/core/dist/names/index.js';
 import { startServer } from '../packages/server/dist/http/server.js';
 import { createTaskContext, InlineRunner } from '../packages/server/dist/http/tasks.js';
 

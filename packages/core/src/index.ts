@@ -1,31 +1,91 @@
-// @trawl/core: the engine. Each layer is usable alone and knows nothing of the layers above it.
+/**
+ * @trawl/core — trawl's engine: file search for AI coding agents and the dashboards around them. No HTTP, no UI;
+ * the `trawl` package (CLI, HTTP API, MCP server) is a thin surface over what is exported here.
+ *
+ * Layers, each usable alone from its own subpath and knowing nothing of the layers above it (ripgrep's crate split):
+ *
+ * | subpath                 | what                                                                          |
+ * | ----------------------- | ----------------------------------------------------------------------------- |
+ * | `@trawl/core/walk`      | traversal with rg's ignore rules and globs, budgets, deadline, AbortSignal     |
+ * | `@trawl/core/match`     | rg's pattern dialect → JS RegExps, required literals, lenient repairs          |
+ * | `@trawl/core/search`    | the searcher over one file's bytes, and the `rg --json`-shaped event stream    |
+ * | `@trawl/core/engine`    | content search over paths: js engine (workers) or a vetted ripgrep, one stream |
+ * | `@trawl/core/names`     | name search: fuzzy scorer, live FileIndex and registry, walk fallback          |
+ * | `@trawl/core/complete`  | one directory level for a `./` token, race-free on Linux                       |
+ * | `@trawl/core/fence`     | the sensitive-path fence (credential stores, trawl's data, operator additions) |
+ * | `@trawl/core/redact`    | credential and path-segment redaction                                          |
+ * | `@trawl/core/tool`      | the agent `search` tool: an LLM's arguments in, text for an LLM out            |
+ *
+ * This entry point re-exports each layer's principal entry points (below, one example each); the subpaths hold
+ * the rest of each layer's public surface. Anything not exported is internal and may change.
+ *
+ * Content search, as a stream of events ({@link search}):
+ * ```ts
+ * for await (const e of search({ pattern: 'fn \\w+', paths: ['src'], timeoutMs: 5_000 })) {
+ *   if (e.type === 'match') console.log(`${e.path}:${e.lineNumber}: ${e.text}`);
+ * }
+ * ```
+ *
+ * The agent search tool ({@link searchTool}): text an LLM reads, every cap said.
+ * ```ts
+ * const { text } = await searchTool({ pattern: 'TODO', paths: ['src'] }, { cwd: '/home/me/app' });
+ * ```
+ *
+ * Name search over a live index ({@link FileIndex}, {@link searchNames}):
+ * ```ts
+ * const index = new FileIndex('/home/me/linux');
+ * await index.start();
+ * const rows = await index.search('mmapc', { limit: 5 }); // mm/mmap.c first
+ * ```
+ *
+ * Path completion ({@link listCompletion}):
+ * ```ts
+ * const outcome = listCompletion({ project: '/home/me/app', ...splitCompletionToken('./src/ind'), fence: createSensitiveFence() });
+ * ```
+ *
+ * The fence ({@link createSensitiveFence}) and redaction ({@link redactCredentials}):
+ * ```ts
+ * await createSensitiveFence().isSensitive(`${os.homedir()}/.ssh/id_ed25519`); // true
+ * redactCredentials('password = hunter2hunter2').text; // 'password = [REDACTED: secret]'
+ * ```
+ *
+ * Pattern compilation ({@link compilePattern}): rg's dialect, checked as rg checks it.
+ * ```ts
+ * compilePattern('(?i)foo\\s+bar').regex; // a JS RegExp with rg's per-line semantics
+ * compilePattern('a{2');                  // lenient repair: the literal `a{2`
+ * ```
+ */
 
-export { searchWorkerStats } from './engine/js/worker-pool.js';
-export { type RgResolution, resolveRipgrep, type VettedRg } from './engine/rg/resolve-rg.js';
+export {
+  type CompletionOutcome,
+  type CompletionRequest,
+  listCompletion,
+  splitCompletionToken,
+} from './complete/index.js';
 export {
   type EngineChoice,
   EngineUnavailableError,
+  type SearchEvent,
   type SearchRequest,
+  type SearchSummary,
   search,
-  searchBatches,
-} from './engine/search.js';
-export * from './fence/index.js';
-export { compileGlob, GlobError, globToRegexSource } from './glob/glob.js';
-export * from './match/index.js';
-export * from './names/index.js';
-export type * from './search/events.js';
+} from './engine/index.js';
+export { createSensitiveFence, SensitiveFence } from './fence/index.js';
+export { type CompiledPattern, compilePattern, PatternError, type PatternOptions } from './match/index.js';
 export {
-  type FileResult,
-  type LineMatcher,
-  Prefilter,
-  type SearcherConfig,
-  type SearchMode,
-  searchBuffer,
-} from './search/searcher.js';
-export { compareUtf8 } from './util/path-order.js';
-export { IgnoreRules, Verdict } from './walk/ignore-rules.js';
-export { type WalkEntry, Walker, type WalkOptions, type WalkStats } from './walk/walker.js';
-export const version = '0.1.0';
-export * from './complete/index.js';
-export * from './redact/index.js';
-export * from './tool/index.js';
+  FileIndex,
+  FileIndexRegistry,
+  type NameResult,
+  type NameSearchRequest,
+  type NameSearchResponse,
+  searchNames,
+} from './names/index.js';
+export { type CredentialRedaction, redactCredentials } from './redact/index.js';
+export {
+  type OutputFormat,
+  SearchToolError,
+  type SearchToolOptions,
+  type SearchToolResult,
+  searchTool,
+} from './tool/index.js';
+export { version } from './version.js';

@@ -3,18 +3,15 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SensitiveFence } from '../src/fence/index.js';
 import {
-  compareRanked,
   FileIndex,
   type FileIndexOptions,
   FileIndexRegistry,
-  lastMatchWasAliasOnly,
   type NameResult,
-  nameTarget,
   nodeNameFs,
-  prepareNameQuery,
-  scoreTarget,
   searchNames,
 } from '../src/names/index.js';
+import { lastMatchWasAliasOnly, nameTarget, prepareNameQuery, scoreTarget } from '../src/names/score.js';
+import { compareRanked } from '../src/names/types.js';
 import { POPULATE, TempTrees } from './fixtures/temp-trees.js';
 
 // A fake HOME with a credential store: symlinks into it must never surface.

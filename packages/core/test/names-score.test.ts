@@ -1,21 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
-  clampNameLimit,
-  compareRanked,
-  fuzzyQuality,
-  fuzzyScore,
-  lastMatchWasAliasOnly,
   NAME_DEFAULT_LIMIT,
   NAME_LIMIT_CEILING,
   NAME_LIMIT_FLOOR,
-  nameTarget,
   normalizeNameLimit,
   parseNameKinds,
-  prepareNameQuery,
-  referenceFuzzyScore,
-  scoreTarget,
 } from '../src/names/index.js';
-import { fuzzyQualityDense } from '../src/names/score.js';
+import { referenceFuzzyScore } from '../src/names/reference-score.js';
+import {
+  fuzzyQuality,
+  fuzzyQualityDense,
+  fuzzyScore,
+  lastMatchWasAliasOnly,
+  nameTarget,
+  prepareNameQuery,
+  scoreTarget,
+} from '../src/names/score.js';
+import { clampNameLimit, compareRanked } from '../src/names/types.js';
 
 /** Ranks `rels` for `q` with trawl's scorer and the §2.2 order (dirs end with `/`). */
 function rank(q: string, rels: string[]): string[] {

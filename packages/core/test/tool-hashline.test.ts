@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hashlineTag, normaliseForTag, xxHash32 } from '../src/index.js';
 import { normaliseBytes } from '../src/tool/hashline.js';
+import { hashlineTag, normaliseForTag, xxHash32 } from '../src/tool/index.js';
 
 const hex = (n: number) => n.toString(16).padStart(8, '0');
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultResourceRouter, ResourceRouter } from '../src/index.js';
+import { defaultResourceRouter, ResourceRouter } from '../src/tool/index.js';
 import { makeTree, refusal, run, runDefault } from './fixtures/tool/helpers.js';
 
 const DOC = `alpha line\nneedle in virtual\ngamma\nNEEDLE two\n${'q'.repeat(600)}needle long\n`;

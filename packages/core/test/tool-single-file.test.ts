@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashlineTag } from '../src/index.js';
+import { hashlineTag } from '../src/tool/index.js';
 import { type Engine, makeTree, numbered, run, runDefault } from './fixtures/tool/helpers.js';
 
 let dir: string;

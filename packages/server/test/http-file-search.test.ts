@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { NameResult } from '@trawl/core';
+import type { NameResult } from '@trawl/core/names';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countingNameFs } from '../../core/test/fixtures/name-fs.js';
 import { deepNarrowFiles, POPULATE, TempTrees } from '../../core/test/fixtures/temp-trees.js';

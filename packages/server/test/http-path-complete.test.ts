@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type DirOpener, procFdOpener, SensitiveFence } from '@trawl/core';
+import { type DirOpener, procFdOpener } from '@trawl/core/complete';
+import { SensitiveFence } from '@trawl/core/fence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import { PoolBusyError } from '../src/http/pool.js';

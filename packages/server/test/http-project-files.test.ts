@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type DirOpener, procFdOpener } from '@trawl/core';
+import { type DirOpener, procFdOpener } from '@trawl/core/complete';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, withTestServer } from './http-helpers.js';
 

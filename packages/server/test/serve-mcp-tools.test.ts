@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SensitiveFence } from '@trawl/core';
+import { SensitiveFence } from '@trawl/core/fence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFindFilesTool } from '../src/mcp/tools/find-files.js';
 import { registerListDirTool } from '../src/mcp/tools/list-dir.js';

@@ -1,8 +1,35 @@
-// The content-search engine alone (`@trawl/core/engine`): what `trawl rg` needs, without the rest of core.
+/**
+ * engine (`@trawl/core/engine`): content search over files and directories, on either engine behind one
+ * contract — `js` (ours: walk + literal prefilter + searcher in warm worker threads) or `rg` (a vetted ripgrep
+ * binary) — producing the `rg --json`-shaped {@link SearchEvent} stream. `auto` picks rg when one is vetted.
+ *
+ * Module map: search.ts (`search`, `searchBatches`: the request, the engine choice, the walk options passed
+ * through), js/ (the js engine: worker pool, batching, reorder window, partial answers; `searchContent` for bytes
+ * the caller holds), rg/ (resolving and running ripgrep, translating its JSON), run.ts (what both engines share).
+ *
+ * @example
+ * ```ts
+ * import { search } from '@trawl/core/engine';
+ * for await (const event of search({ pattern: 'TODO', paths: ['src'], timeoutMs: 5_000 })) {
+ *   if (event.type === 'match') console.log(`${event.path}:${event.lineNumber}: ${event.text}`);
+ *   if (event.type === 'summary') console.log(event.summary.outcome); // 'complete' | 'timeout' | …
+ * }
+ * ```
+ */
 export { PatternError } from '../match/index.js';
-export type * from '../search/events.js';
+export type {
+  EngineName,
+  FileStats,
+  LineRecord,
+  SearchEvent,
+  SearchOutcome,
+  SearchSummary,
+  SkipReason,
+  Submatch,
+} from '../search/events.js';
+export { searchContent } from './js/content-search.js';
 export { searchWorkerStats } from './js/worker-pool.js';
-export { type RgResolution, resolveRipgrep, type VettedRg } from './rg/resolve-rg.js';
+export { type RgResolution, type RgSource, resolveRipgrep, type VettedRg } from './rg/resolve-rg.js';
 export {
   type EngineChoice,
   EngineUnavailableError,

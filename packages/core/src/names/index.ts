@@ -1,32 +1,34 @@
+/**
+ * names (`@trawl/core/names`): find files and folders by name — a fuzzy scorer tuned for paths, a live
+ * {@link FileIndex} of one root (watched, polled, rebuilt; never serves a deleted file), a registry of indexes, and
+ * a budgeted walk for roots without an index. `searchNames` is `/api/file-search` without its HTTP layer.
+ *
+ * Module map: search.ts (`searchNames`: index fast path or walk), file-index.ts + store.ts (the index and its
+ * packed entries), registry.ts (one index per root), walk.ts (the walk fallback), score.ts (the scorer; its
+ * header explains the tiers), rules.ts (which entries are admitted), types.ts (results, the filesystem seam).
+ *
+ * @example
+ * ```ts
+ * import { FileIndex, searchNames } from '@trawl/core/names';
+ * const index = new FileIndex('/home/me/linux', { watch: false });
+ * await index.start();
+ * console.log(await index.search('mmapc', { limit: 5 })); // [{ path: '/home/me/linux/mm/mmap.c', kind: 'file', … }, …]
+ * const { results } = await searchNames({ query: 'slub', roots: ['/home/me/linux'], scoped: true, index });
+ * index.stop();
+ * ```
+ */
 export { FileIndex, type FileIndexOptions, type FileIndexProgress } from './file-index.js';
-export * from './limits.js';
-export { referenceFuzzyScore } from './reference-score.js';
+export { NAME_DEFAULT_LIMIT, NAME_LIMIT_CEILING, NAME_LIMIT_FLOOR, NAME_MIN_QUERY_CHARS } from './limits.js';
 export { FileIndexRegistry, type FileIndexRegistryOptions } from './registry.js';
-export { isDotName, NAME_SKIP_DIRS, tccPruner } from './rules.js';
-export {
-  charMask,
-  FUZZY_SCORE_CEILING,
-  fuzzyQuality,
-  fuzzyScore,
-  fuzzyScoreTarget,
-  lastMatchWasAliasOnly,
-  lexicalScoreTarget,
-  type NameQuery,
-  type NameTarget,
-  nameTarget,
-  prepareNameQuery,
-  scoreTarget,
-} from './score.js';
+export { NAME_SKIP_DIRS } from './rules.js';
+export { fuzzyScore } from './score.js';
 export {
   type NameSearchRequest,
   type NameSearchResponse,
   normalizeNameLimit,
   searchNames,
 } from './search.js';
-export { EntryStore, type RankedSlot } from './store.js';
 export {
-  clampNameLimit,
-  compareRanked,
   type NameDirent,
   type NameKind,
   type NameKinds,
@@ -38,6 +40,5 @@ export {
   type NameWatcher,
   nodeNameFs,
   parseNameKinds,
-  type RankedCandidate,
 } from './types.js';
 export { type NameWalkOptions, type NameWalkResult, walkNameSearch } from './walk.js';

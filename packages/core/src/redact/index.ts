@@ -1,3 +1,15 @@
+/**
+ * redact (`@trawl/core/redact`): credential redaction for text trawl writes somewhere durable or hands to a client
+ * (one table of token formats, idempotent, linear), and path-segment redaction for labels that must not leak a
+ * user's directory names.
+ *
+ * @example
+ * ```ts
+ * import { redactCredentials } from '@trawl/core/redact';
+ * const { text, kinds } = redactCredentials('token=ghp_' + 'a'.repeat(36));
+ * console.log(text, kinds); // token=[REDACTED: github-token] [ 'github-token' ]
+ * ```
+ */
 export {
   CREDENTIAL_KINDS,
   type CredentialRedaction,

@@ -1,5 +1,15 @@
-// The agent `search` tool (seed 000) on the trawl engine: library surface.
-
+/**
+ * tool (`@trawl/core/tool`): the agent `search` tool (seed 000) on the trawl engine — arguments as an LLM sends
+ * them, text as an LLM reads it (pages, every cap and truncation said, hashline tags), archives and documents
+ * searched in place, the fence applied. The CLI's `trawl search` and the MCP `search` tool print its text.
+ *
+ * @example
+ * ```ts
+ * import { searchTool } from '@trawl/core/tool';
+ * const { text, details } = await searchTool({ pattern: 'TODO', paths: ['src'] }, { cwd: '/home/me/app' });
+ * console.log(text); // "Found 3 files …" then each file's matching lines
+ * ```
+ */
 export { SEARCH_TOOL_NAME, searchToolDescription } from './description.js';
 export { SearchToolError, type SearchToolErrorCode } from './errors.js';
 export type { OutputFormat } from './format.js';
@@ -10,7 +20,6 @@ export {
   parseSearchToolArgs,
   type SearchToolArgs,
 } from './input.js';
-export * as searchToolLimits from './limits.js';
 export {
   defaultDocsDir,
   defaultResourceRouter,

@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import { searchContent } from '../engine/js/content-search.js';
-import { EngineUnavailableError, type SearchRequest, search } from '../engine/search.js';
+import { EngineUnavailableError, type SearchRequest, search, searchContent } from '../engine/index.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
 import type { SearchEvent, SearchSummary } from '../search/events.js';
 import { SearchToolError } from './errors.js';

@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { resolveRipgrep } from '../engine/rg/resolve-rg.js';
-import type { EngineChoice, SearchRequest } from '../engine/search.js';
+import { type EngineChoice, resolveRipgrep, type SearchRequest } from '../engine/index.js';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';
 import { readArchiveMember } from './archive.js';

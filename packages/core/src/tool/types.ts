@@ -1,4 +1,4 @@
-import type { EngineChoice } from '../engine/search.js';
+import type { EngineChoice } from '../engine/index.js';
 import type { SensitiveFence } from '../fence/index.js';
 import type { OutputFormat, ShownFile } from './format.js';
 import type { LineRange } from './line-ranges.js';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redactCredentials } from '@trawl/core';
+import { redactCredentials } from '@trawl/core/redact';
 import { loadAuditKey } from './key.js';
 import {
   AUDIT_BATCH_RECORDS,

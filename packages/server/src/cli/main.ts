@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { version } from '../version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerComplete } from './commands/complete.js';
 import { registerFind } from './commands/find.js';
@@ -16,7 +17,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   let exitCode = 0;
   const program = new Command('trawl')
     .description('File search for AI coding agents and the dashboards around them.')
-    .version('0.1.0', '-V, --version')
+    .version(version, '-V, --version')
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({

@@ -1,4 +1,4 @@
-import { NAME_MIN_QUERY_CHARS, normalizeNameLimit, parseNameKinds } from '@trawl/core';
+import { NAME_MIN_QUERY_CHARS, normalizeNameLimit, parseNameKinds } from '@trawl/core/names';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { poolRefusal, type ServerContext } from './context.js';

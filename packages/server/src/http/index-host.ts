@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { NameResult } from '@trawl/core';
+import type { NameResult } from '@trawl/core/names';
 import { INDEX_HOST_HEAP_MB, INDEX_MAX_PENDING, INDEX_SEARCH_WAIT_MS } from './limits.js';
 import { builtScriptUrl, PoolBusyError, TaskFailedError } from './pool.js';
 import type { FenceConfig } from './tasks.js';

@@ -1,7 +1,7 @@
 // The index host: owns the FileIndexes of the known projects on its own thread, so index builds, watcher updates
 // and index searches never run on the event loop (DESIGN.md decision 3).
 import { parentPort, workerData } from 'node:worker_threads';
-import { FileIndexRegistry, searchNames } from '@trawl/core';
+import { FileIndexRegistry, searchNames } from '@trawl/core/names';
 import type { IndexHostReply, IndexHostRequest } from './index-host.js';
 import { createTaskContext, type FenceConfig, lowerThreadPriority } from './tasks.js';
 

@@ -1,4 +1,8 @@
-import { type CompletionOutcome, PATH_COMPLETE_MAX_DIR_CHARS, PATH_COMPLETE_MAX_Q_CHARS } from '@trawl/core';
+import {
+  type CompletionOutcome,
+  PATH_COMPLETE_MAX_DIR_CHARS,
+  PATH_COMPLETE_MAX_Q_CHARS,
+} from '@trawl/core/complete';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { poolRefusal, type ServerContext } from './context.js';

@@ -1,4 +1,4 @@
-import type { FileReadOutcome, ProjectPathStatus, TreeOutcome } from '@trawl/core';
+import type { FileReadOutcome, ProjectPathStatus, TreeOutcome } from '@trawl/core/complete';
 import type { Context } from 'hono';
 import { param, poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';

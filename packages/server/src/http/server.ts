@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { serve } from '@hono/node-server';
-import { SensitiveFence } from '@trawl/core';
+import { SensitiveFence } from '@trawl/core/fence';
 import { AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
 import { newAccessToken, validateAccessToken } from './access.js';
 import { createApp } from './app.js';

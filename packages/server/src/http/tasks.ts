@@ -7,15 +7,17 @@ import {
   type FileReadOutcome,
   listCompletion,
   listProjectDir,
+  readProjectFile,
+  type TreeOutcome,
+} from '@trawl/core/complete';
+import { SensitiveFence } from '@trawl/core/fence';
+import {
   type NameResult,
   type NameSearchFs,
   type NameWalkOptions,
   nodeNameFs,
-  readProjectFile,
-  SensitiveFence,
   searchNames,
-  type TreeOutcome,
-} from '@trawl/core';
+} from '@trawl/core/names';
 import type { TaskRunner } from './pool.js';
 
 /** What a worker needs to build the server's fence: plain data, so it crosses a thread boundary. */

@@ -1,14 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { EngineChoice } from '@trawl/core/engine';
 import {
   defaultResourceRouter,
-  type EngineChoice,
   loadSearchToolInputSchema,
   type ResourceRouter,
   SEARCH_TOOL_NAME,
   SearchToolError,
   searchTool,
   searchToolDescription,
-} from '@trawl/core';
+} from '@trawl/core/tool';
 import { z } from 'zod';
 
 export interface SearchToolRegistration {

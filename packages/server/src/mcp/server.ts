@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { EngineChoice } from '@trawl/core';
+import type { EngineChoice } from '@trawl/core/engine';
+import { version } from '../version.js';
 import { registerSearchTool } from './search-tool.js';
 import { registerFindFilesTool } from './tools/find-files.js';
 import { registerListDirTool } from './tools/list-dir.js';
@@ -24,7 +25,7 @@ export async function createMcpServer(
   log?: (line: string) => void,
 ): Promise<TrawlMcpServer> {
   const server = new McpServer(
-    { name: 'trawl', version: '0.1.0' },
+    { name: 'trawl', version },
     {
       instructions:
         'trawl searches files. Use `search` for file contents (regex, globs, line ranges, paging), ' +

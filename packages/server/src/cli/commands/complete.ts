@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createSensitiveFence, listCompletion, splitCompletionToken } from '@trawl/core';
+import { listCompletion, splitCompletionToken } from '@trawl/core/complete';
+import { createSensitiveFence } from '@trawl/core/fence';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { EngineChoice } from '@trawl/core';
+import type { EngineChoice } from '@trawl/core/engine';
 import { Option } from 'commander';
 import { UsageError } from '../io.js';
 import type { RegisterCommand } from '../main.js';

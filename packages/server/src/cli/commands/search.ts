@@ -1,4 +1,5 @@
-import { type EngineChoice, type OutputFormat, SearchToolError, searchTool } from '@trawl/core';
+import type { EngineChoice } from '@trawl/core/engine';
+import { type OutputFormat, SearchToolError, searchTool } from '@trawl/core/tool';
 import { Option } from 'commander';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';

@@ -65,7 +65,7 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
     { AuditKeyError },
   ] = await Promise.all([
     import('../../http/server.js'),
-    import('@trawl/core'),
+    import('@trawl/core/fence'),
     import('../../http/access.js'),
     import('../../audit/key.js'),
   ]);

@@ -1,16 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
 import {
-  createSensitiveFence,
   FileIndex,
   NAME_DEFAULT_LIMIT,
   NAME_LIMIT_CEILING,
   NAME_MIN_QUERY_CHARS,
   type NameResult,
-  type SensitiveFence,
   searchNames,
-} from '@trawl/core';
+} from '@trawl/core/names';
 import { z } from 'zod';
 import { entryRowShape } from './entry-row.js';
 

@@ -1,12 +1,7 @@
 import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  createSensitiveFence,
-  listCompletion,
-  PATH_COMPLETE_MAX_ENTRIES,
-  PATH_COMPLETE_MAX_SCAN,
-  type SensitiveFence,
-} from '@trawl/core';
+import { listCompletion, PATH_COMPLETE_MAX_ENTRIES, PATH_COMPLETE_MAX_SCAN } from '@trawl/core/complete';
+import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
 import { z } from 'zod';
 import { entryRowShape } from './entry-row.js';
 

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// The public API of @trawl/core, as text: every entry point of its package.json `exports`, each exported name with
+// its kind and type (functions' signatures, classes' and interfaces' public members). The report is committed
+// (packages/core/api-report.txt) and CI compares it, so the surface changes only on purpose.
+//
+//   node scripts/api-report.mjs           write the report
+//   node scripts/api-report.mjs --check   exit 1, with a diff, when the code's surface differs from the report
+//
+// Read from the sources through the TypeScript compiler API already in devDependencies (no build needed).
+// api-extractor was the alternative; it analyses one entry point per run and bundles its own TypeScript compiler
+// rather than the project's 6.0, so ten subpaths would mean ten configurations checked by another compiler.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkgDir = path.join(repo, 'packages/core');
+const reportPath = path.join(pkgDir, 'api-report.txt');
+const check = process.argv.includes('--check');
+
+const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+const entries = Object.entries(pkg.exports)
+  .filter(([, target]) => typeof target === 'object')
+  .map(([subpath, target]) => ({
+    specifier: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
+    file: path.join(pkgDir, target.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')),
+  }));
+
+const config = ts.getParsedCommandLineOfConfigFile(
+  path.join(pkgDir, 'tsconfig.json'),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  },
+);
+const program = ts.createProgram(
+  entries.map((e) => e.file),
+  { ...config.options, noEmit: true, composite: false },
+);
+const checker = program.getTypeChecker();
+const F = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
+
+const typeOf = (sym, at) => checker.typeToString(checker.getTypeOfSymbolAtLocation(sym, at), at, F);
+const hidden = (decl) =>
+  decl !== undefined &&
+  (ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0;
+const isPrivateName = (sym) => sym.escapedName.toString().startsWith('__#');
+/** Members inherited from outside the package (Error's, Node's) are not part of our surface. */
+const foreign = (decl) => decl !== undefined && !decl.getSourceFile().fileName.startsWith(pkgDir);
+const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
+
+function members(type, at, indent) {
+  const out = [];
+  for (const prop of checker.getPropertiesOfType(type)) {
+    const decl = prop.valueDeclaration ?? prop.declarations?.[0];
+    if (hidden(decl) || foreign(decl) || isPrivateName(prop)) continue;
+    const optional = prop.flags & ts.SymbolFlags.Optional ? '?' : '';
+    const readonly = decl && ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Readonly ? 'readonly ' : '';
+    if (prop.flags & ts.SymbolFlags.Method) {
+      for (const sig of checker.getTypeOfSymbolAtLocation(prop, at).getCallSignatures())
+        out.push(`${indent}${prop.name}${optional}${checker.signatureToString(sig, at, F)}`);
+    } else if (prop.flags & ts.SymbolFlags.GetAccessor && !(prop.flags & ts.SymbolFlags.SetAccessor)) {
+      out.push(`${indent}get ${prop.name}(): ${typeOf(prop, at)}`);
+    } else {
+      out.push(`${indent}${readonly}${prop.name}${optional}: ${typeOf(prop, at)}`);
+    }
+  }
+  for (const info of checker.getIndexInfosOfType(type))
+    out.push(
+      `${indent}[key: ${checker.typeToString(info.keyType)}]: ${checker.typeToString(info.type, at, F)}`,
+    );
+  return out;
+}
+
+function describe(name, exported, at) {
+  const sym = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+  const lines = [];
+  const f = sym.flags;
+  if (f & ts.SymbolFlags.Class) {
+    const decl = sym.declarations.find(ts.isClassDeclaration);
+    const instance = checker.getDeclaredTypeOfSymbol(sym);
+    const base = instance.getBaseTypes?.()[0];
+    lines.push(`class ${name}${base ? ` extends ${checker.typeToString(base)}` : ''}`);
+    const statics = checker.getTypeOfSymbolAtLocation(sym, decl);
+    for (const sig of statics.getConstructSignatures())
+      if (!hidden(sig.declaration)) lines.push(`  constructor${checker.signatureToString(sig, decl, F)}`);
+    lines.push(
+      ...members(statics, decl, '  static ').filter((l) => !l.startsWith('  static prototype:')),
+      ...members(instance, decl, '  '),
+    );
+  } else if (f & ts.SymbolFlags.Interface) {
+    lines.push(`interface ${name}`, ...members(checker.getDeclaredTypeOfSymbol(sym), at, '  '));
+  } else if (f & ts.SymbolFlags.TypeAlias) {
+    const decl = sym.declarations[0];
+    const text = printer.printNode(ts.EmitHint.Unspecified, decl.type, decl.getSourceFile());
+    lines.push(`type ${name} = ${text.replace(/\s+/g, ' ')}`);
+  } else if (f & ts.SymbolFlags.Enum) {
+    lines.push(`enum ${name}`, ...checker.getExportsOfModule(sym).map((m) => `  ${m.name}`));
+  } else if (f & ts.SymbolFlags.Function) {
+    const type = checker.getTypeOfSymbolAtLocation(sym, at);
+    for (const sig of type.getCallSignatures())
+      lines.push(`function ${name}${checker.signatureToString(sig, at, F)}`);
+  } else if (f & ts.SymbolFlags.Variable) {
+    lines.push(`const ${name}: ${typeOf(sym, at)}`);
+  } else {
+    lines.push(`${ts.SymbolFlags[f] ?? f} ${name}`);
+  }
+  return lines;
+}
+
+const report = [
+  `# ${pkg.name} public API (generated by scripts/api-report.mjs; CI fails when the code differs)`,
+  '',
+];
+for (const entry of entries) {
+  const source = program.getSourceFile(entry.file);
+  if (!source) throw new Error(`entry point not found: ${entry.file}`);
+  const moduleSymbol = checker.getSymbolAtLocation(source);
+  const exported = checker.getExportsOfModule(moduleSymbol).sort((a, b) => (a.name < b.name ? -1 : 1));
+  report.push(`## ${entry.specifier}`, '');
+  for (const sym of exported) report.push(...describe(sym.name, sym, source));
+  report.push('');
+}
+const text = `${report.join('\n').trimEnd()}\n`;
+
+if (!check) {
+  fs.writeFileSync(reportPath, text);
+  console.log(`wrote ${path.relative(repo, reportPath)}`);
+} else {
+  const committed = fs.existsSync(reportPath) ? fs.readFileSync(reportPath, 'utf8') : '';
+  if (committed === text) {
+    console.log(`${path.relative(repo, reportPath)} matches the code`);
+  } else {
+    const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-api-')), 'api-report.txt');
+    fs.writeFileSync(tmp, text);
+    spawnSync('diff', ['-u', reportPath, tmp], { stdio: 'inherit' });
+    console.error(
+      `the public API of ${pkg.name} differs from ${path.relative(repo, reportPath)}: if on purpose, run ` +
+        '`npm run api-report` and commit the report',
+    );
+    process.exitCode = 1;
+  }
+}
