@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SENSITIVE_HOME_LOCATIONS, trawlDataDirs } from '../src/index.js';
+import { SENSITIVE_HOME_LOCATIONS, trawlDataDirs } from '../src/fence/index.js';
 import { makeTree, run } from './fixtures/tool/helpers.js';
 
 /**
