@@ -1,0 +1,159 @@
+/**
+ * The workbench: conversations on the left, the thread and composer in the middle, the Files rail on the right
+ * (at narrow widths one pane at a time, chosen in the header). Server state lives in TanStack Query.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api, type Conversation, type Message } from './api/endpoints.js';
+import { Composer, type Outgoing } from './composer/Composer.js';
+import { FilesRail } from './files/FilesRail.js';
+import { FileViewer } from './files/FileViewer.js';
+import { ProjectSwitcher } from './ProjectSwitcher.js';
+import { Sidebar } from './Sidebar.js';
+import { messagesKey, Thread } from './thread/Thread.js';
+import { makeRelative } from './tokens/paths.js';
+
+const ACTIVE_KEY = 'trawl.conversation';
+const PROJECT_KEY = 'trawl.project';
+type Pane = 'chats' | 'thread' | 'files';
+
+export function App() {
+  const qc = useQueryClient();
+  const convs = useQuery({ queryKey: ['conversations'], queryFn: ({ signal }) => api.conversations(signal) });
+  const projects = useQuery({ queryKey: ['projects'], queryFn: ({ signal }) => api.projects(signal) });
+  const [activeId, setActiveId] = useState<string | null>(() => localStorage.getItem(ACTIVE_KEY));
+  const [chosenProject, setChosenProject] = useState<string>(() => localStorage.getItem(PROJECT_KEY) ?? '');
+  const [viewer, setViewer] = useState<{ rel: string; line?: number } | null>(null);
+  const [reveal, setReveal] = useState<{ rel: string; n: number } | null>(null);
+  const [pane, setPane] = useState<Pane>('thread');
+
+  const list = convs.data?.conversations ?? [];
+  const active: Conversation | undefined = list.find((c) => c.id === activeId) ?? list[0];
+  const knownProjects = projects.data?.projects ?? [];
+  const project =
+    active?.project ||
+    (knownProjects.some((p) => p.path === chosenProject) ? chosenProject : (knownProjects[0]?.path ?? ''));
+
+  useEffect(() => {
+    if (active) localStorage.setItem(ACTIVE_KEY, active.id);
+  }, [active]);
+
+  const create = useMutation({
+    mutationFn: (forProject: string) => api.createConversation(forProject ? { project: forProject } : {}),
+    onSuccess: ({ conversation }) => {
+      qc.setQueryData<{ conversations: Conversation[] }>(['conversations'], (old) => ({
+        conversations: [conversation, ...(old?.conversations ?? [])],
+      }));
+      setActiveId(conversation.id);
+      setPane('thread');
+    },
+  });
+
+  // A first visit has no conversation yet: start one, so the composer is there to type into.
+  const needsFirst = convs.isSuccess && list.length === 0 && projects.isSuccess;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the list is known to be empty
+  useEffect(() => {
+    if (needsFirst && create.isIdle) create.mutate(project);
+  }, [needsFirst]);
+
+  const send = async (out: Outgoing) => {
+    if (!active) throw new Error('no conversation');
+    const { message, reply } = await api.send(active.id, out);
+    const placeholder: Message = {
+      id: reply.id,
+      role: 'assistant',
+      text: '',
+      wire: '',
+      meta: {},
+      at: message.at,
+      status: 'streaming',
+    };
+    qc.setQueryData<{ messages: Message[] }>(messagesKey(active.id), (old) => ({
+      messages: [...(old?.messages ?? []), message, placeholder],
+    }));
+    void qc.invalidateQueries({ queryKey: ['conversations'] });
+  };
+
+  const openFolder = (abs: string) => {
+    const rel = makeRelative(abs, project);
+    if (rel === abs && abs !== project) return;
+    setReveal((r) => ({ rel: rel === abs ? '' : rel, n: (r?.n ?? 0) + 1 }));
+    setPane('files');
+  };
+  const openFile = (abs: string, line?: number) => {
+    const rel = makeRelative(abs, project);
+    if (rel === abs) return;
+    setViewer(line ? { rel, line } : { rel });
+  };
+
+  return (
+    <div className={`app pane-${pane}`}>
+      <header className="topbar">
+        <span className="brand">trawl</span>
+        <ProjectSwitcher
+          projects={knownProjects}
+          value={project}
+          onChange={(p) => {
+            setChosenProject(p);
+            setReveal(null);
+            localStorage.setItem(PROJECT_KEY, p);
+            // A conversation keeps the project it was started in: another project starts another conversation.
+            if (active?.project && active.project !== p) create.mutate(p);
+          }}
+        />
+        <nav className="pane-tabs" aria-label="Panes">
+          {(['chats', 'thread', 'files'] as const).map((p) => (
+            <button key={p} type="button" aria-pressed={pane === p} onClick={() => setPane(p)}>
+              {p === 'chats' ? 'Chats' : p === 'thread' ? 'Thread' : 'Files'}
+            </button>
+          ))}
+        </nav>
+      </header>
+      <Sidebar
+        conversations={list}
+        activeId={active?.id ?? null}
+        loading={convs.isPending}
+        error={convs.isError ? (convs.error as Error).message : null}
+        onSelect={(id) => {
+          setActiveId(id);
+          setPane('thread');
+        }}
+        onCreate={() => create.mutate(project)}
+        creating={create.isPending}
+      />
+      <main className="main">
+        {active ? (
+          <>
+            <div className="main-head">
+              <h1 className="conv-title">{active.title || 'New conversation'}</h1>
+              <span className="note" title={project}>
+                {project ? project : 'no project'}
+              </span>
+            </div>
+            <Thread
+              conversationId={active.id}
+              project={project}
+              onFolderOpen={openFolder}
+              onFileOpen={openFile}
+            />
+            <Composer key={active.id} conversationId={active.id} project={project} onSend={send} />
+          </>
+        ) : (
+          <div className="thread thread-empty">{convs.isPending ? 'Loading…' : 'Start a conversation.'}</div>
+        )}
+        {viewer && project ? (
+          <FileViewer project={project} rel={viewer.rel} line={viewer.line} onClose={() => setViewer(null)} />
+        ) : null}
+      </main>
+      <FilesRail
+        key={project}
+        project={project}
+        reveal={reveal}
+        onOpenFile={(rel, line) => {
+          setViewer(line ? { rel, line } : { rel });
+          setPane('thread');
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * The one transport every API call goes through: the bearer token, JSON in and out, and errors as `ApiError` with
+ * the server's `code`. Transport failures (network, abort) propagate unchanged; no caller shapes an empty answer from
+ * an error.
+ */
+import { TOKEN_KEY } from './auth.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type UnauthorizedListener = () => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** Called on every 401, so the app can show "open the URL trawl serve printed". */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export function authHeaders(): Record<string, string> {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** A fetch to `/api/…` with the token; a non-2xx answer throws ApiError. */
+export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...authHeaders(), ...(init.headers as Record<string, string>) };
+  if (init.body !== undefined && typeof init.body === 'string') headers['Content-Type'] = 'application/json';
+  const res = await fetch(path, { ...init, headers });
+  if (res.ok) return res;
+  let code = 'http_error';
+  let message = `${res.status} ${res.statusText}`;
+  try {
+    const body = (await res.json()) as { error?: unknown; code?: unknown };
+    if (typeof body.code === 'string') code = body.code;
+    if (typeof body.error === 'string') message = body.error;
+  } catch {
+    // not JSON: keep the status line
+  }
+  if (res.status === 401) for (const l of unauthorizedListeners) l();
+  throw new ApiError(res.status, code, message);
+}
+
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const res = await apiFetch(path, signal ? { signal } : {});
+  return (await res.json()) as T;
+}
+
+export async function sendJson<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
+  const init: RequestInit = { method, body: JSON.stringify(body) };
+  if (signal) init.signal = signal;
+  const res = await apiFetch(path, init);
+  return (await res.json()) as T;
+}

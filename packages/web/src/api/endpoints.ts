@@ -1,0 +1,107 @@
+/** Typed calls for the endpoints of docs/http-api.md (the workbench contract). */
+import type { MessageMeta } from '../tokens/wire.js';
+import { getJson, sendJson } from './client.js';
+
+export type Kind = 'file' | 'dir';
+/** A row as /api/file-search, /api/path-complete and /api/tree return it. */
+export interface FileRow {
+  path: string;
+  name: string;
+  kind?: Kind;
+  size: number;
+  mtime: number;
+}
+export interface Project {
+  path: string;
+  name: string;
+  source: 'serve' | 'recent';
+}
+export interface Conversation {
+  id: string;
+  title: string;
+  project?: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type MessageStatus = 'streaming' | 'done' | 'stopped' | 'failed';
+export interface Message {
+  id: string;
+  role: 'user' | 'assistant';
+  text: string;
+  wire: string;
+  meta: MessageMeta;
+  at: string;
+  status?: MessageStatus;
+}
+export interface GrepHit {
+  file: string;
+  line: number;
+  preview: string;
+  label?: string;
+  ranges?: [number, number][];
+}
+export interface GrepAnswer {
+  results: GrepHit[];
+  truncated: boolean;
+  engine: string;
+  skipped_docs: number;
+  root: string;
+}
+
+const qs = (params: Record<string, string | number | undefined>): string => {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') u.set(k, String(v));
+  return u.toString();
+};
+
+export const api = {
+  projects: (signal?: AbortSignal) => getJson<{ projects: Project[] }>('/api/projects', signal),
+  openProject: (project: string) => sendJson<{ project: Project }>('POST', '/api/projects/open', { project }),
+
+  fileSearch: (q: string, project: string | undefined, signal?: AbortSignal) =>
+    getJson<{ results: FileRow[]; root?: string }>(`/api/file-search?${qs({ q, project })}`, signal),
+  pathComplete: (project: string, dir: string, q: string, signal?: AbortSignal) =>
+    getJson<{ results: FileRow[]; root: string; outside?: boolean }>(
+      `/api/path-complete?${qs({ path: project, dir, q })}`,
+      signal,
+    ),
+  /** POST, never a query string: the query may be a secret and URLs end up in logs. */
+  fileGrep: (root: string, q: string, signal?: AbortSignal) =>
+    sendJson<GrepAnswer>('POST', '/api/file-grep', { root, q }, signal),
+  tree: (project: string, path: string, signal?: AbortSignal) =>
+    getJson<{ root: string; path: string; entries: FileRow[]; truncated: boolean }>(
+      // `path` is sent even when empty: "" is the project root.
+      `/api/tree?${new URLSearchParams({ project, path })}`,
+      signal,
+    ),
+  file: (project: string, path: string, signal?: AbortSignal) =>
+    getJson<{ root: string; path: string; size: number; text: string; truncated: boolean; binary: boolean }>(
+      `/api/file?${new URLSearchParams({ project, path })}`,
+      signal,
+    ),
+
+  conversations: (signal?: AbortSignal) =>
+    getJson<{ conversations: Conversation[] }>('/api/conversations', signal),
+  createConversation: (body: { title?: string; project?: string }) =>
+    sendJson<{ conversation: Conversation }>('POST', '/api/conversations', body),
+  renameConversation: (id: string, title: string) =>
+    sendJson<{ conversation: Conversation }>('PATCH', `/api/conversations/${encodeURIComponent(id)}`, {
+      title,
+    }),
+  messages: (id: string, signal?: AbortSignal) =>
+    getJson<{ messages: Message[] }>(`/api/conversations/${encodeURIComponent(id)}/messages`, signal),
+  send: (id: string, body: { text: string; wire: string; meta: MessageMeta }) =>
+    sendJson<{ message: Message; reply: { id: string } }>(
+      'POST',
+      `/api/conversations/${encodeURIComponent(id)}/messages`,
+      body,
+    ),
+  stop: (id: string, mid: string) =>
+    sendJson<{ stopped: boolean }>(
+      'POST',
+      `/api/conversations/${encodeURIComponent(id)}/messages/${encodeURIComponent(mid)}/stop`,
+      {},
+    ),
+  streamPath: (id: string, mid: string) =>
+    `/api/conversations/${encodeURIComponent(id)}/messages/${encodeURIComponent(mid)}/stream`,
+};

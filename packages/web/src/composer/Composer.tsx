@@ -1,0 +1,223 @@
+/**
+ * The composer: a textarea ("Message"), the picker above it, the preview strip of chips derived from the tokens in
+ * the text, and Send. Chips are never side state: a folder chip is a `@dir/` token in the text and a file chip a
+ * picked `@file` token, so typing, deleting, cutting, pasting and drafts all stage and unstage for free.
+ */
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { MENTION_AT_CARET, PATH_AT_CARET, replaceTokenAtCaret } from '../tokens/caret.js';
+import { removeMention } from '../tokens/mentions.js';
+import { buildFileLabels } from '../tokens/paths.js';
+import { buildWire, type MessageMeta, type PickedFile, stagedRefs } from '../tokens/wire.js';
+import { CloseIcon, FileIcon, FolderIcon, SendIcon } from '../ui/icons.js';
+import { loadDraft, saveDraft } from './drafts.js';
+import { Picker } from './Picker.js';
+import { modeFor, usePicker } from './usePicker.js';
+
+export interface Outgoing {
+  text: string;
+  wire: string;
+  meta: MessageMeta;
+}
+
+export interface ComposerProps {
+  /** Drafts are kept per conversation; remount (key) the composer when it changes. */
+  conversationId: string;
+  /** The project tokens resolve against; without one `./` completion is off and `@` searches unscoped. */
+  project: string;
+  onSend: (out: Outgoing) => Promise<void>;
+  busy?: boolean;
+}
+
+export function Composer({ conversationId, project, onSend, busy = false }: ComposerProps) {
+  const initial = useMemo(() => loadDraft(conversationId), [conversationId]);
+  const [text, setText] = useState(initial.text);
+  const [picked, setPicked] = useState<PickedFile[]>(initial.picked);
+  const [caret, setCaret] = useState(initial.text.length);
+  const [dismissed, setDismissed] = useState(false);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const pendingCaret = useRef<number | null>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const listId = useId();
+
+  useEffect(() => saveDraft(conversationId, { text, picked }), [conversationId, text, picked]);
+
+  // Restore the caret after a programmatic insert, keeping focus in the textarea.
+  useLayoutEffect(() => {
+    if (pendingCaret.current === null || !area.current) return;
+    const at = pendingCaret.current;
+    pendingCaret.current = null;
+    area.current.focus();
+    area.current.setSelectionRange(at, at);
+  });
+
+  const mode = dismissed ? null : modeFor(text.slice(0, caret), project);
+  const picker = usePicker(mode, project);
+  const staged = useMemo(() => stagedRefs(text, project, picked), [text, project, picked]);
+
+  const update = (value: string, at: number) => {
+    setText(value);
+    setCaret(at);
+    setDismissed(false);
+  };
+
+  const choose = (index: number) => {
+    const pick = picker.pickAt(index);
+    if (!pick || !picker.mode) return;
+    const re = picker.mode.kind === 'path' ? PATH_AT_CARET : MENTION_AT_CARET;
+    const r = replaceTokenAtCaret(text, caret, re, pick.insert);
+    if (picker.mode.kind === 'mention' && pick.kind === 'file') {
+      setPicked((p) => [...p.filter((x) => x.rel !== pick.rel), { rel: pick.rel, path: pick.path }]);
+    }
+    pendingCaret.current = r.caret;
+    update(r.value, r.caret);
+  };
+
+  const send = async () => {
+    if (sending || busy || text.trim() === '') return;
+    const { wire, meta } = buildWire(text, project, picked);
+    setSending(true);
+    setSendError(null);
+    try {
+      await onSend({ text, wire, meta });
+      setText('');
+      setPicked([]);
+      setCaret(0);
+    } catch (e) {
+      setSendError((e as Error).message);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    if (picker.open) {
+      const up = e.key === 'ArrowUp';
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        setDismissed(true);
+        return;
+      }
+      if (up || e.key === 'ArrowDown') {
+        if (picker.rows.length === 0) return;
+        e.preventDefault();
+        // The list grows upward from the composer (best match nearest), so Up goes to the next row.
+        const next = picker.selected + (up ? 1 : -1);
+        picker.setSelected(Math.max(0, Math.min(picker.rows.length - 1, next)));
+        return;
+      }
+      if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+        if (picker.rows.length > 0) {
+          e.preventDefault();
+          choose(picker.selected);
+          return;
+        }
+        if (!picker.releasesKeys) {
+          // Still debouncing or searching: a half-typed mention is never sent.
+          e.preventDefault();
+          return;
+        }
+        setDismissed(true);
+        if (e.key === 'Tab') return;
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  const dirLabels = buildFileLabels(staged.dirs.map((d) => d.rel.replace(/\\/g, '/').replace(/\/+$/, '')));
+  const fileLabels = buildFileLabels(staged.files.map((f) => f.path));
+  const hasChips = staged.dirs.length + staged.files.length > 0;
+  const activeId = picker.open && picker.rows.length > 0 ? `${listId}-${picker.selected}` : undefined;
+
+  return (
+    <div className="composer">
+      {picker.open ? <Picker picker={picker} listId={listId} onChoose={choose} /> : null}
+      <div className="composer-box">
+        <div className="preview-strip" data-testid="preview-strip" hidden={!hasChips}>
+          {staged.files.map((f, i) => (
+            <span key={`f:${f.rel}`} className="chip" data-file-chip="" title={f.path}>
+              <FileIcon />
+              <span className="chip-label">{fileLabels[i]}</span>
+              <button
+                type="button"
+                className="chip-remove"
+                aria-label="Remove"
+                title={`Remove ${f.rel}`}
+                onClick={() => {
+                  const v = removeMention(text, f.rel, 'file');
+                  setPicked((p) => p.filter((x) => x.rel !== f.rel));
+                  update(v, Math.min(caret, v.length));
+                }}
+              >
+                <CloseIcon />
+              </button>
+            </span>
+          ))}
+          {staged.dirs.map((d, i) => (
+            // biome-ignore lint/a11y/useSemanticElements: a chip is a labelled group of icon, label and remove, not a fieldset
+            <span
+              key={`d:${d.rel}`}
+              className="chip chip-dir"
+              data-dir-chip=""
+              title={d.rel}
+              role="group"
+              aria-label={d.rel}
+            >
+              <FolderIcon label="Folder" />
+              <span className="chip-label">{dirLabels[i]}/</span>
+              <button
+                type="button"
+                className="chip-remove"
+                aria-label="Remove folder"
+                onClick={() => {
+                  const v = removeMention(text, d.rel, 'dir');
+                  update(v, Math.min(caret, v.length));
+                }}
+              >
+                <CloseIcon />
+              </button>
+            </span>
+          ))}
+        </div>
+        <div className="composer-row">
+          <textarea
+            ref={area}
+            aria-label="Message"
+            placeholder={
+              project
+                ? 'Message · @ to attach files and folders · ./ to complete a path'
+                : 'Message · @ to attach files and folders'
+            }
+            value={text}
+            rows={3}
+            aria-controls={picker.open ? listId : undefined}
+            aria-autocomplete="list"
+            aria-activedescendant={activeId}
+            onChange={(e) => update(e.target.value, e.target.selectionStart)}
+            onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+            onKeyDown={onKeyDown}
+            onBlur={() => setDismissed(true)}
+          />
+          <button
+            type="button"
+            className="send"
+            onClick={() => void send()}
+            disabled={sending || busy || text.trim() === ''}
+          >
+            <SendIcon />
+            <span>Send</span>
+          </button>
+        </div>
+        {sendError ? (
+          <div className="composer-error" role="alert">
+            Not sent: {sendError}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

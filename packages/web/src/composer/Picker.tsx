@@ -1,0 +1,85 @@
+/**
+ * The picker's list: an ARIA listbox whose options carry `aria-selected` and `data-kind`, best match nearest the
+ * composer (the list opens upward from it), and one `role="status"` region whose text changes in place.
+ */
+import { useEffect, useRef } from 'react';
+import { formatAge, formatSize } from '../ui/format.js';
+import { FileIcon, FolderIcon } from '../ui/icons.js';
+import { type PickerState, rowKind } from './usePicker.js';
+
+const STATUS_TEXT: Record<string, string> = {
+  'type-more': 'Type 2+ characters to search files · Enter is held · Esc closes',
+  searching: 'Searching…',
+  'no-matches': 'No matches',
+  outside: 'That path ends up outside the project · Enter sends',
+  empty: 'No matching files · Enter sends',
+};
+
+export function Picker({
+  picker,
+  listId,
+  onChoose,
+}: {
+  picker: PickerState;
+  listId: string;
+  onChoose: (index: number) => void;
+}) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const { rows, selected, status } = picker;
+
+  useEffect(() => {
+    const el = listRef.current?.querySelector<HTMLElement>(`[data-index="${selected}"]`);
+    el?.scrollIntoView?.({ block: 'nearest' });
+  }, [selected]);
+
+  let statusText = '';
+  if (status.kind === 'rows') statusText = `${rows.length} ${rows.length === 1 ? 'match' : 'matches'}`;
+  else if (status.kind === 'error') statusText = '';
+  else statusText = STATUS_TEXT[status.kind] ?? '';
+
+  return (
+    <div className="picker" data-testid="file-picker">
+      <div className="picker-list" role="listbox" id={listId} aria-label="Files and folders" ref={listRef}>
+        {rows.map((r, i) => {
+          const kind = rowKind(r);
+          return (
+            <div
+              key={r.path}
+              id={`${listId}-${i}`}
+              role="option"
+              tabIndex={-1}
+              aria-selected={i === selected}
+              data-kind={kind}
+              data-index={i}
+              title={r.path}
+              className="picker-row"
+              onMouseDown={(e) => {
+                e.preventDefault();
+                onChoose(i);
+              }}
+              onMouseMove={() => i !== selected && picker.setSelected(i)}
+            >
+              {kind === 'dir' ? <FolderIcon label="Folder" /> : <FileIcon />}
+              <span className="picker-name">
+                {r.name}
+                {kind === 'dir' ? '/' : ''}
+              </span>
+              <span className="picker-path">{r.path}</span>
+              <span className="picker-meta">
+                {kind === 'dir' ? 'folder' : formatSize(r.size)} · {formatAge(r.mtime)}
+              </span>
+            </div>
+          );
+        })}
+      </div>
+      {status.kind === 'error' ? (
+        <div className="picker-error" role="alert" data-testid="file-picker-search-error">
+          Search failed: {status.message}
+        </div>
+      ) : null}
+      <div className="picker-status" role="status">
+        {statusText}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,284 @@
+/**
+ * The Files rail: the project's folder tree, and a search field in one of two modes named in words — Name (files
+ * and folders by name, `/api/file-search`) and Content (text inside files, `/api/file-grep`). Content results
+ * replace the tree; a project switch drops the old project's hits at once (they open by path).
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api, type FileRow, type GrepAnswer } from '../api/endpoints.js';
+import { makeRelative } from '../tokens/paths.js';
+import { CloseIcon, FileIcon, FolderIcon } from '../ui/icons.js';
+import { Highlighted } from './highlight.js';
+import { Tree } from './Tree.js';
+
+/** Content search asks for nothing below two characters (the endpoint's floor) and waits out a burst of keys. */
+export const GREP_MIN_CHARS = 2;
+export const GREP_DEBOUNCE_MS = 250;
+export const NAME_DEBOUNCE_MS = 200;
+
+export type SearchMode = 'name' | 'content';
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+export interface FilesRailProps {
+  project: string;
+  /** Open a file of the project (path relative to the project) at a line. */
+  onOpenFile: (rel: string, line?: number) => void;
+  /** A folder to reveal in the tree (relative to the project), set by a folder chip; `n` makes a repeat count. */
+  reveal: { rel: string; n: number } | null;
+}
+
+function ancestors(rel: string): string[] {
+  const parts = rel.split('/').filter((p) => p !== '');
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+export function FilesRail({ project, onOpenFile, reveal }: FilesRailProps) {
+  const [mode, setMode] = useState<SearchMode>('name');
+  const [query, setQuery] = useState('');
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  const [focus, setFocus] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (reveal === null) return;
+    setQuery('');
+    setMode('name');
+    setExpanded((old) => new Set([...old, ...ancestors(reveal.rel)]));
+    setFocus(reveal.rel.replace(/\/+$/, ''));
+  }, [reveal]);
+
+  const toggle = (rel: string) =>
+    setExpanded((old) => {
+      const next = new Set(old);
+      if (next.has(rel)) next.delete(rel);
+      else next.add(rel);
+      return next;
+    });
+
+  const searching = query.trim() !== '';
+  return (
+    <section className="rail" aria-label="Files">
+      <div className="rail-head">
+        {/* biome-ignore lint/a11y/useSemanticElements: a toggle pair, not a form group */}
+        <div className="segmented" role="group" aria-label="Search mode">
+          <button
+            type="button"
+            aria-pressed={mode === 'name'}
+            aria-label="Search file names"
+            onClick={() => setMode('name')}
+          >
+            Name
+          </button>
+          <button
+            type="button"
+            aria-pressed={mode === 'content'}
+            aria-label="Search file contents"
+            onClick={() => setMode('content')}
+          >
+            Content
+          </button>
+        </div>
+        <div className="search-field">
+          <input
+            type="search"
+            value={query}
+            placeholder={mode === 'name' ? 'Filter files…' : 'Search in files…'}
+            aria-label={mode === 'name' ? 'Filter files…' : 'Search in files…'}
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                e.preventDefault();
+                setQuery('');
+              }
+            }}
+          />
+          {query !== '' ? (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Close search"
+              onClick={() => setQuery('')}
+            >
+              <CloseIcon />
+            </button>
+          ) : null}
+        </div>
+      </div>
+      <div className="rail-body">
+        {project === '' ? (
+          <p className="rail-note">Choose a project to browse its files.</p>
+        ) : mode === 'content' ? (
+          <ContentResults project={project} query={query} onOpenFile={onOpenFile} />
+        ) : searching ? (
+          <NameResults
+            project={project}
+            query={query}
+            onOpen={(row, rel) => {
+              if (row.kind === 'dir') {
+                setQuery('');
+                setExpanded((old) => new Set([...old, ...ancestors(rel)]));
+                setFocus(rel);
+              } else onOpenFile(rel);
+            }}
+          />
+        ) : (
+          <Tree
+            project={project}
+            expanded={expanded}
+            onToggle={toggle}
+            onOpenFile={(rel) => onOpenFile(rel)}
+            focus={focus}
+          />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function NameResults({
+  project,
+  query,
+  onOpen,
+}: {
+  project: string;
+  query: string;
+  onOpen: (row: FileRow, rel: string) => void;
+}) {
+  const settled = useDebounced(query.trim(), NAME_DEBOUNCE_MS);
+  const q = useQuery({
+    queryKey: ['file-search', settled, project, 'rail'],
+    queryFn: ({ signal }) => api.fileSearch(settled, project, signal),
+    enabled: settled.length >= 2,
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+    retry: false,
+  });
+  if (query.trim().length < 2) return <p className="rail-note">Type at least two characters.</p>;
+  if (q.isError)
+    return (
+      <p className="rail-note warn" role="alert">
+        Couldn't search file names: {(q.error as Error).message}
+      </p>
+    );
+  const rows = q.data?.results ?? [];
+  const root = q.data?.root || project;
+  return (
+    <>
+      <div className="rail-status" role="status">
+        {q.isFetching ? 'Searching…' : `${rows.length} ${rows.length === 1 ? 'result' : 'results'}`}
+      </div>
+      {rows.length === 0 && !q.isFetching && q.data ? <p className="rail-note">No results</p> : null}
+      <ul className="hits">
+        {rows.map((r) => {
+          const rel = makeRelative(r.path, root);
+          return (
+            <li key={r.path}>
+              <button type="button" className="hit" title={r.path} onClick={() => onOpen(r, rel)}>
+                {r.kind === 'dir' ? <FolderIcon /> : <FileIcon />}
+                <span className="hit-path">
+                  {rel}
+                  {r.kind === 'dir' ? '/' : ''}
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+export function statusNotes(data: GrepAnswer): string {
+  const n = data.results.length;
+  const notes = [`${n} ${n === 1 ? 'result' : 'results'}`];
+  if (n > 0) notes.push('one row per file');
+  if (data.truncated) notes.push('partial');
+  if (data.skipped_docs > 0) notes.push(`${data.skipped_docs} or more documents not searched`);
+  return notes.join(' · ');
+}
+
+function ContentResults({
+  project,
+  query,
+  onOpenFile,
+}: {
+  project: string;
+  query: string;
+  onOpenFile: (rel: string, line?: number) => void;
+}) {
+  const settled = useDebounced(query.trim(), GREP_DEBOUNCE_MS);
+  const q = useQuery({
+    queryKey: ['file-grep', project, settled],
+    queryFn: ({ signal }) => api.fileGrep(project, settled, signal),
+    enabled: settled.length >= GREP_MIN_CHARS,
+    // Keep the previous hits while a refined query runs — but only for the same project: old-project rows must
+    // not stay clickable.
+    placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[1] === project ? prev : undefined),
+    staleTime: 30_000,
+    retry: false,
+  });
+  if (query.trim().length < GREP_MIN_CHARS) {
+    return <p className="rail-note">Type at least two characters to search inside files.</p>;
+  }
+  if (q.isError) {
+    return (
+      <div className="rail-note warn" role="alert" data-testid="file-grep-error">
+        Couldn't search file contents: {(q.error as Error).message}
+      </div>
+    );
+  }
+  const data = q.data;
+  const hasDocHit = data?.results.some((r) => r.line === 0) ?? false;
+  return (
+    <>
+      <div
+        className="rail-status"
+        role="status"
+        data-testid="file-grep-status"
+        title={data?.engine === 'python' ? 'A slower scan answered this search' : undefined}
+      >
+        {q.isFetching || !data ? 'Searching…' : statusNotes(data)}
+      </div>
+      {data?.truncated ? (
+        <p className="rail-note" data-testid="file-grep-partial-why">
+          The search stopped before the end: narrow the query to see every file.
+        </p>
+      ) : null}
+      {hasDocHit ? (
+        <p className="rail-note" data-testid="file-grep-doc-note">
+          Document hits have no line: a document opens from the start.
+        </p>
+      ) : null}
+      {data && data.results.length === 0 && !q.isFetching ? <p className="rail-note">No results</p> : null}
+      <ul className="hits">
+        {data?.results.map((r) => {
+          const rel = makeRelative(r.file, data.root || project).replace(/^\/+/, '');
+          const tag = r.label ? r.label : r.line > 0 ? `:${r.line}` : '';
+          return (
+            <li key={`${r.file}:${r.line}`}>
+              <button
+                type="button"
+                className="hit"
+                onClick={() => onOpenFile(rel, r.line > 0 ? r.line : undefined)}
+              >
+                <FileIcon />
+                <span className="hit-path">{rel}</span>
+                {tag ? <span className="hit-tag">{tag}</span> : null}
+                <span className="hit-preview">
+                  <Highlighted text={r.preview} ranges={r.ranges} query={settled} />
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,224 @@
+// §6.8 of the composer study (the Files rail's search and content results) and §6.9 (the grep call).
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api } from '../../src/api/endpoints.js';
+import { FilesRail } from '../../src/files/FilesRail.js';
+import { findFolded } from '../../src/files/highlight.js';
+import { type Call, fakeServer, HttpError, never, renderWithQuery, row } from './helpers.js';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const tree = (c: Call) => {
+  const p = c.params.get('path') ?? '';
+  if (p === '')
+    return {
+      root: '/repo',
+      path: '',
+      entries: [row('src', 'dir'), row('README.md', 'file', 10)],
+      truncated: false,
+    };
+  if (p === 'src')
+    return { root: '/repo', path: 'src', entries: [row('src/a.ts', 'file', 10)], truncated: false };
+  return new HttpError(404, { error: 'not a directory', code: 'not_a_directory' });
+};
+const grepAnswer = {
+  results: [
+    { file: 'src/a.ts', line: 12, preview: 'const NEEDLE = 1;', ranges: [[6, 12]] },
+    { file: 'docs/spec.docx', line: 0, preview: 'the needle in a doc', label: '' },
+  ],
+  truncated: false,
+  engine: 'rg',
+  skipped_docs: 0,
+  root: '/repo',
+};
+
+function mount(routes: Record<string, (c: Call) => unknown> = {}, project = '/repo') {
+  const server = fakeServer({ 'GET /api/tree': tree, 'POST /api/file-grep': () => grepAnswer, ...routes });
+  const onOpenFile = vi.fn();
+  const r = renderWithQuery(<FilesRail project={project} onOpenFile={onOpenFile} reveal={null} />);
+  return { ...r, server, onOpenFile, grep: () => server.to('POST', '/api/file-grep') };
+}
+const content = () => fireEvent.click(screen.getByRole('button', { name: 'Search file contents' }));
+const field = () => screen.getByRole('searchbox');
+
+describe('FilesRail tree', () => {
+  it('lists the project root and opens a folder lazily, then a file', async () => {
+    const m = mount();
+    fireEvent.click(await screen.findByRole('treeitem', { name: /src/ }));
+    fireEvent.click(await screen.findByRole('treeitem', { name: /a\.ts/ }));
+    expect(m.onOpenFile).toHaveBeenCalledWith('src/a.ts');
+    expect(m.server.to('GET', '/api/tree').map((c) => c.params.get('path'))).toEqual(['', 'src']);
+  });
+});
+
+describe('FilesRail search-mode toggle', () => {
+  it('names both modes in words with aria-pressed, starting on Name', async () => {
+    mount();
+    const name = screen.getByRole('button', { name: 'Search file names' });
+    expect(name.textContent).toBe('Name');
+    expect(name.getAttribute('aria-pressed')).toBe('true');
+    expect(field().getAttribute('placeholder')).toBe('Filter files…');
+    content();
+    expect(screen.getByRole('button', { name: 'Search file contents' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(field().getAttribute('placeholder')).toBe('Search in files…');
+  });
+
+  it('clears the query on Escape and from the X button, and leaves it on other keys', () => {
+    mount();
+    fireEvent.change(field(), { target: { value: 'rail' } });
+    fireEvent.keyDown(field(), { key: 'Enter' });
+    expect((field() as HTMLInputElement).value).toBe('rail');
+    fireEvent.keyDown(field(), { key: 'Escape' });
+    expect((field() as HTMLInputElement).value).toBe('');
+    fireEvent.change(field(), { target: { value: 'rail' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Close search' }));
+    expect((field() as HTMLInputElement).value).toBe('');
+  });
+
+  it('asks for nothing below the two-character floor', async () => {
+    const m = mount();
+    content();
+    fireEvent.change(field(), { target: { value: 'n' } });
+    await screen.findByText(/at least two characters/);
+    await new Promise((r) => setTimeout(r, 320));
+    expect(m.grep()).toHaveLength(0);
+  });
+
+  it('debounces to ONE request for a burst of keystrokes, POSTing root and query in the body', async () => {
+    const m = mount();
+    content();
+    for (const v of ['ne', 'nee', 'need', 'needl', 'needle'])
+      fireEvent.change(field(), { target: { value: v } });
+    await screen.findByText('src/a.ts');
+    expect(m.grep()).toHaveLength(1);
+    expect(m.grep()[0]!.body).toEqual({ root: '/repo', q: 'needle' });
+  });
+});
+
+describe('FilesRail content results', () => {
+  async function search(m: ReturnType<typeof mount>) {
+    content();
+    fireEvent.change(field(), { target: { value: 'needle' } });
+    await screen.findByText('src/a.ts');
+    return m;
+  }
+
+  it('marks the server ranges, shows :line, opens a text hit at its line and a document from the start', async () => {
+    const m = await search(mount());
+    expect(document.querySelector('mark')?.textContent).toBe('NEEDLE');
+    expect(screen.getByText(':12')).toBeTruthy();
+    expect(screen.queryByText(':0')).toBeNull();
+    fireEvent.click(screen.getByText('src/a.ts'));
+    expect(m.onOpenFile).toHaveBeenCalledWith('src/a.ts', 12);
+    fireEvent.click(screen.getByText('docs/spec.docx'));
+    expect(m.onOpenFile).toHaveBeenLastCalledWith('docs/spec.docx', undefined);
+    expect(screen.getByTestId('file-grep-doc-note').textContent).toMatch(/opens from the start/);
+  });
+
+  it('reports the count and the unit, and keeps the engine name out of the line', async () => {
+    await search(mount());
+    const status = screen.getByTestId('file-grep-status');
+    expect(status.textContent).toBe('2 results · one row per file');
+    expect(status.getAttribute('title')).toBeNull();
+  });
+
+  it('says the list is partial and names the documents the budget did not reach', async () => {
+    await search(
+      mount({
+        'POST /api/file-grep': () => ({ ...grepAnswer, truncated: true, skipped_docs: 1, engine: 'python' }),
+      }),
+    );
+    const status = screen.getByTestId('file-grep-status');
+    expect(status.textContent).toContain('partial');
+    expect(status.textContent).toContain('1 or more documents not searched');
+    expect(status.getAttribute('title')).toMatch(/slower/);
+    expect(status.getAttribute('title')).not.toMatch(/python/);
+    expect(screen.getByTestId('file-grep-partial-why')).toBeTruthy();
+  });
+
+  it('reports an empty answer as no results, without the unit', async () => {
+    mount({ 'POST /api/file-grep': () => ({ ...grepAnswer, results: [] }) });
+    content();
+    fireEvent.change(field(), { target: { value: 'needle' } });
+    await screen.findByText('No results');
+    expect(screen.getByTestId('file-grep-status').textContent).toBe('0 results');
+  });
+
+  it('says the search failed instead of showing zero results', async () => {
+    mount({
+      'POST /api/file-grep': () => new HttpError(403, { error: 'Access denied', code: 'sensitive_path' }),
+    });
+    content();
+    fireEvent.change(field(), { target: { value: 'needle' } });
+    const err = await screen.findByTestId('file-grep-error');
+    expect(err.getAttribute('role')).toBe('alert');
+    expect(err.textContent).toContain("Couldn't search file contents");
+    expect(screen.queryByText('No results')).toBeNull();
+  });
+
+  it('keeps the previous hits on screen while a refined query is in flight', async () => {
+    let first = true;
+    const m = mount({
+      'POST /api/file-grep': () => {
+        if (first) {
+          first = false;
+          return grepAnswer;
+        }
+        return never();
+      },
+    });
+    await search(m);
+    fireEvent.change(field(), { target: { value: 'needles' } });
+    await waitFor(() => expect(m.grep()).toHaveLength(2));
+    expect(screen.getByText('src/a.ts')).toBeTruthy();
+  });
+
+  it("drops the previous project's hits when the project changes", async () => {
+    const m = await search(
+      mount({
+        'POST /api/file-grep': (c) => ((c.body as { root: string }).root === '/repo' ? grepAnswer : never()),
+      }),
+    );
+    m.rerender(<FilesRail key="/other" project="/other" onOpenFile={m.onOpenFile} reveal={null} />);
+    content();
+    fireEvent.change(field(), { target: { value: 'needle' } });
+    await waitFor(() =>
+      expect(m.grep().some((c) => (c.body as { root: string }).root === '/other')).toBe(true),
+    );
+    expect(screen.queryByText('src/a.ts')).toBeNull();
+  });
+});
+
+describe('highlight', () => {
+  it('marks the right characters when lowercasing changes length', () => {
+    const text = 'İstanbul needle here';
+    const r = findFolded(text, 'NEEDLE')!;
+    expect(text.slice(r[0], r[1])).toBe('needle');
+  });
+});
+
+describe('api.fileGrep', () => {
+  it('POSTs the root and query in the body, never in the URL', async () => {
+    const server = fakeServer({ 'POST /api/file-grep': () => grepAnswer });
+    const answer = await api.fileGrep('/p/with space', 'sk-live-secret(&q=1');
+    const [call] = server.to('POST', '/api/file-grep');
+    expect(call!.params.toString()).toBe('');
+    expect(call!.body).toEqual({ root: '/p/with space', q: 'sk-live-secret(&q=1' });
+    expect(answer).toEqual(grepAnswer);
+  });
+  it('lets a transport error surface rather than shaping an empty answer', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('network down'))),
+    );
+    await expect(api.fileGrep('/p', 'qq')).rejects.toThrow('network down');
+  });
+  it('turns an error answer into an ApiError with the server code', async () => {
+    fakeServer({
+      'POST /api/file-grep': () => new HttpError(403, { error: 'Access denied', code: 'sensitive_path' }),
+    });
+    await expect(api.fileGrep('/p', 'qq')).rejects.toMatchObject({ status: 403, code: 'sensitive_path' });
+  });
+});
