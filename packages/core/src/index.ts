@@ -70,7 +70,12 @@ export {
   type SearchSummary,
   search,
 } from './engine/index.js';
-export { createSensitiveFence, SensitiveFence } from './fence/index.js';
+export {
+  createSensitiveFence,
+  type ResolvedUserRoot,
+  resolveUserRoot,
+  SensitiveFence,
+} from './fence/index.js';
 export { type CompiledPattern, compilePattern, PatternError, type PatternOptions } from './match/index.js';
 export {
   FileIndex,

@@ -231,3 +231,32 @@ describe('trawl complete', () => {
     expect(r.stderr).toMatch(/^trawl: access denied/);
   });
 });
+
+describe('one root policy on every command that takes a root', () => {
+  const sshLink = () => path.join(tmp, 'ssh-via-link');
+  beforeAll(() => fs.symlinkSync(path.join(home, '.ssh'), sshLink()));
+
+  it.each([
+    ['find', (root: string) => ['find', 'id_rsa', '--root', root]],
+    ['complete', (root: string) => ['complete', './', '--root', root]],
+    ['mcp', (root: string) => ['mcp', '--root', root]],
+    ['serve', (root: string) => ['serve', root, '--port', '0', '--no-open']],
+  ])(
+    '🔒 %s refuses a store named directly, with ~, and through a link, in one line with exit 2',
+    (_cmd, argv) => {
+      for (const root of [path.join(home, '.ssh'), '~/.ssh', sshLink(), path.join(home, '.ssh', 'missing')]) {
+        const r = trawl(argv(root));
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(/^trawl: .*(access denied|sensitive location).*\n$/);
+        expect(r.stderr.split('\n')).toHaveLength(2);
+      }
+    },
+  );
+
+  it('mcp refuses a root that is not a directory', () => {
+    const r = trawl(['mcp', '--root', path.join(proj, 'readme.md')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`trawl: --root: not a directory: ${path.join(proj, 'readme.md')}\n`);
+  });
+});

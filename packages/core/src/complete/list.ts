@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import type { SensitiveFence } from '../fence/index.js';
+import { expandHome, type SensitiveFence } from '../fence/index.js';
 import type { NameResult } from '../names/types.js';
 import { PATH_COMPLETE_MAX_ENTRIES, PATH_COMPLETE_MAX_SCAN } from './limits.js';
 import { type DirOpener, platformDirOpener } from './open-dir.js';
@@ -53,12 +52,6 @@ export interface CompletionOutcome {
   scanned: number;
   /** For the audit line: where and why a walk stopped (`src: symlink`, `witness unavailable`, …). */
   detail?: string;
-}
-
-function expandHome(p: string, home: string): string {
-  if (p === '~') return home;
-  if (p.startsWith('~/') || p.startsWith('~\\')) return path.join(home, p.slice(2));
-  return p;
 }
 
 /**

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { SensitiveFence } from '../fence/index.js';
+import { expandHome, type SensitiveFence } from '../fence/index.js';
 import type { NameResult } from '../names/types.js';
 import { BINARY_SNIFF_BYTES, FILE_VIEW_MAX_BYTES, TREE_MAX_ENTRIES, TREE_MAX_SCAN } from './limits.js';
 import { type DirOpener, type OpenDir, platformDirOpener } from './open-dir.js';
@@ -68,11 +68,6 @@ export function projectRelSegments(rel: string): string[] | null {
     if (p === '' || p === '.' || p === '..' || p.includes('\0') || p.includes('\\')) return null;
   }
   return parts;
-}
-
-function expandHome(p: string, home: string): string {
-  if (p === '~') return home;
-  return p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
 }
 
 interface Held {

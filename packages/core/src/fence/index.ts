@@ -5,4 +5,12 @@ export {
   type SensitiveFenceOptions,
 } from './fence.js';
 export { FENCE_RESOLVE_TIMEOUT_MS, FENCE_STALL_COOLDOWN_MAX_MS, FENCE_STALL_COOLDOWN_MS } from './limits.js';
+export {
+  expandHome,
+  type ResolvedUserRoot,
+  type ResolveUserRootOptions,
+  type RootProbeFs,
+  type RootRefusalCode,
+  resolveUserRoot,
+} from './root.js';
 export { SENSITIVE_HOME_LOCATIONS, type SensitiveLocation, trawlDataDirs } from './table.js';

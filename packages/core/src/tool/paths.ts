@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expandHome } from '../fence/index.js';
 
 /** Unicode spaces models and terminals sometimes put into paths; they mean an ordinary space. */
 const UNICODE_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
@@ -24,8 +24,7 @@ export function normaliseEntry(raw: string, home: string = os.homedir()): string
       // not a valid file URL: left as is, and reported missing later
     }
   }
-  if (s === '~') s = home;
-  else if (s.startsWith('~/')) s = path.join(home, s.slice(2));
+  s = expandHome(s, home);
   if (/^\/+$/.test(s)) s = '.';
   return s;
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { expandHome } from '@trawl/core/fence';
 import { RECENT_PROJECTS_MAX_BYTES, RECENT_PROJECTS_RECHECK_MS } from './limits.js';
-import { expandHome } from './tasks.js';
 
 /** The recent-projects list in the data directory: a JSON array of directory strings. */
 export const RECENT_PROJECTS_FILE = 'recent-projects.json';

@@ -10,7 +10,7 @@ import {
   readProjectFile,
   type TreeOutcome,
 } from '@trawl/core/complete';
-import { SensitiveFence } from '@trawl/core/fence';
+import { type RootProbeFs, resolveUserRoot, SensitiveFence } from '@trawl/core/fence';
 import {
   type NameResult,
   type NameSearchFs,
@@ -46,7 +46,7 @@ export interface TaskContext {
     Pick<NameWalkOptions, 'maxScan' | 'maxCandidates' | 'maxDirsVisited' | 'timeBudgetMs' | 'now'>
   >;
   /** Probe filesystem (default `fs.promises`). */
-  probeFs?: { realpath(p: string): Promise<string>; stat(p: string): Promise<{ isDirectory(): boolean }> };
+  probeFs?: RootProbeFs;
 }
 
 export function createTaskContext(config: FenceConfig & { platform?: string }): TaskContext {
@@ -68,38 +68,25 @@ export const syncNameFs: NameSearchFs = {
   realpath: async (p) => fs.realpathSync(p),
 };
 
-export function expandHome(p: string, home: string): string {
-  if (p === '~') return home;
-  if (p.startsWith('~/')) return path.join(home, p.slice(2));
-  return p;
-}
-
 export type ResolveProjectResult =
   | { status: 'ok'; root: string }
   | { status: 'sensitive'; path: string }
   | { status: 'not-dir'; path: string };
 
 /**
- * `?project=` of /api/file-search: `~` expanded, sensitivity FIRST (so a sensitive path that does not exist is
- * still refused as sensitive, and existence cannot be probed behind the fence), then canonicalised and required to
- * be a directory. A relative path names nothing (the server's working directory is not the caller's business).
+ * `?project=` of /api/file-search, by the one root policy ({@link resolveUserRoot}: sensitivity first, so
+ * existence cannot be probed behind the fence). A relative path names nothing here (the server's working
+ * directory is not the caller's business), and neither does a control character: both answer as "not a directory".
  */
 async function resolveProject(ctx: TaskContext, p: { project: string }): Promise<ResolveProjectResult> {
-  const expanded = expandHome(p.project, ctx.home);
-  if (expanded.includes('\0') || !path.isAbsolute(expanded)) return { status: 'not-dir', path: p.project };
-  const lexical = path.resolve(expanded);
-  if ((await ctx.fence.verdict(lexical)) !== 'clear') return { status: 'sensitive', path: lexical };
-  const probe = ctx.probeFs ?? fs.promises;
-  let root: string;
-  try {
-    root = await probe.realpath(lexical);
-    if (!(await probe.stat(root)).isDirectory()) return { status: 'not-dir', path: root };
-  } catch {
-    return { status: 'not-dir', path: lexical };
-  }
-  // The resolution above may have raced a link swap: judge the answer too (pure string work).
-  if (ctx.fence.isSensitiveCanonical(root)) return { status: 'sensitive', path: root };
-  return { status: 'ok', root };
+  const r = await resolveUserRoot(p.project, {
+    fence: ctx.fence,
+    home: ctx.home,
+    ...(ctx.probeFs ? { fs: ctx.probeFs } : {}),
+  });
+  if (r.ok) return { status: 'ok', root: r.root };
+  if (r.code === 'sensitive_path') return { status: 'sensitive', path: r.lexical ?? '' };
+  return { status: 'not-dir', path: r.lexical ?? p.project };
 }
 
 export interface ProbedRoot {

@@ -1,10 +1,8 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { listCompletion, splitCompletionToken } from '@trawl/core/complete';
 import { createSensitiveFence } from '@trawl/core/fence';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
+import { cliHome, cliRoot } from '../root.js';
 
 interface CompleteFlags {
   root?: string;
@@ -24,20 +22,9 @@ export const registerComplete: RegisterCommand = (program, io, setExit) => {
     .option('--root <dir>', 'the project directory (default: the current directory)')
     .option('--json', 'print {"results": [{path, name, kind, size, mtime}], "root"} (+ "outside": true)')
     .action(async (token: string, flags: CompleteFlags) => {
-      const home = io.env['HOME'] || os.homedir();
+      const home = cliHome(io);
       const fence = createSensitiveFence({ home, env: io.env });
-      const typed = flags.root ?? '.';
-      const root = path.resolve(
-        io.cwd,
-        typed === '~' || typed.startsWith('~/') ? path.join(home, typed.slice(1)) : typed,
-      );
-      if (await fence.isSensitive(root))
-        throw new UsageError(`access denied: ${typed} is a sensitive location`);
-      try {
-        if (!fs.statSync(root).isDirectory()) throw new Error('not a directory');
-      } catch {
-        throw new UsageError(`directory not found: ${typed}`);
-      }
+      const { root } = await cliRoot(flags.root ?? '.', io, { fence });
       if (token.includes('\0')) throw new UsageError('the token contains a NUL byte');
       const { dir, q } = splitCompletionToken(token);
       const o = listCompletion({ project: root, dir, q, fence, home });

@@ -1,11 +1,9 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 // Subpath imports: the name-search half of core only, so this command starts fast.
 import { createSensitiveFence } from '@trawl/core/fence';
 import { FileIndex, NAME_MIN_QUERY_CHARS, type NameResult, searchNames } from '@trawl/core/names';
-import { UsageError, write } from '../io.js';
+import { write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
+import { cliHome, cliRoot } from '../root.js';
 
 interface FindFlags {
   root?: string;
@@ -41,21 +39,9 @@ export const registerFind: RegisterCommand = (program, io, setExit) => {
 };
 
 async function runFind(query: string, flags: FindFlags, io: Parameters<RegisterCommand>[1]): Promise<number> {
-  const home = io.env['HOME'] || os.homedir();
+  const home = cliHome(io);
   const fence = createSensitiveFence({ home, env: io.env });
-  const typed = flags.root ?? '.';
-  const expanded = typed === '~' || typed.startsWith('~/') ? path.join(home, typed.slice(1)) : typed;
-  const requested = path.resolve(io.cwd, expanded);
-  // Sensitivity before existence: a sensitive path that does not exist is still refused as sensitive.
-  if (await fence.isSensitive(requested))
-    throw new UsageError(`access denied: ${typed} is a sensitive location`);
-  let root: string;
-  try {
-    root = await fs.promises.realpath(requested);
-    if (!(await fs.promises.stat(root)).isDirectory()) throw new Error('not a directory');
-  } catch {
-    throw new UsageError(`directory not found: ${typed}`);
-  }
+  const { root } = await cliRoot(flags.root ?? '.', io, { fence });
 
   if (query.trim().length < NAME_MIN_QUERY_CHARS) {
     if (flags.json) await write(io.stdout, `${JSON.stringify({ results: [] })}\n`);

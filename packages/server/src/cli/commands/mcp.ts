@@ -1,9 +1,8 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { EngineChoice } from '@trawl/core/engine';
 import { Option } from 'commander';
 import { UsageError } from '../io.js';
 import type { RegisterCommand } from '../main.js';
+import { cliRoot } from '../root.js';
 
 interface McpFlags {
   root?: string;
@@ -30,14 +29,7 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
       return n;
     })
     .action(async (flags: McpFlags) => {
-      const root = path.resolve(io.cwd, flags.root ?? '.');
-      let st: fs.Stats;
-      try {
-        st = fs.statSync(root);
-      } catch {
-        throw new UsageError(`--root: no such directory: ${root}`);
-      }
-      if (!st.isDirectory()) throw new UsageError(`--root: not a directory: ${root}`);
+      const { root } = await cliRoot(flags.root ?? '.', io, { label: '--root' });
       // The MCP SDK takes a while to load; only this command needs it.
       const { serveMcpStdio } = await import('../../mcp/server.js');
       await serveMcpStdio(

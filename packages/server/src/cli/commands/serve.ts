@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
+import { cliRoot } from '../root.js';
 
 interface ServeFlags {
   port?: string;
@@ -42,11 +43,6 @@ export const registerServe: RegisterCommand = (program, io, setExit) => {
     });
 };
 
-function expandHome(p: string, home: string): string {
-  if (p === '~') return home;
-  return p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
-}
-
 function parsePort(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d{1,5}$/.test(raw.trim()) || Number(raw) > 65535) {
@@ -60,7 +56,7 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
   const home = env['HOME'] || os.homedir();
   const [
     { startServer, defaultDataDir, DataDirError },
-    { SensitiveFence },
+    { SensitiveFence, expandHome },
     { validateAccessToken },
     { AuditKeyError },
   ] = await Promise.all([
@@ -73,17 +69,9 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
   const fence = new SensitiveFence({ home, env });
   const projects: string[] = [];
   for (const d of dirs.length > 0 ? dirs : ['.']) {
-    const abs = path.resolve(io.cwd, expandHome(d, home));
-    if (await fence.isSensitive(abs))
-      throw new UsageError(`${d} is a sensitive location and cannot be served`);
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(abs);
-    } catch {
-      throw new UsageError(`no such directory: ${d}`);
-    }
-    if (!st.isDirectory()) throw new UsageError(`not a directory: ${d}`);
-    if (!projects.includes(abs)) projects.push(abs);
+    // Known projects keep the spelling the operator gave (`/api/path-complete` matches it lexically).
+    const { lexical } = await cliRoot(d, io, { fence });
+    if (!projects.includes(lexical)) projects.push(lexical);
   }
   const port = parsePort(flags.port ?? env['TRAWL_PORT']);
   const token = flags.token ?? env['TRAWL_TOKEN'] ?? undefined;
