@@ -39,6 +39,8 @@ export interface TestServerOptions {
   allowHosts?: string[];
   /** The workbench build to serve (default none: `/` is the placeholder). */
   webDist?: string;
+  agent?: string[];
+  agentLimits?: { deadlineMs?: number; outputMaxBytes?: number; killGraceMs?: number };
 }
 
 export interface Answer {
@@ -98,6 +100,8 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
     ...(o.token ? { token: o.token } : {}),
     ...(o.allowHosts ? { allowHosts: o.allowHosts } : {}),
     webDist: o.webDist ?? null,
+    ...(o.agent ? { agent: o.agent } : {}),
+    ...(o.agentLimits ? { agentLimits: o.agentLimits } : {}),
   });
   const request = async (route: string, init: RequestInit = {}): Promise<Answer> => {
     const res = await fetch(`${server.origin}${route}`, { redirect: 'manual', ...init });

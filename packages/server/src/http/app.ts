@@ -1,14 +1,16 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { MESSAGE_BODY_LIMIT_BYTES } from '../conversations/limits.js';
 import { type AccessOptions, accessControl } from './access.js';
 import type { ServerContext } from './context.js';
+import { type ConversationsDeps, conversationRoutes } from './conversations.js';
 import { fileSearch } from './file-search.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { pathComplete } from './path-complete.js';
 import { fileRoute, treeRoute } from './project-files.js';
 import { serveStatic } from './static.js';
 
-/** Routes and the methods they answer; any other method on them is 405. */
+/** GET-only routes; any other method on them is 405. */
 const GET_ROUTES = [
   '/',
   '/favicon.svg',
@@ -20,11 +22,22 @@ const GET_ROUTES = [
   '/api/tree',
   '/api/file',
 ] as const;
+/** Routes answering other methods, with their `Allow`. */
+const OTHER_ROUTES: ReadonlyArray<[string, string]> = [
+  ['/api/conversations', 'GET, HEAD, POST'],
+  ['/api/conversations/:id', 'PATCH'],
+  ['/api/conversations/:id/messages', 'GET, HEAD, POST'],
+  ['/api/conversations/:id/messages/:mid/stream', 'GET, HEAD'],
+  ['/api/conversations/:id/messages/:mid/stop', 'POST'],
+];
+/** The one route whose body may exceed the general limit: a message carries up to 100 000 characters twice. */
+const MESSAGE_POST = /^\/api\/conversations\/[^/]+\/messages$/;
 
 export interface AppOptions extends ServerContext {
   access: AccessOptions;
   /** The workbench build (`packages/web/dist`); `undefined`: none, `/` shows the placeholder. */
   webDist?: string;
+  conversations: ConversationsDeps;
 }
 
 /**
@@ -46,12 +59,15 @@ export function createApp(options: AppOptions): Hono {
     c.header('Cross-Origin-Resource-Policy', 'same-origin');
   });
   app.use('*', accessControl(options.access));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      onError: (c) => c.json({ error: 'request body too large', code: 'payload_too_large' }, 413),
-    }),
+  const tooLarge = (c: Context) =>
+    c.json({ error: 'request body too large', code: 'payload_too_large' }, 413);
+  const smallBody = bodyLimit({ maxSize: BODY_LIMIT_BYTES, onError: tooLarge });
+  const messageBody = bodyLimit({ maxSize: MESSAGE_BODY_LIMIT_BYTES, onError: tooLarge });
+  app.use('*', (c, next) =>
+    (c.req.method === 'POST' && MESSAGE_POST.test(new URL(c.req.url).pathname) ? messageBody : smallBody)(
+      c,
+      next,
+    ),
   );
 
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
@@ -65,12 +81,20 @@ export function createApp(options: AppOptions): Hono {
   app.get('/api/path-complete', (c) => pathComplete(c, ctx));
   app.get('/api/tree', (c) => treeRoute(c, ctx));
   app.get('/api/file', (c) => fileRoute(c, ctx));
-  for (const r of GET_ROUTES) {
-    app.all(r, (c) => {
-      c.header('Allow', 'GET, HEAD');
-      return c.json({ error: 'method not allowed', code: 'method_not_allowed' }, 405);
-    });
-  }
+  const conv = conversationRoutes(ctx, options.conversations);
+  app.get('/api/conversations', conv.list);
+  app.post('/api/conversations', conv.create);
+  app.patch('/api/conversations/:id', conv.rename);
+  app.get('/api/conversations/:id/messages', conv.messages);
+  app.post('/api/conversations/:id/messages', conv.send);
+  app.get('/api/conversations/:id/messages/:mid/stream', conv.stream);
+  app.post('/api/conversations/:id/messages/:mid/stop', conv.stop);
+  const notAllowed = (allow: string) => (c: Context) => {
+    c.header('Allow', allow);
+    return c.json({ error: 'method not allowed', code: 'method_not_allowed' }, 405);
+  };
+  for (const r of GET_ROUTES) app.all(r, notAllowed('GET, HEAD'));
+  for (const [r, allow] of OTHER_ROUTES) app.all(r, notAllowed(allow));
 
   app.notFound((c) => c.json({ error: 'not found', code: 'not_found' }, 404));
   app.onError((err, c) => {

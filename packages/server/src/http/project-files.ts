@@ -23,6 +23,11 @@ const REFUSALS: Record<Exclude<ProjectPathStatus, 'ok'>, (kind: 'tree' | 'file')
       : { status: 404, code: 'not_a_file', error: 'not a regular file' },
 };
 
+/** The code GET /api/file answers for a read that failed (also used for an attachment the agent cannot get). */
+export function fileRefusal(status: Exclude<ProjectPathStatus, 'ok'>): Refusal {
+  return REFUSALS[status]('file');
+}
+
 /**
  * The known project a `project=` names (compared lexically with the allow-list; the server-held spelling is what
  * gets used), or the coded 403 to send. The caller's spelling never reaches the filesystem.

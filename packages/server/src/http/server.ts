@@ -6,6 +6,9 @@ import * as path from 'node:path';
 import { serve } from '@hono/node-server';
 import { SensitiveFence } from '@trawl/core/fence';
 import { AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
+import type { AgentCommand } from '../conversations/agent.js';
+import { Replies } from '../conversations/replies.js';
+import { ConversationStore } from '../conversations/store.js';
 import { newAccessToken, validateAccessToken } from './access.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
@@ -53,6 +56,10 @@ export interface ServeOptions {
   indexes?: IndexProvider | null;
   /** Replace the audit log (tests). */
   audit?: AuditSink;
+  /** The operator's `--agent` argv (split by the CLI); absent: replies preview what an agent would receive. */
+  agent?: readonly string[];
+  /** Replace the agent's bounds (tests). */
+  agentLimits?: Pick<AgentCommand, 'deadlineMs' | 'outputMaxBytes' | 'killGraceMs'>;
   /** The workbench build directory (default: `@trawl/web`'s `dist/`); `null`: none (the placeholder page). */
   webDist?: string | null;
 }
@@ -105,6 +112,19 @@ function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * The agent's environment: the server's, without the access token (an agent has no business calling back with
+ * the operator's rights), whatever variable holds it.
+ */
+function agentEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  token: string,
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(env)) if (k !== 'TRAWL_TOKEN' && v !== token) out[k] = v;
+  return out;
 }
 
 /** Starts `trawl serve`'s HTTP server. Resolves once it listens; rejects when the port cannot be bound. */
@@ -205,8 +225,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     log,
   };
   const webDist = options.webDist === null ? undefined : (options.webDist ?? resolveWebDist());
+  const store = new ConversationStore({ dataDir, literals: [token] });
+  const replies = new Replies({
+    store,
+    ctx: context,
+    ...(options.agent ? { agent: { argv: options.agent, ...options.agentLimits } } : {}),
+    agentEnv: agentEnvironment(env, token),
+    defaultCwd: process.cwd(),
+  });
   const app = createApp({
     ...context,
+    conversations: { store, replies },
     ...(webDist ? { webDist } : {}),
     access: {
       token,
@@ -218,6 +247,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   const host = options.host ?? SERVE_DEFAULT_HOST;
   const stopWorkers = async () => {
+    await replies.close();
     await Promise.all([pools?.probe.close(), pools?.transfer.close(), indexHost?.close()]);
     if (audit instanceof AuditLog) await audit.close();
   };

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { splitShellWords } from '../../conversations/shell-words.js';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 import { cliRoot } from '../root.js';
@@ -15,18 +16,19 @@ interface ServeFlags {
   allowHost?: string[];
   open: boolean;
   index: boolean;
+  agent?: string;
 }
 
 type IO = Parameters<RegisterCommand>[1];
 
 /**
- * `trawl serve [DIR…]`: the dashboard server (HTTP API now, the web workbench later). The first line on stdout is
+ * `trawl serve [DIR…]`: the web workbench and its HTTP API. The first line on stdout is
  * the URL with the access token. Heavy modules (hono, the worker pools) load only when this command runs.
  */
 export const registerServe: RegisterCommand = (program, io, setExit) => {
   program
     .command('serve')
-    .description('Serve the dashboard API (and later the web workbench) for known projects. Prints the URL.')
+    .description('Serve the web workbench and its API for known projects. Prints the URL.')
     .argument('[dirs...]', 'known projects (default: the current directory)')
     .option('--port <n>', 'port to bind; 0 takes any free port (env TRAWL_PORT; default 7777)')
     .option('--host <addr>', 'address to bind (default 127.0.0.1: loopback only)')
@@ -36,6 +38,10 @@ export const registerServe: RegisterCommand = (program, io, setExit) => {
       'audit log, key and recent projects (env TRAWL_DATA_DIR; default ~/.local/share/trawl)',
     )
     .option('--allow-host <name...>', 'extra Host names to accept (a reverse proxy in front of trawl)')
+    .option(
+      '--agent <cmd>',
+      'run CMD for each message sent in the workbench: JSON on stdin, its stdout is the reply (split into words, no shell)',
+    )
     .option('--no-open', 'do not open a browser')
     .option('--no-index', 'do not build name indexes for the projects (every search walks)')
     .action(async (dirs: string[], flags: ServeFlags) => {
@@ -79,6 +85,12 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
     const bad = validateAccessToken(token);
     if (bad) throw new UsageError(bad);
   }
+  let agent: string[] | undefined;
+  if (flags.agent !== undefined) {
+    const split = splitShellWords(flags.agent);
+    if ('error' in split) throw new UsageError(split.error);
+    agent = split.argv;
+  }
   const dataDir = flags.dataDir
     ? path.resolve(io.cwd, expandHome(flags.dataDir, home))
     : defaultDataDir(env, home);
@@ -93,6 +105,7 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
       env,
       log,
       index: flags.index,
+      ...(agent ? { agent } : {}),
       ...(port !== undefined ? { port } : {}),
       ...(flags.host ? { host: flags.host } : {}),
       ...(token ? { token } : {}),
@@ -111,6 +124,11 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
 
   await write(io.stdout, `${server.url}\n`);
   log(`trawl serve: ${projects.length} project(s): ${projects.join(', ')}`);
+  log(
+    agent
+      ? `trawl serve: agent: ${agent.join(' ')}`
+      : 'trawl serve: no --agent: replies preview what an agent would receive',
+  );
   log(`trawl serve: audit log in ${path.join(dataDir, 'audit')}; Ctrl-C stops`);
   const host = flags.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {

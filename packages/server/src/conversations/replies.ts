@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerContext } from '../http/context.js';
+import { type AgentCommand, type AgentEnd, runAgent } from './agent.js';
+import { type AgentPayload, knownRoots, previewText, readAttachments } from './attachments.js';
+import { AGENT_MAX_RUNNING } from './limits.js';
+import type { ConversationStore, Message, MessageMeta } from './store.js';
+
+/** What a reply stream carries: text as it comes, then exactly one `done` or `error`. */
+export type ReplyEvent =
+  | { type: 'chunk'; text: string }
+  | { type: 'done'; message: Message }
+  | { type: 'error'; code: string; error: string; message: Message };
+
+interface Run {
+  conversationId: string;
+  messageId: string;
+  text: string;
+  listeners: Set<(e: ReplyEvent) => void>;
+  stopRequested: boolean;
+  stop?: () => void;
+  finished: Promise<void>;
+}
+
+export interface RepliesOptions {
+  store: ConversationStore;
+  ctx: ServerContext;
+  /** The operator's `--agent`; absent: each reply previews the payload. */
+  agent?: AgentCommand;
+  /** The agent's environment (the server's, without its token). */
+  agentEnv: Record<string, string | undefined>;
+  /** The agent's working directory when the conversation has no project. */
+  defaultCwd: string;
+}
+
+/**
+ * The replies being produced, in memory: one run per conversation at a time, at most {@link AGENT_MAX_RUNNING}
+ * at once. Each run reads the attachments, runs the agent (or the preview), streams its text to subscribers,
+ * and writes the finished reply to the store (where a stream opened later replays it from).
+ */
+export class Replies {
+  private readonly runs = new Map<string, Run>();
+  private readonly byConversation = new Map<string, string>();
+
+  constructor(private readonly o: RepliesOptions) {}
+
+  busy(conversationId: string): boolean {
+    return this.byConversation.has(conversationId);
+  }
+
+  full(): boolean {
+    return this.runs.size >= AGENT_MAX_RUNNING;
+  }
+
+  /** The live text of a reply still being produced, if it is. */
+  liveText(messageId: string): string | undefined {
+    return this.runs.get(messageId)?.text;
+  }
+
+  /**
+   * Starts the reply to a user message: writes its `streaming` record, then runs in the background. The caller
+   * checked {@link busy} and {@link full}. Returns the reply's id.
+   */
+  async start(
+    conversationId: string,
+    project: string | null,
+    user: { wire: string; meta: MessageMeta },
+  ): Promise<string> {
+    const messageId = randomUUID();
+    await this.o.store.append(conversationId, {
+      id: messageId,
+      role: 'assistant',
+      text: '',
+      wire: '',
+      meta: {},
+      at: new Date().toISOString(),
+      status: 'streaming',
+    });
+    let resolveFinished!: () => void;
+    const run: Run = {
+      conversationId,
+      messageId,
+      text: '',
+      listeners: new Set(),
+      stopRequested: false,
+      finished: new Promise((r) => {
+        resolveFinished = r;
+      }),
+    };
+    this.runs.set(messageId, run);
+    this.byConversation.set(conversationId, messageId);
+    const emit = (text: string) => {
+      run.text += text;
+      for (const l of run.listeners) l({ type: 'chunk', text });
+    };
+    void this.produce(run, project, user, emit)
+      .catch((err: unknown): AgentEnd => {
+        this.o.ctx.log(`trawl serve: reply ${messageId} failed: ${(err as Error).stack ?? String(err)}`);
+        return { outcome: 'failed', code: 'internal', error: 'internal error' };
+      })
+      .then((end) => this.finish(run, end))
+      .finally(resolveFinished);
+    return messageId;
+  }
+
+  private async produce(
+    run: Run,
+    project: string | null,
+    user: { wire: string; meta: MessageMeta },
+    emit: (text: string) => void,
+  ): Promise<AgentEnd> {
+    const roots = await knownRoots(this.o.ctx, project);
+    const files = await readAttachments(this.o.ctx, user.meta.files, roots);
+    const root = project ? (roots.find((r) => r.project === project)?.root ?? null) : null;
+    const payload: AgentPayload = { text: user.wire, meta: user.meta, project: root, files };
+    if (run.stopRequested) return { outcome: 'stopped' };
+    if (!this.o.agent) {
+      emit(previewText(payload));
+      return { outcome: 'done', exitCode: 0 };
+    }
+    const agent = runAgent(this.o.agent, {
+      cwd: root ?? this.o.defaultCwd,
+      env: { ...this.o.agentEnv, ...(root ? { TRAWL_PROJECT_DIR: root } : {}) },
+      input: JSON.stringify(payload),
+      onText: emit,
+    });
+    run.stop = agent.stop;
+    return agent.ended;
+  }
+
+  private async finish(run: Run, end: AgentEnd): Promise<void> {
+    const status = end.outcome;
+    const failure = end.outcome === 'failed' ? { code: end.code, error: end.error } : undefined;
+    let message: Message = {
+      id: run.messageId,
+      role: 'assistant',
+      text: run.text,
+      wire: '',
+      meta: {},
+      at: new Date().toISOString(),
+      status,
+      ...(failure ? { error: failure } : {}),
+    };
+    try {
+      message = await this.o.store.append(run.conversationId, message);
+    } catch (err) {
+      this.o.ctx.log(`trawl serve: could not store reply ${run.messageId}: ${(err as Error).message}`);
+    }
+    this.o.ctx.audit.record({
+      operation: 'agent_run',
+      outcome: status === 'failed' ? 'failure' : 'allowed',
+      resources: `conversation=${run.conversationId} message=${run.messageId} agent=${this.o.agent ? 'command' : 'preview'} chars=${run.text.length} status=${status}${end.outcome === 'done' || end.outcome === 'failed' ? ` exit=${'exitCode' in end ? end.exitCode : ''}` : ''}`,
+      ...(failure ? { error: `${failure.code}: ${failure.error}` } : {}),
+    });
+    this.runs.delete(run.messageId);
+    this.byConversation.delete(run.conversationId);
+    const event: ReplyEvent = failure ? { type: 'error', ...failure, message } : { type: 'done', message };
+    for (const l of run.listeners) l(event);
+    run.listeners.clear();
+  }
+
+  /**
+   * Subscribes to a running reply: the text so far (taken in the same tick as the subscription, so nothing is
+   * missed or doubled) and an unsubscribe. `undefined` when the reply is not running (read it from the store).
+   */
+  subscribe(
+    conversationId: string,
+    messageId: string,
+    listener: (e: ReplyEvent) => void,
+  ): { text: string; unsubscribe: () => void } | undefined {
+    const run = this.runs.get(messageId);
+    if (!run || run.conversationId !== conversationId) return undefined;
+    run.listeners.add(listener);
+    return { text: run.text, unsubscribe: () => run.listeners.delete(listener) };
+  }
+
+  /** Stops a running reply (kills the agent's process group). False when it is not running. */
+  stop(conversationId: string, messageId: string): boolean {
+    const run = this.runs.get(messageId);
+    if (!run || run.conversationId !== conversationId) return false;
+    run.stopRequested = true;
+    run.stop?.();
+    return true;
+  }
+
+  /** Stops every run and waits until each has been written (server shutdown). */
+  async close(): Promise<void> {
+    const all = [...this.runs.values()];
+    for (const r of all) {
+      r.stopRequested = true;
+      r.stop?.();
+    }
+    await Promise.all(all.map((r) => r.finished));
+  }
+}
