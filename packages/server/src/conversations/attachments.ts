@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { FileReadOutcome } from '@trawl/core';
+import type { FileReadOutcome } from '@trawl/core/complete';
 import type { ServerContext } from '../http/context.js';
 import { MAX_PATH_PARAM_CHARS } from '../http/limits.js';
 import { fileRefusal } from '../http/project-files.js';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redactCredentials } from '@trawl/core';
+import { redactCredentials } from '@trawl/core/redact';
 import {
   CONVERSATION_MAX_BYTES,
   CONVERSATION_META_MAX_BYTES,
