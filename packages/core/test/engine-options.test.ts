@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SearchRequest, search } from '../src/index.js';
-import { BUNDLED_RG } from './parity/harness.js';
+import { BUNDLED_RG } from './fixtures/ripgreps.js';
 
 /** Engine options ripgrep has no flag for: both engines must still agree on them. */
 let dir: string;
@@ -32,7 +32,7 @@ async function files(engine: 'js' | 'rg', extra: Partial<SearchRequest>): Promis
     paths: ['.'],
     cwd: dir,
     engine,
-    ...(engine === 'rg' && BUNDLED_RG ? { rgPath: BUNDLED_RG } : {}),
+    ...(engine === 'rg' && BUNDLED_RG.path ? { rgPath: BUNDLED_RG.path } : {}),
     ...extra,
   })) {
     if (e.type === 'begin') out.push(e.path);
@@ -90,7 +90,7 @@ describe('files-with-matches mode (the search tool’s counting pass)', () => {
         cwd: odd,
         mode: 'files-with-matches',
         engine,
-        ...(engine === 'rg' && BUNDLED_RG ? { rgPath: BUNDLED_RG } : {}),
+        ...(engine === 'rg' && BUNDLED_RG.path ? { rgPath: BUNDLED_RG.path } : {}),
       })) {
         if (e.type === 'end') listed.push(e.path);
         if (e.type === 'summary') searched = e.summary.filesSearched;

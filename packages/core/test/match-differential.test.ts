@@ -7,19 +7,15 @@
  * numbers and submatch byte ranges (UTF-8 offsets within the line). With -U, absolute byte spans.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CompiledPattern, compilePattern, matchSpans, PatternError } from '../src/match/index.js';
+import { BUNDLED_RG, DEBIAN_RG, itHasRipgrep } from './fixtures/ripgreps.js';
 
-const RG15 = join(import.meta.dirname, '../../../node_modules/@vscode/ripgrep-linux-x64/bin/rg');
-const RG13 = ['/usr/bin/rg', '/bin/rg'].find((p) => existsSync(p) && rgVersion(p).startsWith('13.'));
-
-function rgVersion(bin: string): string {
-  const r = spawnSync(bin, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  return /ripgrep (\S+)/.exec(r.stdout ?? '')?.[1] ?? '';
-}
+const RG15 = BUNDLED_RG.path;
+const RG13 = DEBIAN_RG.path;
 
 /** The text `${name}` (spelled so no linter mistakes it for a template). */
 const DOLLAR_NAME = '$\u{7b}name}';
@@ -459,7 +455,12 @@ const file = join(dir, 'sample.txt');
 writeFileSync(file, SAMPLE_BYTES);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.skipIf(!existsSync(RG15))('translator vs ripgrep 15 (bundled) and 13 (Debian)', () => {
+describe('translator: the references', () => {
+  itHasRipgrep(BUNDLED_RG, 'match-differential');
+  itHasRipgrep(DEBIAN_RG, 'match-differential');
+});
+
+describe.runIf(RG15)('translator vs ripgrep 15 (bundled) and 13 (Debian)', () => {
   it('has at least 80 distinct cases', () => {
     expect(new Set(CASES.map((c) => c.name)).size).toBe(CASES.length);
     expect(CASES.length).toBeGreaterThanOrEqual(80);
@@ -470,7 +471,7 @@ describe.skipIf(!existsSync(RG15))('translator vs ripgrep 15 (bundled) and 13 (D
     it(`${c.name}: ${JSON.stringify(c.pattern.length > 60 ? `${c.pattern.slice(0, 60)}…` : c.pattern)}${tag}`, () => {
       const ours = compileCase(c);
       const rgPattern = ours !== 'error' && c.lenient ? ours.effectivePattern : c.pattern;
-      const ref = runRg(RG15, file, c, rgPattern);
+      const ref = runRg(RG15!, file, c, rgPattern);
       const oursFound = ours === 'error' ? 'error' : runOurs(ours);
       const refNorm = ref === 'error' ? ref : dropMidCharEmpties(ref);
       if (c.deviation) {

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLED_RG, itHasRipgrep } from '../../core/test/fixtures/ripgreps.js';
 
 const BIN = path.resolve(__dirname, '../bin/trawl.js');
 let dir: string;
@@ -56,34 +57,39 @@ describe('trawl rg', () => {
     expect(lines[3].data.stats).toMatchObject({ searches: 1, searches_with_match: 1 });
   });
 
-  it('prints the same JSON Lines as ripgrep itself, but for timings (so rg --json readers accept it)', () => {
-    fs.writeFileSync(path.join(dir, 'u.txt'), 'café needle\nx\r\nneedle needle\n');
-    const rg = path.resolve(__dirname, '../../../node_modules/@vscode/ripgrep-linux-x64/bin/rg');
-    // Per-file blocks, sorted: ripgrep's order across files depends on its thread scheduling.
-    const normalize = (out: string) => {
-      const blocks: string[][] = [];
-      for (const line of out.trim().split('\n')) {
-        const m = JSON.parse(line);
-        if (m.type === 'summary') continue;
-        if (m.type === 'begin') blocks.push([]);
-        if (m.type === 'end') m.data.stats = { ...m.data.stats, elapsed: 0, bytes_printed: 0 };
-        blocks.at(-1)!.push(JSON.stringify(m));
+  itHasRipgrep(BUNDLED_RG, 'trawl rg');
+
+  it.runIf(BUNDLED_RG.path)(
+    'prints the same JSON Lines as ripgrep itself, but for timings (so rg --json readers accept it)',
+    () => {
+      fs.writeFileSync(path.join(dir, 'u.txt'), 'café needle\nx\r\nneedle needle\n');
+      const rg = BUNDLED_RG.path!;
+      // Per-file blocks, sorted: ripgrep's order across files depends on its thread scheduling.
+      const normalize = (out: string) => {
+        const blocks: string[][] = [];
+        for (const line of out.trim().split('\n')) {
+          const m = JSON.parse(line);
+          if (m.type === 'summary') continue;
+          if (m.type === 'begin') blocks.push([]);
+          if (m.type === 'end') m.data.stats = { ...m.data.stats, elapsed: 0, bytes_printed: 0 };
+          blocks.at(-1)!.push(JSON.stringify(m));
+        }
+        return blocks.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+      };
+      const theirs = spawnSync(rg, ['--json', '--no-config', '-C1', 'needle', 'u.txt', 'src'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      try {
+        for (const engine of ['js', 'rg']) {
+          const ours = trawl(['rg', '--engine', engine, '--json', '-C1', 'needle', 'u.txt', 'src']);
+          expect(normalize(ours.stdout)).toEqual(normalize(theirs.stdout));
+        }
+      } finally {
+        fs.rmSync(path.join(dir, 'u.txt'));
       }
-      return blocks.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
-    };
-    const theirs = spawnSync(rg, ['--json', '--no-config', '-C1', 'needle', 'u.txt', 'src'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
-    try {
-      for (const engine of ['js', 'rg']) {
-        const ours = trawl(['rg', '--engine', engine, '--json', '-C1', 'needle', 'u.txt', 'src']);
-        expect(normalize(ours.stdout)).toEqual(normalize(theirs.stdout));
-      }
-    } finally {
-      fs.rmSync(path.join(dir, 'u.txt'));
-    }
-  });
+    },
+  );
 
   it('prints line numbers and context separators like rg', () => {
     const r = trawl(['rg', '-n', '-C', '1', 'two', 'src/a.ts']);

@@ -27,6 +27,8 @@ export interface EngineRun {
   workers?: number;
   /** After this many files with matches, later files are only checked for a match (see `end.counted`). */
   detailFiles?: number;
+  /** Test seam: how long a js-engine batch runs before it answers in part (default PARTIAL_ANSWER_MS). */
+  partialAnswerMs?: number;
   /** Why this engine was chosen, reported in the summary. */
   engineReason: string;
   /** For the rg engine: the vetted binary, and whether the pattern goes through stdin. */

@@ -189,18 +189,6 @@ async function* trawlEvents(
   }
 }
 
-export const BUNDLED_RG = (() => {
-  const p = new URL('../../../../node_modules/@vscode/ripgrep-linux-x64/bin/rg', import.meta.url);
-  return fs.existsSync(p) ? p.pathname : null;
-})();
-
-export const DEBIAN_RG = (() => {
-  const r = spawnSync('rg', ['--version'], { encoding: 'utf8' });
-  if (r.status !== 0) return null;
-  const which = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
-  return which || null;
-})();
-
 /**
  * Named exclusions: where trawl deliberately differs from ripgrep (listed in the README).
  * - late-nul-binary: a file whose first NUL lies beyond 64 KiB. ripgrep reports the matches of the read

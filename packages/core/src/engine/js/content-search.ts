@@ -1,3 +1,4 @@
+import { PARTIAL_ANSWER_MS } from '../../limits.js';
 import type { CompiledPattern } from '../../match/index.js';
 import type { FileResult, SearcherConfig } from '../../search/searcher.js';
 import { toMatcherSpec } from './protocol.js';
@@ -40,7 +41,12 @@ export function searchContent(
     const { binary, ...rest } = config;
     lease.post({
       type: 'setup',
-      setup: { matcher: toMatcherSpec(compiled), config: rest, maxFilesize: content.length },
+      setup: {
+        matcher: toMatcherSpec(compiled),
+        config: rest,
+        maxFilesize: content.length,
+        partialAnswerMs: PARTIAL_ANSWER_MS,
+      },
     });
     const copy = new Uint8Array(content);
     lease.post({ type: 'content', batch: 0, content: copy, binary }, [copy.buffer]);

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import {
   DEFAULT_WORKERS,
+  PARTIAL_ANSWER_MS,
   REORDER_WINDOW_BATCHES,
   SECOND_WORKER_MIN_FILES,
   WALK_SLICE_MS,
@@ -35,6 +36,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     matcher: run.pattern.spec,
     config: run.searcher,
     maxFilesize: run.maxFilesize,
+    partialAnswerMs: run.partialAnswerMs ?? PARTIAL_ANSWER_MS,
   };
   const maxWorkers = Math.max(1, run.workers ?? DEFAULT_WORKERS);
 

@@ -45,6 +45,8 @@ export interface WorkerSetup {
   config: Omit<SearcherConfig, 'binary'>;
   /** Files larger than this are not read (reported as too-large). */
   maxFilesize: number;
+  /** A batch busy longer than this answers with what it has (PARTIAL_ANSWER_MS unless a test sets it). */
+  partialAnswerMs: number;
 }
 
 export interface FileTask {

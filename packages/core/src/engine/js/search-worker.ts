@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { PARTIAL_ANSWER_LINES, PARTIAL_ANSWER_MS, WORKER_KEPT_BUFFER_BYTES } from '../../limits.js';
+import { PARTIAL_ANSWER_LINES, WORKER_KEPT_BUFFER_BYTES } from '../../limits.js';
 import {
   type FileResult,
   type LineMatcher,
@@ -190,7 +190,7 @@ parentPort!.on('message', (msg: ToWorker) => {
     // A slow batch sends what it has every so often (if the deadline stops this worker, the files it
     // searched are still reported), and so does one with a lot of output (it is printed while the rest
     // is searched, instead of piling up).
-    if (lines > PARTIAL_ANSWER_LINES || performance.now() - lastPost > PARTIAL_ANSWER_MS) {
+    if (lines > PARTIAL_ANSWER_LINES || performance.now() - lastPost >= setup.partialAnswerMs) {
       parentPort!.postMessage({ ...reply, partial: k } satisfies FromWorker);
       reply = fresh();
       lines = 0;
