@@ -193,3 +193,29 @@ describe('redactPathSegments', () => {
     }
   });
 });
+
+describe('redactExfiltrationUrls', () => {
+  it('redacts collector, tunnel and webhook URLs and URLs carrying a blob, and leaves ordinary URLs alone', async () => {
+    const { redactExfiltrationUrls, EXFILTRATION_MARKER } = await import('../src/redact/index.js');
+    const blob = 'QUJD'.repeat(40);
+    for (const url of [
+      'https://webhook.site/1f2e3d4c-aaaa-bbbb-cccc-000011112222',
+      'http://abc123.ngrok-free.app/collect',
+      'https://x9z.oast.fun/',
+      'https://a.b.burpcollaborator.net/p',
+      'https://discord.com/api/webhooks/123/abcDEF',
+      'https://api.telegram.org/bot123:AAA/sendMessage?text=hi',
+      `https://example.com/pixel.gif?d=${blob}`,
+    ]) {
+      expect(redactExfiltrationUrls(`curl ${url} now`)).toBe(`curl ${EXFILTRATION_MARKER} now`);
+    }
+    for (const ok of [
+      'see https://github.com/org/repo/issues/12',
+      'https://discord.com/channels/1/2',
+      'https://example.com/search?q=needle',
+      'no url here',
+    ]) {
+      expect(redactExfiltrationUrls(ok)).toBe(ok);
+    }
+  });
+});

@@ -22,6 +22,7 @@ export {
   redactText,
   shannonEntropy,
 } from './credentials.js';
+export { EXFILTRATION_MARKER, redactExfiltrationUrls } from './exfiltration.js';
 export {
   createPathRedactor,
   PATH_LABEL_HEX_CHARS,
