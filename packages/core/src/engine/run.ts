@@ -1,3 +1,4 @@
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { EngineName, SearchSummary } from '../search/events.js';
 import type { SearcherConfig } from '../search/searcher.js';
 import type { WalkOptions } from '../walk/walker.js';
@@ -34,7 +35,13 @@ export interface EngineRun {
   /** For the rg engine: the vetted binary, and whether the pattern goes through stdin. */
   rgPath?: string;
   patternChannel?: 'argv' | 'stdin';
+  /** For the rg engine: negated case-insensitive globs it may prune by (`exclude` still decides). */
+  rgExcludeIglobs?: string[];
+  spawnRg?: SpawnRg;
 }
+
+/** How the rg engine starts its child (`child_process.spawn`'s shape). */
+export type SpawnRg = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
 /** A summary with nothing counted yet; each engine fills it in as it goes. */
 export function emptySummary(engine: EngineName, engineReason: string): SearchSummary {

@@ -10,7 +10,7 @@ import { toMatcherSpec } from './js/protocol.js';
 import { prewarmSearchWorker, searchWorkerStats } from './js/worker-pool.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
 import { runRgEngine } from './rg/rg-engine.js';
-import type { EngineRun, PatternForEngines } from './run.js';
+import type { EngineRun, PatternForEngines, SpawnRg } from './run.js';
 
 export type EngineChoice = 'auto' | 'js' | 'rg';
 
@@ -62,6 +62,13 @@ export interface SearchRequest extends WalkChoices {
   rgPath?: string;
   /** 'stdin' keeps the pattern off rg's argv (process listings); default 'argv'. */
   patternChannel?: 'argv' | 'stdin';
+  /**
+   * For the rg engine: `exclude` written as negated, case-insensitive globs (rg `--iglob`), so rg skips that work
+   * during its walk. A hint only: `exclude` stays the rule, applied to rg's results after the fact.
+   */
+  rgExcludeIglobs?: string[];
+  /** Seam: starts the rg child (tests observe its process). Default `child_process.spawn`. */
+  spawnRg?: SpawnRg;
   /** Milliseconds from now; the search stops and says so when it passes. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -169,6 +176,8 @@ export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEven
     engineReason,
     ...(rgPath ? { rgPath } : {}),
     patternChannel: request.patternChannel ?? 'argv',
+    ...(request.rgExcludeIglobs ? { rgExcludeIglobs: request.rgExcludeIglobs } : {}),
+    ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
   };
   return engine === 'rg' ? runRgEngine(run) : runJsEngine(run);
 }

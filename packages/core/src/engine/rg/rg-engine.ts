@@ -176,6 +176,7 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   if (w.requireGit === false) args.push('--no-require-git');
   if (w.parents === false) args.push('--no-ignore-parent');
   for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);
+  for (const g of run.rgExcludeIglobs ?? []) args.push('--iglob', g);
   if (w.globCaseInsensitive) args.push('--glob-case-insensitive');
   for (const g of w.globs ?? []) args.push('--glob', g);
   if (Number.isFinite(run.maxFilesize)) args.push('--max-filesize', String(run.maxFilesize));
@@ -203,7 +204,8 @@ function newlineFree(p: EngineRun['pattern']): string {
   return p.rust.replace(/\n/g, '\\n');
 }
 
-function escapeGlob(name: string): string {
+/** `name` as a glob that matches exactly that text. */
+export function escapeGlob(name: string): string {
   return name.replace(/[\\*?[\]{}!]/g, '\\$&');
 }
 
@@ -214,7 +216,7 @@ async function runOnce(
   summary: SearchSummary,
 ): Promise<{ blocks: FileBlock[]; outcome: SearchOutcome }> {
   const { args, stdin } = buildRgArgs(run, roots);
-  const child = spawn(run.rgPath!, args, {
+  const child = (run.spawnRg ?? spawn)(run.rgPath!, args, {
     cwd,
     stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     windowsHide: true,
