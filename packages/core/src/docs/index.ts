@@ -1,0 +1,23 @@
+/**
+ * The document layer: text out of .docx, .pptx and .xlsx (`extractDocument`), from bytes already in memory,
+ * bounded by a deadline, a character cap and a zip inventory vet that runs before anything is inflated.
+ *
+ * - `zip.ts`     — opens a container from memory and vets it (members, declared sizes, ratios); streams a member.
+ * - `xml.ts`     — streams an XML member through htmlparser2 (XML mode), element names without prefixes.
+ * - `docx.ts`, `pptx.ts`, `xlsx.ts` — one format each, segments in document order.
+ * - `types.ts`   — segments, the sink, the shared text budget.
+ *
+ * ```ts
+ * const kind = documentKindOf('Plan.DOCX'); // 'docx'
+ * await extractDocument(kind, bytes, (s) => s.text.includes('needle'), { deadline: Date.now() + 2000 });
+ * ```
+ */
+export {
+  DOCUMENT_EXTENSIONS,
+  type DocumentKind,
+  documentKindOf,
+  extractDocument,
+} from './extract.js';
+export * from './limits.js';
+export type { DocSegment, ExtractOptions, ExtractResult, SegmentSink } from './types.js';
+export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip.js';

@@ -1,0 +1,43 @@
+/**
+ * The document layer's pinned numbers (spec/file-api.md §1.3), each with its reason. Callers may pass stricter
+ * values; nothing here is a silent cap: a document cut by one is reported as not read whole.
+ */
+
+/** Extracted characters per document: the search sees this much text at most (the reference's cap). */
+export const DOC_MAX_CHARS = 400_000;
+
+/** Members of an Office zip, at most: a real deck or workbook has tens to hundreds (the reference's sheet cap). */
+export const DOC_ZIP_MAX_MEMBERS = 4_096;
+/** Sum of the members' declared uncompressed sizes, at most: refused before anything is inflated. */
+export const DOC_ZIP_MAX_TOTAL_BYTES = 200 * 1024 * 1024;
+/** One member's declared uncompressed size, at most (yauzl also refuses a member that inflates past its declared size). */
+export const DOC_ZIP_MAX_MEMBER_BYTES = 50 * 1024 * 1024;
+/**
+ * Uncompressed : compressed ratio above which a member counts as a decompression bomb. Deflate tops out near
+ * 1 032 : 1; real Office XML compresses 5–30 : 1 and a sheet of empty rows about 150 : 1.
+ */
+export const DOC_ZIP_MAX_RATIO = 400;
+/** …applied only to members larger than this when inflated (tiny members have meaningless ratios). */
+export const DOC_ZIP_RATIO_MIN_BYTES = 1024 * 1024;
+
+/** Worksheet rows between deadline checks: a sheet of empty rows produces no text, so the text cap never bites. */
+export const DOC_ROW_DEADLINE_STRIDE = 512;
+/**
+ * Characters kept from a workbook's shared-string table: cells point into it, so it is read before the sheets;
+ * beyond this the table is cut (the parse is then not whole) so a hostile table cannot fill memory.
+ */
+export const DOC_SHARED_STRINGS_MAX_CHARS = 4 * 1024 * 1024;
+
+/** PDF: pages read at most (the reference's cap). */
+export const PDF_MAX_PAGES = 2_000;
+/** PDF: V8 heap ceiling of the extractor child (MiB). */
+export const PDF_CHILD_HEAP_MB = 256;
+/**
+ * PDF: resident-set ceiling of the extractor child (MiB), watched from outside: decoded images and typed arrays
+ * live outside the V8 heap, so the heap flag alone does not bound the process.
+ */
+export const PDF_CHILD_MAX_RSS_MB = 512;
+/** PDF: how often the watchdog reads the child's resident set (ms). */
+export const PDF_RSS_POLL_MS = 25;
+/** PDF: wall time of one extraction at most (ms), inside whatever deadline the caller has. */
+export const PDF_CHILD_MAX_MS = 1_500;
