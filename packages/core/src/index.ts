@@ -15,6 +15,8 @@
  * | `@trawl/core/fence`     | the sensitive-path fence (credential stores, trawl's data, operator additions) |
  * | `@trawl/core/redact`    | credential and path-segment redaction                                          |
  * | `@trawl/core/tool`      | the agent `search` tool: an LLM's arguments in, text for an LLM out            |
+ * | `@trawl/core/docs`      | text of .docx/.pptx/.xlsx from memory, deadline- and cap-bounded, zip vetted   |
+ * | `@trawl/core/grep`      | content grep with the /api/file-grep contract: one row per file, documents too |
  *
  * This entry point re-exports each layer's principal entry points (below, one example each); the subpaths hold
  * the rest of each layer's public surface. Anything not exported is internal and may change.
@@ -49,6 +51,11 @@
  * redactCredentials('password = hunter2hunter2').text; // 'password = [REDACTED: secret]'
  * ```
  *
+ * Which files contain a text ({@link grepFiles}): one row per file, Office documents included, one deadline.
+ * ```ts
+ * const { payload } = await grepFiles({ root: '/home/me/app', query: grepQuery('needle')!, fence: createSensitiveFence() });
+ * ```
+ *
  * Pattern compilation ({@link compilePattern}): rg's dialect, checked as rg checks it.
  * ```ts
  * compilePattern('(?i)foo\\s+bar').regex; // a JS RegExp with rg's per-line semantics
@@ -76,6 +83,7 @@ export {
   resolveUserRoot,
   SensitiveFence,
 } from './fence/index.js';
+export { type GrepPayload, type GrepRequest, type GrepRow, grepFiles, grepQuery } from './grep/index.js';
 export { type CompiledPattern, compilePattern, PatternError, type PatternOptions } from './match/index.js';
 export {
   FileIndex,

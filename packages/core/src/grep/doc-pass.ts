@@ -1,0 +1,147 @@
+import * as fs from 'node:fs';
+import { type DocumentKind, documentKindOf, extractDocument } from '../docs/extract.js';
+import type { ExtractOptions } from '../docs/types.js';
+import { forEachMatch, type Span } from '../match/index.js';
+import { Walker, type WalkOptions } from '../walk/walker.js';
+import type { RawHit } from './rows.js';
+
+export interface DocPassOptions {
+  /** The same walk rules as the text pass (root, hidden, skip dirs, the sensitive exclusion, dir budget). */
+  walk: Omit<WalkOptions, 'deadline' | 'now'>;
+  /** Rows the pass may still add (the cap minus the text hits). */
+  room: number;
+  deadline: number;
+  now: () => number;
+  matcher: RegExp;
+  maxDocBytes: number;
+  extract?: Omit<ExtractOptions, 'deadline' | 'now'>;
+  /** The authoritative per-hit fence (canonical absolute path → sensitive). */
+  sensitive: (abs: string) => boolean;
+}
+
+export interface DocPassResult {
+  hits: RawHit[];
+  /** A floor of documents the pass did not search: oversize ones, and at least one when time ran out first. */
+  skipped: number;
+  /** The answer is short: time, room, the directory budget, or a document read in part. */
+  truncated: boolean;
+  /** Documents opened and searched (for the audit line). */
+  searched: number;
+}
+
+/**
+ * The document pass: a second walk with the text pass's rules that claims files by extension (case-insensitively),
+ * reads each one into memory once through a no-follow descriptor (never re-opened by path), and searches the
+ * extracted text with the request's own matcher. One row per document: its first matching segment.
+ */
+export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
+  const out: DocPassResult = { hits: [], skipped: 0, truncated: false, searched: 0 };
+  const walker = new Walker({ ...options.walk, deadline: options.deadline, now: options.now });
+  for (const entry of walker.entries()) {
+    const kind = documentKindOf(entry.path);
+    if (kind === null) continue;
+    if (options.sensitive(entry.abs)) continue;
+    if (out.hits.length >= options.room) {
+      out.truncated = true;
+      return out;
+    }
+    if (options.now() >= options.deadline) {
+      out.skipped++;
+      out.truncated = true;
+      return out;
+    }
+    const read = readDocument(entry.abs, options.maxDocBytes);
+    if (read === 'too-large') {
+      out.skipped++;
+      continue;
+    }
+    if (read === null) continue;
+    out.searched++;
+    const found = await searchDocument(kind, read, options);
+    if (found.hit) out.hits.push({ file: entry.path, line: 0, text: found.hit.text, label: found.hit.label });
+    else if (!found.whole) out.truncated = true;
+    if (found.skipped) {
+      out.skipped++;
+      out.truncated = true;
+    }
+  }
+  const stop = walker.stats.stoppedBy;
+  if (stop === 'deadline') {
+    out.skipped++; // the walk did not finish: at least one document may be unreached
+    out.truncated = true;
+  } else if (stop) out.truncated = true;
+  return out;
+}
+
+/**
+ * The document's bytes, read through one descriptor opened without following links (the walk already skipped
+ * links; this closes the window in which one could be swapped in). Not a regular file or unreadable → null.
+ */
+function readDocument(abs: string, maxBytes: number): Buffer | 'too-large' | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return null;
+    if (st.size > maxBytes) return 'too-large';
+    const buf = Buffer.allocUnsafe(st.size + 1);
+    let got = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+      if (got > st.size) return got > maxBytes ? 'too-large' : null; // grew while read: not a settled file
+    }
+    return buf.subarray(0, got);
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+interface DocumentSearch {
+  hit?: { label: string; text: string };
+  whole: boolean;
+  skipped: boolean;
+}
+
+async function searchDocument(
+  kind: DocumentKind,
+  bytes: Buffer,
+  options: DocPassOptions,
+): Promise<DocumentSearch> {
+  let hit: DocumentSearch['hit'];
+  const result = await extractDocument(
+    kind,
+    bytes,
+    (segment) => {
+      const span = firstMatch(options.matcher, segment.text);
+      if (!span) return false;
+      hit = { label: segment.label, text: lineAt(segment.text, span.start).trim() };
+      return true;
+    },
+    { ...options.extract, deadline: options.deadline, now: options.now },
+  );
+  return { ...(hit ? { hit } : {}), whole: result.whole, skipped: result.skipped !== undefined };
+}
+
+function firstMatch(regex: RegExp, text: string): Span | null {
+  let found: Span | null = null;
+  forEachMatch(regex, text, (s) => {
+    found = s;
+    return false;
+  });
+  return found;
+}
+
+/** The `\n`-delimited line of `text` that holds offset `at`. */
+function lineAt(text: string, at: number): string {
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const end = text.indexOf('\n', at);
+  return text.slice(start, end < 0 ? text.length : end);
+}

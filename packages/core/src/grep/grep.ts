@@ -1,0 +1,191 @@
+import * as path from 'node:path';
+import { DOCUMENT_EXTENSIONS, documentKindOf } from '../docs/extract.js';
+import type { ExtractOptions } from '../docs/types.js';
+import { escapeGlob } from '../engine/rg/rg-engine.js';
+import type { SpawnRg } from '../engine/run.js';
+import type { EngineChoice } from '../engine/search.js';
+import type { SensitiveFence } from '../fence/fence.js';
+import { compilePattern } from '../match/index.js';
+import type { SearchOutcome } from '../search/events.js';
+import { docPass } from './doc-pass.js';
+import {
+  GREP_DOC_MAX_BYTES,
+  GREP_LINE_READ_BYTES,
+  GREP_MAX_DIRS_VISITED,
+  GREP_MAX_FILE_BYTES,
+  GREP_MAX_RESULTS,
+  GREP_SKIP_DIRS,
+  GREP_TIME_BUDGET_MS,
+} from './limits.js';
+import { type GrepRow, lineWithoutTerminator, makeRow } from './rows.js';
+import { textPass } from './text-pass.js';
+
+/** One content grep: which files under `root` contain `query`. */
+export interface GrepRequest {
+  /** Canonical directory (resolved by the caller through the root policy). */
+  root: string;
+  /** A query `grepQuery` accepted. */
+  query: string;
+  /** Opt-in beyond the seed (absent: literal, case-insensitive, anywhere in a line). */
+  caseSensitive?: boolean;
+  wholeWord?: boolean;
+  /** The query is a pattern in the engine's Rust-regex dialect (an invalid one throws `PatternError`). */
+  regex?: boolean;
+  fence: SensitiveFence;
+  engine?: EngineChoice;
+  rgPath?: string;
+  /** Budgets and caps (tests shrink them). */
+  limits?: Partial<GrepLimits>;
+  extract?: Omit<ExtractOptions, 'deadline' | 'now'>;
+  now?: () => number;
+  spawnRg?: SpawnRg;
+}
+
+export interface GrepLimits {
+  timeBudgetMs: number;
+  maxResults: number;
+  maxFileBytes: number;
+  maxDocBytes: number;
+  maxDirs: number;
+}
+
+export const DEFAULT_GREP_LIMITS: GrepLimits = {
+  timeBudgetMs: GREP_TIME_BUDGET_MS,
+  maxResults: GREP_MAX_RESULTS,
+  maxFileBytes: GREP_MAX_FILE_BYTES,
+  maxDocBytes: GREP_DOC_MAX_BYTES,
+  maxDirs: GREP_MAX_DIRS_VISITED,
+};
+
+/** The answer, in the /api/file-grep shape. `engine` is '' only for the empty payload of a non-search. */
+export interface GrepPayload {
+  results: GrepRow[];
+  truncated: boolean;
+  engine: 'rg' | 'js' | '';
+  skipped_docs: number;
+  root: string;
+}
+
+/** What the audit line and the CLI say beyond the payload. */
+export interface GrepDetail {
+  textOutcome: SearchOutcome;
+  textHits: number;
+  docHits: number;
+  docsSearched: number;
+  /** More files matched than the row cap let through. */
+  capped: boolean;
+  /** Why rg's answer was replaced by the js engine's, when it was. */
+  fallback?: string;
+  elapsedMs: number;
+}
+
+/** The payload of a request that is not a search (bad query, empty root). */
+export function emptyGrepPayload(): GrepPayload {
+  return { results: [], truncated: false, engine: '', skipped_docs: 0, root: '' };
+}
+
+/**
+ * Content grep with the /api/file-grep contract (spec/file-api.md §3.3), on the engine: a text pass (rg or js, one
+ * contract) then a document pass, under ONE deadline. Ignore files are not applied, dotfiles are searched, the skip
+ * directories are pruned, links are not followed, text files over 2 MiB and binary files are skipped, document
+ * extensions belong to the document pass. Sensitive locations are excluded by both walks and again per hit.
+ * `truncated` says the answer is short for any reason; `skipped_docs` is a floor of documents not searched.
+ */
+export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPayload; detail: GrepDetail }> {
+  const now = request.now ?? Date.now;
+  const started = now();
+  const limits = { ...DEFAULT_GREP_LIMITS, ...request.limits };
+  const deadline = started + limits.timeBudgetMs;
+  const root = request.root;
+  const compiled = compilePattern(request.query, {
+    fixedStrings: !request.regex,
+    caseInsensitive: !request.caseSensitive,
+    wordRegexp: request.wholeWord ?? false,
+  });
+  const underRoot = request.fence.canonicalCheckerFor(root);
+  const sensitive = (abs: string) => underRoot(abs) || request.fence.isSensitiveCanonical(abs);
+  const walkRules = {
+    roots: [''],
+    cwd: root,
+    hidden: true,
+    ignoreFiles: false,
+    requireGit: false,
+    parents: false,
+    skipDirs: GREP_SKIP_DIRS,
+    maxDirs: limits.maxDirs,
+  };
+
+  const text = await textPass({
+    request: {
+      ...walkRules,
+      pattern: request.query,
+      paths: [''],
+      fixedStrings: !request.regex,
+      caseInsensitive: !request.caseSensitive,
+      wordRegexp: request.wholeWord ?? false,
+      exclude: (abs) => underRoot(abs) || documentKindOf(abs) !== null,
+      rgExcludeIglobs: rgExclusions(root, request.fence),
+      mode: 'lines',
+      maxCount: 1,
+      maxColumns: GREP_LINE_READ_BYTES,
+      maxFilesize: limits.maxFileBytes,
+      patternChannel: 'stdin',
+      now,
+      ...(request.rgPath !== undefined ? { rgPath: request.rgPath } : {}),
+      ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
+    },
+    engine: request.engine ?? 'auto',
+    cap: limits.maxResults,
+    deadline,
+    now,
+    sensitive,
+    root,
+  });
+  const rows = text.hits.map((h) => makeRow({ ...h, text: lineWithoutTerminator(h.text) }, compiled.regex));
+  let truncated = text.more || text.outcome !== 'complete';
+
+  const docs = await docPass({
+    walk: { ...walkRules, exclude: underRoot },
+    room: limits.maxResults - rows.length,
+    deadline,
+    now,
+    matcher: compiled.regex,
+    maxDocBytes: limits.maxDocBytes,
+    ...(request.extract ? { extract: request.extract } : {}),
+    sensitive,
+  });
+  for (const h of docs.hits) rows.push(makeRow(h, compiled.regex));
+  truncated ||= docs.truncated;
+
+  return {
+    payload: { results: rows, truncated, engine: text.engine, skipped_docs: docs.skipped, root },
+    detail: {
+      textOutcome: text.outcome,
+      textHits: text.hits.length,
+      docHits: docs.hits.length,
+      docsSearched: docs.searched,
+      capped: text.more || (docs.truncated && rows.length >= limits.maxResults),
+      ...(text.fallback ? { fallback: text.fallback } : {}),
+      elapsedMs: now() - started,
+    },
+  };
+}
+
+/**
+ * The exclusions as rg globs, so rg prunes them while it walks: document extensions (case-insensitively: the
+ * document pass claims `REPORT.DOCX` too), and each sensitive location that lies strictly inside the root, anchored
+ * to it with a leading `/` (a slash-less glob would match that name at any depth, and a project's own `.npmrc` is
+ * an ordinary file). The `exclude` predicate stays the rule; these only save rg the work.
+ */
+export function rgExclusions(root: string, fence: SensitiveFence): string[] {
+  const globs = DOCUMENT_EXTENSIONS.map((ext) => `!*${ext}`);
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  const folded = prefix.toLowerCase();
+  for (const target of fence.targets) {
+    // The glob is case-insensitive, as the fence's comparison is.
+    if (!target.toLowerCase().startsWith(folded) || target.length === folded.length) continue;
+    const rel = target.slice(folded.length).split(path.sep).join('/');
+    globs.push(`!/${escapeGlob(rel)}`);
+  }
+  return globs;
+}

@@ -1,0 +1,28 @@
+/**
+ * Content grep (`grepFiles`): which files under one root contain a query — one row per file, Office documents
+ * included — with the /api/file-grep contract, for the HTTP endpoint, `trawl grep` and MCP `grep_files`.
+ *
+ * - `grep.ts`      — the request, one deadline over both passes, the payload.
+ * - `text-pass.ts` — the engine (rg or js) with the contract's flags; rg's failure falls back to js.
+ * - `doc-pass.ts`  — a second walk with the same rules, documents read once from a no-follow descriptor.
+ * - `rows.ts`      — the chokepoint every row goes through: redaction, then the cuts, then match ranges.
+ * - `query.ts`     — which queries are searches at all.
+ *
+ * ```ts
+ * const q = grepQuery(' needle ');           // 'needle' (null → answer emptyGrepPayload())
+ * const { payload } = await grepFiles({ root: '/srv/repo', query: q!, fence: createSensitiveFence() });
+ * ```
+ */
+export {
+  DEFAULT_GREP_LIMITS,
+  emptyGrepPayload,
+  type GrepDetail,
+  type GrepLimits,
+  type GrepPayload,
+  type GrepRequest,
+  grepFiles,
+  rgExclusions,
+} from './grep.js';
+export * from './limits.js';
+export { grepQuery } from './query.js';
+export type { GrepRow } from './rows.js';

