@@ -4,6 +4,7 @@ import { MESSAGE_BODY_LIMIT_BYTES } from '../conversations/limits.js';
 import { type AccessOptions, accessControl } from './access.js';
 import type { ServerContext } from './context.js';
 import { type ConversationsDeps, conversationRoutes } from './conversations.js';
+import { fileGrep } from './file-grep.js';
 import { fileSearch } from './file-search.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { pathComplete } from './path-complete.js';
@@ -29,6 +30,7 @@ const OTHER_ROUTES: ReadonlyArray<[string, string]> = [
   ['/api/conversations/:id/messages', 'GET, HEAD, POST'],
   ['/api/conversations/:id/messages/:mid/stream', 'GET, HEAD'],
   ['/api/conversations/:id/messages/:mid/stop', 'POST'],
+  ['/api/file-grep', 'POST'],
 ];
 /** The one route whose body may exceed the general limit: a message carries up to 100 000 characters twice. */
 const MESSAGE_POST = /^\/api\/conversations\/[^/]+\/messages$/;
@@ -81,6 +83,8 @@ export function createApp(options: AppOptions): Hono {
   app.get('/api/path-complete', (c) => pathComplete(c, ctx));
   app.get('/api/tree', (c) => treeRoute(c, ctx));
   app.get('/api/file', (c) => fileRoute(c, ctx));
+  // A query in a URL ends up in logs and history: content search takes its query in the body only.
+  app.post('/api/file-grep', (c) => fileGrep(c, ctx));
   const conv = conversationRoutes(ctx, options.conversations);
   app.get('/api/conversations', conv.list);
   app.post('/api/conversations', conv.create);

@@ -11,6 +11,8 @@ import {
   type TreeOutcome,
 } from '@trawl/core/complete';
 import { type RootProbeFs, resolveUserRoot, SensitiveFence } from '@trawl/core/fence';
+import { type GrepPayload, type GrepRequest, grepFiles } from '@trawl/core/grep';
+import { PatternError } from '@trawl/core/match';
 import {
   type NameResult,
   type NameSearchFs,
@@ -45,6 +47,8 @@ export interface TaskContext {
   walk?: Partial<
     Pick<NameWalkOptions, 'maxScan' | 'maxCandidates' | 'maxDirsVisited' | 'timeBudgetMs' | 'now'>
   >;
+  /** Content grep's seams: engine, caps and clock, the rg spawner, extraction caps. */
+  grep?: Partial<Pick<GrepRequest, 'engine' | 'rgPath' | 'limits' | 'extract' | 'now' | 'spawnRg'>>;
   /** Probe filesystem (default `fs.promises`). */
   probeFs?: RootProbeFs;
 }
@@ -87,6 +91,58 @@ async function resolveProject(ctx: TaskContext, p: { project: string }): Promise
   if (r.ok) return { status: 'ok', root: r.root };
   if (r.code === 'sensitive_path') return { status: 'sensitive', path: r.lexical ?? '' };
   return { status: 'not-dir', path: r.lexical ?? p.project };
+}
+
+/**
+ * `root` of /api/file-grep, by the one root policy. Every refusal by rule — a sensitive location however spelled,
+ * a control character, a relative spelling — is one answer (`sensitive`: 403), so no spelling can be used to
+ * probe what lies behind the fence; only "not a directory" is told apart.
+ */
+async function resolveGrepRoot(ctx: TaskContext, p: { root: string }): Promise<ResolveProjectResult> {
+  const r = await resolveUserRoot(p.root, {
+    fence: ctx.fence,
+    home: ctx.home,
+    ...(ctx.probeFs ? { fs: ctx.probeFs } : {}),
+  });
+  if (r.ok) return { status: 'ok', root: r.root };
+  if (r.code === 'not_a_directory') return { status: 'not-dir', path: r.lexical ?? p.root };
+  return { status: 'sensitive', path: r.lexical ?? p.root };
+}
+
+export interface GrepPayloadTask {
+  root: string;
+  query: string;
+  caseSensitive: boolean;
+  wholeWord: boolean;
+  regex: boolean;
+}
+
+export type GrepTaskResult =
+  | { ok: true; payload: GrepPayload; fallback?: string; capped: boolean }
+  | { ok: false; code: 'invalid_pattern'; message: string };
+
+/** /api/file-grep's search (the engine's `grepFiles`); an invalid regex is a value, not a worker failure. */
+async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResult> {
+  try {
+    const { payload, detail } = await grepFiles({
+      root: p.root,
+      query: p.query,
+      caseSensitive: p.caseSensitive,
+      wholeWord: p.wholeWord,
+      regex: p.regex,
+      fence: ctx.fence,
+      ...ctx.grep,
+    });
+    return {
+      ok: true,
+      payload,
+      capped: detail.capped,
+      ...(detail.fallback ? { fallback: detail.fallback } : {}),
+    };
+  } catch (err) {
+    if (err instanceof PatternError) return { ok: false, code: 'invalid_pattern', message: err.message };
+    throw err;
+  }
 }
 
 export interface ProbedRoot {
@@ -223,6 +279,8 @@ const HANDLERS: Record<string, (ctx: TaskContext, payload: never) => Promise<unk
   'list-completion': completion,
   'list-tree': tree,
   'read-file': readFile,
+  'grep-root': resolveGrepRoot,
+  grep,
 };
 
 /** Runs one named task (in a worker, or inline). An unknown name is a programming error. */

@@ -1,0 +1,96 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { emptyGrepPayload, grepQuery } from '@trawl/core/grep';
+import type { Context } from 'hono';
+import { poolRefusal, type ServerContext } from './context.js';
+import { MAX_PATH_PARAM_CHARS } from './limits.js';
+import type { GrepPayloadTask, GrepTaskResult, ResolveProjectResult } from './tasks.js';
+
+const OP = 'file_grep';
+
+/** Per-run key for the query's audit label: the same query twice gets the same label within one run, never the text. */
+const QUERY_LABEL_KEY = randomBytes(32);
+
+/**
+ * How a query appears in the audit log: never its text (people type credentials into a search box to find the file
+ * that holds them, and no pattern table recognises every secret), only its length and a keyed hash that lets two
+ * lines of one run be matched.
+ */
+export function auditedQuery(q: string): string {
+  const label = createHmac('sha256', QUERY_LABEL_KEY).update(q).digest('hex').slice(0, 12);
+  return `[query ${[...q].length} chars #${label}]`;
+}
+
+/**
+ * POST /api/file-grep (spec/file-api.md §3.3): which files under `root` contain `q`, one row per file, documents
+ * included. Body `{"root", "q", "case_sensitive"?, "whole_word"?, "regex"?}`; a field of the wrong type counts as
+ * absent. The root is validated on the probe pool, the search runs on the transfer pool (the engine's `grepFiles`).
+ */
+export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    return c.json({ error: 'the body is not valid JSON', code: 'invalid_json' }, 400);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return c.json({ error: 'the body must be a JSON object', code: 'invalid_body' }, 400);
+  const fields = body as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const root = text(fields['root']).trim();
+  const q = grepQuery(text(fields['q']));
+  if (root === '' || q === null) return c.json(emptyGrepPayload());
+  const logged = auditedQuery(q);
+
+  let resolved: ResolveProjectResult;
+  try {
+    resolved =
+      root.length > MAX_PATH_PARAM_CHARS
+        ? { status: 'not-dir', path: root }
+        : await ctx.probe.run<ResolveProjectResult>('grep-root', { root });
+  } catch (err) {
+    return poolRefusal(c, ctx, err, { operation: OP, resources: root });
+  }
+  if (resolved.status === 'sensitive') {
+    ctx.audit.record({ operation: OP, outcome: 'denied', resources: root, error: 'sensitive path' });
+    return c.json({ error: 'Access denied', code: 'sensitive_path' }, 403);
+  }
+  if (resolved.status === 'not-dir') {
+    return c.json(
+      { ...emptyGrepPayload(), error: 'Search root is not a directory', code: 'not_a_directory' },
+      404,
+    );
+  }
+
+  const task: GrepPayloadTask = {
+    root: resolved.root,
+    query: q,
+    caseSensitive: fields['case_sensitive'] === true,
+    wholeWord: fields['whole_word'] === true,
+    regex: fields['regex'] === true,
+  };
+  let result: GrepTaskResult;
+  try {
+    result = await ctx.transfer.run<GrepTaskResult>('grep', task);
+  } catch (err) {
+    return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged} root=${resolved.root}` });
+  }
+  if (!result.ok) {
+    ctx.audit.record({
+      operation: OP,
+      outcome: 'allowed',
+      resources: `q=${logged} root=${resolved.root}`,
+      error: 'invalid pattern',
+    });
+    return c.json({ error: `invalid pattern: ${result.message}`, code: result.code }, 400);
+  }
+  const p = result.payload;
+  ctx.audit.record({
+    operation: OP,
+    outcome: 'allowed',
+    resources:
+      `q=${logged} root=${p.root} engine=${p.engine} results=${p.results.length} truncated=${p.truncated}` +
+      ` skipped_docs=${p.skipped_docs}${result.fallback ? ' fallback=true' : ''}`,
+  });
+  if (result.fallback) ctx.log(`trawl serve: file-grep: ${result.fallback}; the js engine answered`);
+  return c.json(p);
+}

@@ -1,0 +1,225 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { specDocs, specTree, write } from '../../core/test/fixtures/grep-trees.js';
+import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
+import { PoolBusyError } from '../src/http/pool.js';
+import { type Answer, startTestServer, type TestServer, withTestServer } from './http-helpers.js';
+
+let trees: TempTrees;
+let home: string;
+let dataDir: string;
+const EMPTY = { results: [], truncated: false, engine: '', skipped_docs: 0, root: '' };
+const AWS_KEY = 'AKIAQ3EGRXW4J5N7TKXZ';
+
+beforeAll(() => {
+  trees = new TempTrees('trawl-http-grep-');
+  home = trees.home;
+  dataDir = path.join(trees.dir, 'data');
+});
+afterAll(() => trees.remove());
+
+function fresh(files: Record<string, string | Buffer> = {}): string {
+  const root = trees.fresh('g');
+  fs.mkdirSync(root, { recursive: true });
+  return write(root, files);
+}
+
+function post(s: TestServer, body: unknown, init: RequestInit = {}): Promise<Answer> {
+  return s.request('/api/file-grep', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...init,
+  });
+}
+
+describe('POST /api/file-grep through the worker pools', () => {
+  let s: TestServer;
+  let root: string;
+  beforeAll(async () => {
+    root = specDocs(specTree(fresh()));
+    s = await startTestServer({ projects: [root], home, dataDir });
+  });
+  afterAll(() => s.close());
+
+  it('answers rows, the engine that ran and the canonical root', async () => {
+    const a = await post(s, { root: `${root}/pkg/..`, q: 'needle' });
+    expect(a.status).toBe(200);
+    expect(a.body.root).toBe(root);
+    expect(['rg', 'js']).toContain(a.body['engine']);
+    expect(a.body.results!.map((r) => r['file'])).toEqual([
+      'alpha.py',
+      'ignored.py',
+      'notes.md',
+      'pkg/deep.py',
+    ]);
+    expect(a.body.results![0]).toEqual({
+      file: 'alpha.py',
+      line: 2,
+      preview: 'NEEDLE lives here',
+      ranges: [[0, 6]],
+    });
+    expect(a.body['truncated']).toBe(false);
+    expect(a.body['skipped_docs']).toBe(0);
+  });
+
+  it('finds documents, with their labels', async () => {
+    const a = await post(s, { root, q: 'widget' });
+    expect(a.body.results).toEqual([
+      { file: 'deck.pptx', line: 0, preview: 'the WIDGET roadmap', label: 'slide 3', ranges: [[4, 10]] },
+      { file: 'spec.docx', line: 0, preview: 'the WIDGET decision', ranges: [[4, 10]] },
+    ]);
+  });
+
+  it('opt-in toggles reach the engine', async () => {
+    const a = await post(s, { root, q: 'NEEDLE', case_sensitive: true });
+    expect(a.body.results!.map((r) => r['file'])).toEqual(['alpha.py']);
+    const w = await post(s, { root, q: 'need', whole_word: true });
+    expect(w.body.results).toEqual([]);
+    const rx = await post(s, { root, q: 'NEE+DLE', regex: true, case_sensitive: true });
+    expect(rx.body.results!.map((r) => r['file'])).toEqual(['alpha.py']);
+  });
+
+  it('an invalid regex is a coded 400, not a 500', async () => {
+    const a = await post(s, { root, q: '[z-a]', regex: true });
+    expect(a.status).toBe(400);
+    expect(a.body.code).toBe('invalid_pattern');
+  });
+
+  it('answers the empty payload for a non-search, unaudited', async () => {
+    s.audit.clear();
+    for (const body of [
+      { root, q: 'n' },
+      { root, q: 'x'.repeat(201) },
+      { root: '', q: 'needle' },
+      { q: 'needle' },
+      { root, q: 'need\nle' },
+      { root, q: 'need\rle' },
+      { root, q: 'ne\r\nedle' },
+      { root: null, q: null },
+      { root: 42, q: ['needle'] },
+    ]) {
+      const a = await post(s, body);
+      expect([JSON.stringify(body), a.status, a.body]).toEqual([JSON.stringify(body), 200, EMPTY]);
+    }
+    expect(s.audit.of('file_grep')).toEqual([]);
+    const trailing = await post(s, { root, q: 'needle\n' });
+    expect(trailing.body.results).toHaveLength(4);
+  });
+
+  it('refuses a GET (a query in a URL ends up in logs) with 405', async () => {
+    const a = await s.get('/api/file-grep', { root, q: 'needle' });
+    expect(a.status).toBe(405);
+    expect(a.headers.get('allow')).toBe('POST');
+  });
+
+  it('refuses a body that is not a JSON object with a coded 400', async () => {
+    for (const body of ['[1,2]', '"needle"', 'not json', 'null', '']) {
+      const a = await post(s, body);
+      expect([body, a.status]).toEqual([body, 400]);
+      expect(typeof a.body.code).toBe('string');
+    }
+  });
+
+  it('refuses an oversize body with 413', async () => {
+    const a = await post(s, { root, q: 'needle', pad: 'x'.repeat(100_000) });
+    expect(a.status).toBe(413);
+  });
+
+  it('denies a sensitive root with one answer for every spelling, and audits it', async () => {
+    s.audit.clear();
+    const spellings = [
+      path.join(home, '.ssh'),
+      path.join(home, '.ssh', 'missing'),
+      `${home}/x/../.ssh`,
+      '~/.ssh',
+      `${root}\u0001`,
+      `${root}\u007f`,
+      `${root}\u0085`,
+      'relative/dir',
+    ];
+    for (const r of spellings) {
+      const a = await post(s, { root: r, q: 'needle' });
+      expect([r, a.status, a.body]).toEqual([r, 403, { error: 'Access denied', code: 'sensitive_path' }]);
+    }
+    expect(s.audit.of('file_grep').every((e) => e.outcome === 'denied')).toBe(true);
+    expect(s.audit.of('file_grep')).toHaveLength(spellings.length);
+  });
+
+  it('denies a link to a sensitive location', async () => {
+    const link = trees.fresh('link');
+    fs.symlinkSync(path.join(home, '.ssh'), link);
+    const a = await post(s, { root: link, q: 'needle' });
+    expect(a.status).toBe(403);
+  });
+
+  it('answers a file or missing root with 404 not_a_directory and the empty payload', async () => {
+    for (const r of [path.join(root, 'alpha.py'), path.join(root, 'nope')]) {
+      const a = await post(s, { root: r, q: 'needle' });
+      expect(a.status).toBe(404);
+      expect(a.body).toEqual({ ...EMPTY, error: 'Search root is not a directory', code: 'not_a_directory' });
+    }
+  });
+
+  it('writes one audit line per search with engine and counts, and never the query', async () => {
+    const secretRoot = fresh({ 'k.txt': `key ${AWS_KEY}\n`, 'p.txt': 'hunter2-password\n' });
+    s.audit.clear();
+    await post(s, { root: secretRoot, q: AWS_KEY });
+    await post(s, { root: secretRoot, q: 'hunter2-password' });
+    const lines = s.audit.of('file_grep');
+    expect(lines).toHaveLength(2);
+    for (const e of lines) {
+      const all = JSON.stringify(e);
+      expect(all).not.toContain('AKIA');
+      expect(all).not.toContain('hunter2');
+      expect(e.outcome).toBe('allowed');
+      expect(e.resources).toMatch(/engine=(rg|js) results=1 truncated=false skipped_docs=0/);
+    }
+  });
+
+  it('redacts every string a row carries', async () => {
+    const r = fresh({
+      [`${AWS_KEY}/notes.txt`]: `needle ${AWS_KEY}\n`,
+      'book.docx': Buffer.alloc(0),
+    });
+    const a = await post(s, { root: r, q: 'needle' });
+    expect(a.body.results).toHaveLength(1);
+    expect(a.text).not.toContain('AKIA');
+  });
+});
+
+describe('POST /api/file-grep: pools and the engine', () => {
+  it('a busy transfer pool is a coded 503', async () => {
+    const root = fresh({ 'a.txt': 'needle\n' });
+    const busy = { run: () => Promise.reject(new PoolBusyError('transfer')) };
+    await withTestServer({ projects: [root], home, dataDir, runners: { transfer: busy } }, async (s) => {
+      const a = await post(s, { root, q: 'needle' });
+      expect(a.status).toBe(503);
+      expect(a.body.code).toBe('path_probe_busy');
+    });
+  });
+
+  it('a busy probe pool is a coded 503', async () => {
+    const root = fresh({ 'a.txt': 'needle\n' });
+    const busy = { run: () => Promise.reject(new PoolBusyError('probe')) };
+    await withTestServer({ projects: [root], home, dataDir, runners: { probe: busy } }, async (s) => {
+      const a = await post(s, { root, q: 'needle' });
+      expect(a.status).toBe(503);
+      expect(a.body.code).toBe('path_probe_busy');
+    });
+  });
+
+  it('a spent budget answers truncated with the engine that ran, not "no matches"', async () => {
+    const root = specDocs(specTree(fresh()));
+    await withTestServer(
+      { projects: [root], home, dataDir, inline: { grep: { engine: 'js', limits: { timeBudgetMs: 0 } } } },
+      async (s) => {
+        const a = await post(s, { root, q: 'needle' });
+        expect(a.status).toBe(200);
+        expect(a.body).toMatchObject({ results: [], truncated: true, engine: 'js' });
+        expect(a.body['skipped_docs']).toBeGreaterThanOrEqual(1);
+      },
+    );
+  });
+});
