@@ -30,7 +30,6 @@ export type {
 export { searchContent } from './js/content-search.js';
 export { searchWorkerStats } from './js/worker-pool.js';
 export { type RgResolution, type RgSource, resolveRipgrep, type VettedRg } from './rg/resolve-rg.js';
-export { escapeGlob } from './rg/rg-engine.js';
 export type { SpawnRg } from './run.js';
 export {
   type EngineChoice,
