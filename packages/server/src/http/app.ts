@@ -7,6 +7,7 @@ import { type ConversationsDeps, conversationRoutes } from './conversations.js';
 import { fileGrep } from './file-grep.js';
 import { fileSearch } from './file-search.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
+import { openProjectRoute } from './open-project.js';
 import { pathComplete } from './path-complete.js';
 import { fileRoute, treeRoute } from './project-files.js';
 import { serveStatic } from './static.js';
@@ -25,6 +26,7 @@ const GET_ROUTES = [
 ] as const;
 /** Routes answering other methods, with their `Allow`. */
 const OTHER_ROUTES: ReadonlyArray<[string, string]> = [
+  ['/api/projects/open', 'POST'],
   ['/api/conversations', 'GET, HEAD, POST'],
   ['/api/conversations/:id', 'PATCH'],
   ['/api/conversations/:id/messages', 'GET, HEAD, POST'],
@@ -79,6 +81,7 @@ export function createApp(options: AppOptions): Hono {
     ctx.audit.record({ operation: 'projects', outcome: 'allowed', resources: `count=${projects.length}` });
     return c.json({ projects });
   });
+  app.post('/api/projects/open', (c) => openProjectRoute(c, ctx));
   app.get('/api/file-search', (c) => fileSearch(c, ctx));
   app.get('/api/path-complete', (c) => pathComplete(c, ctx));
   app.get('/api/tree', (c) => treeRoute(c, ctx));

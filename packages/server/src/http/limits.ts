@@ -49,6 +49,8 @@ export const FILE_SEARCH_MAX_QUERY_CHARS = 1_024;
 export const MAX_PATH_PARAM_CHARS = 4_096;
 /** `recent-projects.json` larger than this is ignored (it is a short list of paths). */
 export const RECENT_PROJECTS_MAX_BYTES = 1024 * 1024;
+/** Entries `POST /api/projects/open` keeps in `recent-projects.json` (a switcher's worth; the oldest drop off). */
+export const RECENT_PROJECTS_MAX = 50;
 /** `recent-projects.json` is re-read at most this often. */
 export const RECENT_PROJECTS_RECHECK_MS = 1_000;
 

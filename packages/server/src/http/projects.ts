@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expandHome } from '@trawl/core/fence';
-import { RECENT_PROJECTS_MAX_BYTES, RECENT_PROJECTS_RECHECK_MS } from './limits.js';
+import { RECENT_PROJECTS_MAX, RECENT_PROJECTS_MAX_BYTES, RECENT_PROJECTS_RECHECK_MS } from './limits.js';
 
 /** The recent-projects list in the data directory: a JSON array of directory strings. */
 export const RECENT_PROJECTS_FILE = 'recent-projects.json';
@@ -32,6 +33,10 @@ export class KnownProjects {
   private cache: { key: string; entries: string[] } | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private readonly now: () => number;
+  /** Projects opened during this run: known even when recording them in the file failed. */
+  private readonly opened: string[] = [];
+  /** Writes of the file, one at a time (two opens at once must not lose one). */
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: KnownProjectsOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -54,7 +59,56 @@ export class KnownProjects {
     };
     for (const d of this.options.dirs) add(d, 'serve');
     for (const r of await this.recent()) add(r, 'recent');
+    for (const r of this.opened) add(r, 'recent');
     return out;
+  }
+
+  /**
+   * Records a project opened in the workbench (a canonical directory the root policy accepted): first in
+   * `recent-projects.json`, without duplicates, at most {@link RECENT_PROJECTS_MAX} entries, replaced atomically
+   * (temp file, fsync, rename: a reader sees the old list or the new one). Known for this run at once, also when
+   * the write fails (the error is returned for the log).
+   */
+  async open(root: string): Promise<{ project: KnownProject; writeError?: Error }> {
+    if (!this.opened.some((p) => this.normalize(p) === this.normalize(root))) this.opened.push(root);
+    const run = this.writing.then(() => this.writeRecent(root));
+    this.writing = run.catch(() => {});
+    let writeError: Error | undefined;
+    try {
+      await run;
+    } catch (err) {
+      writeError = err as Error;
+    }
+    const key = this.normalize(root);
+    const project = (await this.list()).find((p) => this.normalize(p.path) === key)!;
+    return { project, ...(writeError ? { writeError } : {}) };
+  }
+
+  private async writeRecent(root: string): Promise<void> {
+    this.checkedAt = Number.NEGATIVE_INFINITY;
+    const key = this.normalize(root);
+    const next = [root, ...(await this.recent()).filter((e) => this.normalize(e) !== key)].slice(
+      0,
+      RECENT_PROJECTS_MAX,
+    );
+    const file = path.join(this.options.dataDir, RECENT_PROJECTS_FILE);
+    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      const handle = await fs.promises.open(tmp, 'wx', 0o600);
+      try {
+        await handle.writeFile(`${JSON.stringify(next, null, 2)}\n`);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fs.promises.rename(tmp, file);
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true }).catch(() => {});
+      throw err;
+    } finally {
+      this.cache = undefined;
+      this.checkedAt = Number.NEGATIVE_INFINITY;
+    }
   }
 
   /** The server-held project a caller's spelling names, lexically; `undefined` when none does. */
