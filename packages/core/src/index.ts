@@ -10,6 +10,7 @@
  * | `@trawl/core/match`     | rg's pattern dialect → JS RegExps, required literals, lenient repairs          |
  * | `@trawl/core/search`    | the searcher over one file's bytes, and the `rg --json`-shaped event stream    |
  * | `@trawl/core/engine`    | content search over paths: js engine (workers) or a vetted ripgrep, one stream |
+ * | `@trawl/core/content-index` | a live trigram index that picks the files a search reads (never what it finds) |
  * | `@trawl/core/names`     | name search: fuzzy scorer, live FileIndex and registry, walk fallback          |
  * | `@trawl/core/complete`  | one directory level for a `./` token, race-free on Linux                       |
  * | `@trawl/core/fence`     | the sensitive-path fence (credential stores, trawl's data, operator additions) |
@@ -26,6 +27,13 @@
  * for await (const e of search({ pattern: 'fn \\w+', paths: ['src'], timeoutMs: 5_000 })) {
  *   if (e.type === 'match') console.log(`${e.path}:${e.lineNumber}: ${e.text}`);
  * }
+ * ```
+ *
+ * Repeated searches of one tree through a live content index ({@link openIndex}): milliseconds, same results.
+ * ```ts
+ * const index = openIndex('/home/me/linux', { dataDir: '/home/me/.local/share/trawl' });
+ * await index.whenReady(); // searches before this scan
+ * for await (const e of search({ pattern: 'sched_clock', cwd: '/home/me/linux', index })) …
  * ```
  *
  * The agent search tool ({@link searchTool}): text an LLM reads, every cap said.
@@ -69,6 +77,16 @@ export {
   listCompletion,
   splitCompletionToken,
 } from './complete/index.js';
+export {
+  type BuildProgress,
+  ContentIndex,
+  type ContentIndexOptions,
+  ContentIndexRegistry,
+  type ContentIndexStatus,
+  type IndexUse,
+  openIndex,
+  type SearchIndex,
+} from './content-index/index.js';
 export {
   type EngineChoice,
   EngineUnavailableError,

@@ -1,7 +1,7 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { EngineName, SearchSummary } from '../search/events.js';
 import type { SearcherConfig } from '../search/searcher.js';
-import type { WalkOptions } from '../walk/walker.js';
+import type { WalkEntry, WalkOptions, WalkStats } from '../walk/walker.js';
 import type { MatcherSpec } from './js/protocol.js';
 
 /** The pattern as both engines need it: rg takes the (repaired) Rust syntax, js the translated RegExps. */
@@ -30,6 +30,11 @@ export interface EngineRun {
   detailFiles?: number;
   /** Test seam: how long a js-engine batch runs before it answers in part (default PARTIAL_ANSWER_MS). */
   partialAnswerMs?: number;
+  /**
+   * The files to search, already walked and narrowed (a content index's candidates): the engine reads these
+   * instead of walking, and reports the walk's stats as given.
+   */
+  files?: { entries: WalkEntry[]; stats: WalkStats };
   /** Why this engine was chosen, reported in the summary. */
   engineReason: string;
   /** For the rg engine: the vetted binary, and whether the pattern goes through stdin. */

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { IndexUse } from '../content-index/content-index.js';
+import type { SearchIndex } from '../content-index/registry.js';
 import { MAX_READ_BYTES, NAMED_FILES_ONLY_MAX, NAMED_FILES_ONLY_MAX_BYTES } from '../limits.js';
 import { type CompiledPattern, compilePattern } from '../match/index.js';
 import type { SearchEvent } from '../search/events.js';
@@ -58,6 +60,12 @@ export interface SearchRequest extends WalkChoices {
   detailFiles?: number;
 
   engine?: EngineChoice;
+  /**
+   * A content index of a directory holding the search's roots (`openIndex`, or a registry of several): it picks the files read, never
+   * what is found; the summary's `index` says whether it was used and why. Searches through it run on the
+   * js engine's warm workers (spawning rg costs more than an indexed answer); a broad pattern scans as usual.
+   */
+  index?: SearchIndex;
   /** A ripgrep binary to use instead of the bundled one / PATH (vetted all the same). */
   rgPath?: string;
   /** 'stdin' keeps the pattern off rg's argv (process listings); default 'argv'. */
@@ -104,6 +112,54 @@ async function* flatten(
  * consumers that handle many events (a printer of a million lines).
  */
 export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEvent[], void, undefined> {
+  const { run, engine, compiled } = prepareRun(request);
+  const start = () => (engine === 'rg' ? runRgEngine(run) : runJsEngine(run));
+  if (!request.index) return start();
+  return throughIndex(request.index, request, compiled, run, start);
+}
+
+/**
+ * A search given an index: the index narrows the walk to the files that may match, and the js engine reads
+ * those; when it cannot (not ready, no literal, a broad pattern, rg asked for) the search runs as without it.
+ * Either way the summary says which path ran and why.
+ */
+async function* throughIndex(
+  index: SearchIndex,
+  request: SearchRequest,
+  compiled: CompiledPattern,
+  run: EngineRun,
+  start: () => AsyncGenerator<SearchEvent[], void, undefined>,
+): AsyncGenerator<SearchEvent[], void, undefined> {
+  const began = run.now();
+  let use: IndexUse = { used: false, reason: 'engine rg was asked for' };
+  let source: AsyncGenerator<SearchEvent[], void, undefined> | null = null;
+  if (request.engine !== 'rg') {
+    const selection = await index.select({
+      walk: run.walk,
+      required: compiled.required,
+      maxFilesize: run.maxFilesize,
+      ...(run.deadline !== undefined ? { deadline: run.deadline } : {}),
+      ...(run.signal ? { signal: run.signal } : {}),
+      now: run.now,
+    });
+    use = selection.use;
+    if (selection.walk) source = runJsEngine({ ...run, files: selection.walk, engineReason: use.reason });
+  }
+  for await (const batch of source ?? start()) {
+    const last = batch[batch.length - 1];
+    if (last?.type === 'summary') {
+      last.summary.index = use;
+      last.summary.elapsedMs = run.now() - began;
+    }
+    yield batch;
+  }
+}
+
+function prepareRun(request: SearchRequest): {
+  run: EngineRun;
+  engine: 'js' | 'rg';
+  compiled: CompiledPattern;
+} {
   const compiled = compilePattern(request.pattern, {
     fixedStrings: request.fixedStrings ?? false,
     caseInsensitive: request.caseInsensitive ?? false,
@@ -179,7 +235,7 @@ export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEven
     ...(request.rgExcludeIglobs ? { rgExcludeIglobs: request.rgExcludeIglobs } : {}),
     ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
   };
-  return engine === 'rg' ? runRgEngine(run) : runJsEngine(run);
+  return { run, engine, compiled };
 }
 
 /**

@@ -72,4 +72,9 @@ export interface SearchSummary {
   missingRoots: string[];
   /** Errors met on the way (unreadable directories and files); the search went on. */
   errors: Array<{ path: string; code: string; message: string }>;
+  /**
+   * Present when the search was given a content index: whether the index picked the files read (then
+   * `filesSearched` counts those, of `files` the walk yielded) or the search scanned, and why.
+   */
+  index?: { used: boolean; reason: string; candidates?: number; files?: number };
 }

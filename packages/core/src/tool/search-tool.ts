@@ -113,6 +113,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     engine: options.engine ?? 'auto',
     exclude: (abs) => fence.isSensitiveCanonical(abs),
     ...(signal ? { signal } : {}),
+    ...(options.index ? { index: options.index } : {}),
   };
 
   const state = new RunState(skip, pageSize);

@@ -1,3 +1,4 @@
+import type { SearchIndex } from '../content-index/registry.js';
 import type { EngineChoice } from '../engine/index.js';
 import type { SensitiveFence } from '../fence/index.js';
 import type { OutputFormat, ShownFile } from './format.js';
@@ -23,6 +24,8 @@ export interface SearchToolOptions {
   signal?: AbortSignal;
   /** For `~` expansion; default os.homedir(). */
   homeDir?: string;
+  /** A content index (or a registry of them): picks the files read, never what is found (content-index/). */
+  index?: SearchIndex;
   /** The sensitive-path fence (default: the standard table anchored at `homeDir`). */
   fence?: SensitiveFence;
   /** Clock seam for tests (the tag cache's "recently changed" rule); default Date.now. */

@@ -30,7 +30,9 @@ interface WorkerSlot {
  */
 export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[], void, undefined> {
   const started = run.now();
-  const walker = new Walker({ ...run.walk, deadline: run.deadline, signal: run.signal });
+  const walker = run.files
+    ? { entries: () => run.files!.entries.values(), stats: run.files.stats }
+    : new Walker({ ...run.walk, deadline: run.deadline, signal: run.signal });
   const entries = walker.entries();
   const setup: WorkerSetup = {
     matcher: run.pattern.spec,

@@ -1,0 +1,932 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
+import type { RequiredLiterals } from '../match/index.js';
+import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../walk/walker.js';
+import { type BuildProgress, type BuildResult, buildIndex } from './build.js';
+import { FLAG_RACY, FLAG_UNINDEXED, type IndexFileData, IndexFormatError, readIndexFile } from './format.js';
+import type { IndexWorkerData } from './index-worker.js';
+import {
+  BARRIER_TIMEOUT_MS,
+  MAX_CACHED_WALKS,
+  MAX_CANDIDATE_BYTE_SHARE,
+  MAX_CANDIDATE_FILE_SHARE,
+  MAX_WATCHED_DIRS,
+  MERGE_OVERLAY_MIN_FILES,
+  MERGE_OVERLAY_SHARE,
+  MIN_FILES_FOR_SHARE_RULE,
+  REINDEX_PER_SEARCH,
+} from './limits.js';
+import { FileReindexer, type OverlayFile } from './overlay.js';
+import { evaluateBase, setSatisfies, type TrigramQuery, trigramQuery } from './query.js';
+import type { SearchIndex } from './registry.js';
+import { NEVER_ENTERED, scanTree } from './tree.js';
+import {
+  absOf,
+  type IndexWatcher,
+  inotifyQueueLimit,
+  joinRel,
+  nodeWatchDir,
+  type WatchDir,
+  watchingTrustworthy,
+} from './watch.js';
+
+export interface ContentIndexOptions {
+  /** Where indexes live: `<dataDir>/content-index/<hash of the root>/index.bin`. */
+  dataDir: string;
+  /** Keep the index fresh with directory watchers (default true). Without them every search checks size+mtime. */
+  watch?: boolean;
+  /** Files and directories never read or listed (default: the sensitive-path fence of this HOME). */
+  fence?: SensitiveFence;
+  /** 'worker' (default): builds run in a worker thread; 'inline': in this thread (a CLI with nothing else to do). */
+  buildIn?: 'worker' | 'inline';
+  /** Rebuild even when a usable persisted index exists. */
+  rebuild?: boolean;
+  onProgress?: (p: BuildProgress) => void;
+  /** Seams for tests. */
+  watchDir?: WatchDir;
+  platform?: NodeJS.Platform;
+  now?: () => number;
+}
+
+export type ContentIndexState = 'opening' | 'building' | 'ready' | 'failed' | 'closed';
+
+/** What `trawl index --status` prints and `/api/health`-like surfaces report. */
+export interface ContentIndexStatus {
+  root: string;
+  state: ContentIndexState;
+  /** Why the state is what it is (a failure, why a rebuild ran). */
+  reason: string;
+  files: number;
+  textBytes: number;
+  indexBytes: number;
+  trigrams: number;
+  builtAt: number | null;
+  /** Files re-indexed in memory since the base was built, and files changed but not re-indexed yet. */
+  overlayFiles: number;
+  pendingFiles: number;
+  watchedDirs: number;
+  /** 'events': watchers vouch for every file; 'stat': each search checks size+mtime (and why). */
+  freshness: 'events' | 'stat';
+  freshnessReason: string;
+  /** Approximate bytes this index holds in memory. */
+  residentBytes: number;
+  progress?: BuildProgress;
+  lastBuild?: BuildResult;
+}
+
+/** How a search used the index (the summary says it). */
+export interface IndexUse {
+  used: boolean;
+  reason: string;
+  /** Files the search read, of the files its walk yields. */
+  candidates?: number;
+  files?: number;
+}
+
+export interface IndexSelection {
+  use: IndexUse;
+  /** When used: the files to search, in walk order, and the walk's own report. */
+  walk?: { entries: WalkEntry[]; stats: WalkStats };
+}
+
+/** What a search asks of the index. */
+export interface IndexSelectRequest {
+  walk: Omit<WalkOptions, 'deadline' | 'signal' | 'now'>;
+  required: RequiredLiterals | null;
+  maxFilesize: number;
+  deadline?: number;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+interface Base {
+  data: IndexFileData;
+  idOf: Map<string, number>;
+  /** Base ids whose record no longer describes the file (changed, re-indexed, deleted). */
+  stale: Uint8Array;
+  fileBytes: number;
+}
+
+interface WalkList {
+  key: string;
+  generation: number;
+  signature: string;
+  entries: WalkEntry[];
+  /** Root-relative path per entry, and its base id (-1: not in the base). */
+  rels: string[];
+  ids: Int32Array;
+  stats: WalkStats;
+}
+
+const IGNORE_FILE_NAMES = new Set(['.gitignore', '.ignore', '.rgignore', '.git']);
+
+/** `<dataDir>/content-index/<sha256(root)>`: one directory per canonical root. */
+export function indexDirFor(dataDir: string, root: string): string {
+  return path.join(dataDir, 'content-index', createHash('sha256').update(root).digest('hex').slice(0, 24));
+}
+
+/**
+ * A live trigram index of one directory tree: a persisted base (format.ts) plus an in-memory overlay of the
+ * files changed since, kept exact by directory watchers. It picks the files a search reads and never changes
+ * what the search finds: a file it cannot vouch for is searched.
+ *
+ * Freshness. Every `fs.watch` shares libuv's one inotify queue, so before answering, a search writes a marker
+ * into a watched directory of its own and waits for that event (the barrier): every change made before the
+ * search began has then been delivered and marked. Changed files are candidates until re-indexed. Where the
+ * watchers cannot be trusted (not Linux, the watch limit, a burst large enough to have overflowed inotify's
+ * queue, a barrier that does not come back) each search checks size, mtime and inode of every walked file.
+ *
+ * Walks. A search's own walk decides which files it covers (ignore rules, hidden-ness, globs: the index
+ * records every file below the root). The walk is cached per set of walk options while the watchers see no
+ * structural change (a file or directory created, deleted or renamed, an ignore file edited) and the ignore
+ * files above the root and in `.git/info/exclude` keep their size and mtime.
+ */
+export class ContentIndex implements SearchIndex {
+  readonly root: string;
+  readonly dir: string;
+  private state: ContentIndexState = 'opening';
+  private reason = '';
+  private base: Base | null = null;
+  private readonly overlay = new Map<string, OverlayFile>();
+  /** Files (or directories) changed since last re-indexed, with the event sequence of their last change. */
+  private readonly dirty = new Map<string, number>();
+  /** Event sequence of each path's last change (to keep what a merge did not see). */
+  private seq = 0;
+  private generation = 0;
+  private readonly watchers = new Map<string, IndexWatcher>();
+  private gitDirs = new Set<string>();
+  private trusted: boolean;
+  private trustReason: string;
+  private readonly walks = new Map<string, WalkList>();
+  private readonly reindexer: FileReindexer;
+  private readonly exclude: (abs: string) => boolean;
+  private readonly fence: SensitiveFence;
+  private readonly watchDir: WatchDir;
+  private readonly now: () => number;
+  private readonly ready: Promise<void>;
+  private progress: BuildProgress | undefined;
+  private lastBuild: BuildResult | undefined;
+  private barrierWatcher: IndexWatcher | null = null;
+  private barrierSeq = 0;
+  private readonly barrierWaiters = new Map<number, () => void>();
+  private burst = 0;
+  private readonly burstLimit = Math.floor(inotifyQueueLimit() / 2);
+  private background: Promise<void> | null = null;
+  private merging = false;
+  private building: Worker | null = null;
+
+  constructor(
+    root: string,
+    private readonly options: ContentIndexOptions,
+  ) {
+    this.root = root;
+    this.dir = indexDirFor(options.dataDir, root);
+    this.now = options.now ?? Date.now;
+    this.fence = options.fence ?? createSensitiveFence({ home: os.homedir(), env: process.env });
+    // The data directory is never indexed (the barrier's own events would read as changes to the tree).
+    const fenced = this.fence.canonicalCheckerFor(root);
+    const data = path.resolve(options.dataDir);
+    this.exclude = (abs) => fenced(abs) || abs === data || abs.startsWith(`${data}/`);
+    this.watchDir = options.watchDir ?? nodeWatchDir;
+    this.reindexer = new FileReindexer(this.now);
+    const watching = options.watch ?? true;
+    this.trusted = watching && watchingTrustworthy(options.platform);
+    this.trustReason = !watching
+      ? 'watching disabled'
+      : this.trusted
+        ? 'directory watchers'
+        : `no trustworthy directory watching on ${options.platform ?? process.platform}`;
+    this.ready = this.open();
+    this.ready.catch(() => {});
+  }
+
+  /** Resolves when the index answers searches (or has failed: searches then scan, and status says why). */
+  whenReady(): Promise<void> {
+    return this.ready.catch(() => {});
+  }
+
+  status(): ContentIndexStatus {
+    const b = this.base;
+    let resident = 0;
+    if (b) resident += b.fileBytes + b.data.paths.length * 64 + b.stale.byteLength;
+    for (const o of this.overlay.values()) resident += 64 + (o.trigrams?.byteLength ?? 0);
+    for (const w of this.walks.values()) resident += w.entries.length * 160;
+    return {
+      root: this.root,
+      state: this.state,
+      reason: this.reason,
+      files: b?.data.paths.length ?? 0,
+      textBytes: b?.data.textBytes ?? 0,
+      indexBytes: b?.fileBytes ?? 0,
+      trigrams: b?.data.postings.keys.length ?? 0,
+      builtAt: b?.data.builtAt ?? null,
+      overlayFiles: this.overlay.size,
+      pendingFiles: this.dirty.size,
+      watchedDirs: this.watchers.size,
+      freshness: this.trusted ? 'events' : 'stat',
+      freshnessReason: this.trustReason,
+      residentBytes: resident,
+      ...(this.progress && this.state !== 'ready' ? { progress: this.progress } : {}),
+      ...(this.lastBuild ? { lastBuild: this.lastBuild } : {}),
+    };
+  }
+
+  private get isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+    this.barrierWatcher?.close();
+    this.barrierWatcher = null;
+    for (const resolve of this.barrierWaiters.values()) resolve();
+    this.barrierWaiters.clear();
+    if (this.building) await this.building.terminate();
+    this.base = null;
+    this.walks.clear();
+  }
+
+  // ---- opening and building -----------------------------------------------------------------------------------
+
+  private async open(): Promise<void> {
+    try {
+      clearDeadWriters(this.dir);
+      if (this.trusted) this.startWatching();
+      let loaded: (IndexFileData & { fileBytes: number }) | null = null;
+      if (!this.options.rebuild) {
+        try {
+          loaded = readIndexFile(this.dir, this.root);
+        } catch (err) {
+          if (!(err instanceof IndexFormatError)) throw err;
+          this.reason = `rebuilt: ${err.message}`;
+        }
+      } else this.reason = 'rebuilt: asked to';
+      if (loaded) {
+        this.setBase(loaded);
+        const changed = this.validate();
+        this.reason = `loaded; ${changed} changed file(s) re-indexed`;
+        if (this.overlayTooLarge(changed)) {
+          this.reason = `rebuilt: ${changed} files changed since the index was built`;
+          await this.rebuildBase();
+        }
+      } else {
+        await this.rebuildBase();
+      }
+      if (this.isClosed) return;
+      this.state = 'ready';
+      this.scheduleBackground();
+    } catch (err) {
+      if (this.state !== 'closed') {
+        this.state = 'failed';
+        this.reason = (err as Error).message;
+      }
+      throw err;
+    }
+  }
+
+  /** Builds a new base and swaps it in; changes seen while it was built stay in the overlay. */
+  private async rebuildBase(): Promise<void> {
+    const startSeq = this.seq;
+    if (this.state !== 'ready') this.state = 'building';
+    const result = await this.runBuild();
+    if (this.isClosed) return;
+    this.lastBuild = result;
+    const data = readIndexFile(this.dir, this.root);
+    // What changed after the build began may be missing from it: keep those in the overlay (or pending).
+    for (const [rel, s] of this.dirty) if (s < startSeq) this.dirty.delete(rel);
+    for (const rel of [...this.overlay.keys()])
+      if ((this.changedAt.get(rel) ?? 0) < startSeq) this.overlay.delete(rel);
+    for (const [rel, s] of this.changedAt) if (s < startSeq) this.changedAt.delete(rel);
+    this.setBase(data);
+  }
+
+  /** Per path, the event sequence of its last change or re-index. */
+  private readonly changedAt = new Map<string, number>();
+  /** Directories to list again (a nameless event, a broken watch). */
+  private readonly relist = new Set<string>();
+
+  private runBuild(): Promise<BuildResult> {
+    const onProgress = (p: BuildProgress) => {
+      this.progress = p;
+      this.options.onProgress?.(p);
+    };
+    if (this.options.buildIn === 'inline') {
+      return Promise.resolve(buildIndex(this.root, this.dir, this.exclude, onProgress, this.now));
+    }
+    return new Promise((resolve, reject) => {
+      const data: IndexWorkerData = {
+        root: this.root,
+        dir: this.dir,
+        fence: { home: os.homedir(), extra: [...this.fence.targets] },
+      };
+      const worker = new Worker(workerScriptUrl(), { workerData: data });
+      this.building = worker;
+      let settled = false;
+      worker.on(
+        'message',
+        (m: { type: string; progress?: BuildProgress; result?: BuildResult; message?: string }) => {
+          if (m.type === 'progress' && m.progress) onProgress(m.progress);
+          else if (m.type === 'done' && m.result) {
+            settled = true;
+            resolve(m.result);
+          } else if (m.type === 'failed') {
+            settled = true;
+            reject(new Error(`index build failed: ${m.message}`));
+          }
+        },
+      );
+      worker.on('error', (err) => {
+        settled = true;
+        reject(err);
+      });
+      worker.on('exit', () => {
+        this.building = null;
+        if (!settled) reject(new Error('index build stopped'));
+      });
+    });
+  }
+
+  private setBase(data: IndexFileData & { fileBytes?: number }): void {
+    const idOf = new Map<string, number>();
+    for (let i = 0; i < data.paths.length; i++) idOf.set(data.paths[i]!, i);
+    const stale = new Uint8Array(data.paths.length);
+    for (const rel of this.dirty.keys()) markStale(idOf, stale, rel);
+    for (const rel of this.overlay.keys()) markStale(idOf, stale, rel);
+    this.base = { data, idOf, stale, fileBytes: data.fileBytes ?? 0 };
+    this.walks.clear();
+  }
+
+  /**
+   * Compares the tree with the base (size, mtime, inode) and marks what differs, what is new, and what was
+   * racily clean as changed. Returns how many files differ.
+   */
+  private validate(): number {
+    const b = this.base!;
+    const tree = scanTree(this.root, this.exclude);
+    this.gitDirs = new Set(tree.gitDirs);
+    let changed = 0;
+    const seen = new Uint8Array(b.data.paths.length);
+    const r = b.data.records;
+    for (const rel of tree.files) {
+      const id = b.idOf.get(rel);
+      if (id === undefined) {
+        this.markChanged(rel);
+        changed++;
+        continue;
+      }
+      seen[id] = 1;
+      if (b.stale[id]) continue;
+      const flags = r[id * 4 + 3]!;
+      if (flags & FLAG_UNINDEXED) continue; // always searched anyway
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(`${this.root}/${rel}`);
+      } catch {
+        this.markChanged(rel);
+        changed++;
+        continue;
+      }
+      if (
+        flags & FLAG_RACY ||
+        st.size !== r[id * 4] ||
+        st.mtimeMs !== r[id * 4 + 1] ||
+        st.ino !== r[id * 4 + 2]
+      ) {
+        this.markChanged(rel);
+        changed++;
+      }
+    }
+    for (let id = 0; id < seen.length; id++) if (!seen[id]) b.stale[id] = 1; // gone
+    this.walks.clear();
+    return changed;
+  }
+
+  private overlayTooLarge(n = this.overlay.size + this.dirty.size): boolean {
+    const files = this.base?.data.paths.length ?? 0;
+    return n >= MERGE_OVERLAY_MIN_FILES && n >= files * MERGE_OVERLAY_SHARE;
+  }
+
+  // ---- watching -------------------------------------------------------------------------------------------------
+
+  private startWatching(): void {
+    fs.mkdirSync(path.join(this.dir, 'barrier'), { recursive: true, mode: 0o700 });
+    for (const f of fs.readdirSync(path.join(this.dir, 'barrier')))
+      fs.rmSync(path.join(this.dir, 'barrier', f), { force: true });
+    try {
+      this.barrierWatcher = this.watchDir(
+        path.join(this.dir, 'barrier'),
+        (_kind, name) => this.onBarrier(name),
+        (err) => this.distrust(`barrier watcher failed: ${err.message}`),
+      );
+    } catch (err) {
+      this.distrust(`cannot watch the barrier directory: ${(err as Error).message}`);
+      return;
+    }
+    const tree = scanTree(this.root, this.exclude, (rel) => this.watch(rel));
+    this.gitDirs = new Set(tree.gitDirs);
+    if (tree.truncated) this.distrust('the tree exceeds the watch budget');
+  }
+
+  private watch(rel: string): void {
+    if (!this.trusted || this.watchers.has(rel)) return;
+    if (this.watchers.size >= MAX_WATCHED_DIRS) {
+      this.distrust(`more than ${MAX_WATCHED_DIRS} directories`);
+      return;
+    }
+    try {
+      const w = this.watchDir(
+        absOf(this.root, rel),
+        (kind, name) => this.onEvent(rel, kind, name),
+        () => {
+          // The directory went away (or the watch broke): its parent's listing says which.
+          this.watchers.get(rel)?.close();
+          this.watchers.delete(rel);
+          this.relist.add(rel);
+          this.markChanged(rel);
+          this.generation++;
+        },
+      );
+      this.watchers.set(rel, w);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return; // gone already: its parent saw that
+      this.distrust(
+        code === 'ENOSPC'
+          ? 'inotify watch limit reached (ENOSPC)'
+          : `cannot watch: ${(err as Error).message}`,
+      );
+    }
+  }
+
+  private onEvent(dirRel: string, kind: 'rename' | 'change', name: string | null): void {
+    if (this.isClosed) return;
+    this.countBurst();
+    if (name === null) {
+      this.relist.add(dirRel);
+      this.markChanged(dirRel);
+      this.generation++;
+      return;
+    }
+    if (kind === 'rename' || IGNORE_FILE_NAMES.has(name)) this.generation++;
+    if (NEVER_ENTERED.has(name)) {
+      // Not entered, not indexed: only whether it exists matters (ignore rules read `.git/info/exclude`).
+      this.gitDirs.add(dirRel);
+      return;
+    }
+    this.markChanged(joinRel(dirRel, name));
+  }
+
+  /** A burst as large as half of inotify's queue may have overflowed it, and libuv would not say so. */
+  private countBurst(): void {
+    if (this.burst++ === 0) {
+      setImmediate(() => {
+        if (this.burst >= this.burstLimit)
+          this.distrust(`an event burst of ${this.burst} may have overflowed inotify's queue`);
+        this.burst = 0;
+      });
+    }
+  }
+
+  private distrust(reason: string): void {
+    if (!this.trusted) return;
+    this.trusted = false;
+    this.trustReason = reason;
+    this.walks.clear();
+  }
+
+  private markChanged(rel: string): void {
+    const s = ++this.seq;
+    this.dirty.set(rel, s);
+    this.changedAt.set(rel, s);
+    if (this.base) markStale(this.base.idOf, this.base.stale, rel);
+    this.scheduleBackground();
+  }
+
+  // ---- the barrier ----------------------------------------------------------------------------------------------
+
+  private onBarrier(name: string | null): void {
+    if (name === null) {
+      for (const resolve of this.barrierWaiters.values()) resolve();
+      this.barrierWaiters.clear();
+      return;
+    }
+    const m = /^b-(\d+)$/.exec(name);
+    if (!m) return;
+    const n = Number(m[1]);
+    for (const [k, resolve] of this.barrierWaiters) {
+      if (k <= n) {
+        resolve();
+        this.barrierWaiters.delete(k);
+      }
+    }
+  }
+
+  /**
+   * Lets the watchers catch up with everything that happened before this call, then re-indexes a bounded
+   * number of changed files. Returns whether the watchers can vouch for the tree.
+   */
+  async sync(): Promise<boolean> {
+    if (this.trusted && this.barrierWatcher) {
+      const n = ++this.barrierSeq;
+      const marker = path.join(this.dir, 'barrier', `b-${n}`);
+      let timer: NodeJS.Timeout | undefined;
+      const arrived = await new Promise<boolean>((resolve) => {
+        this.barrierWaiters.set(n, () => resolve(true));
+        timer = setTimeout(() => resolve(false), BARRIER_TIMEOUT_MS);
+        try {
+          fs.writeFileSync(marker, '');
+        } catch (err) {
+          this.distrust(`cannot write the barrier: ${(err as Error).message}`);
+          resolve(false);
+        }
+      });
+      clearTimeout(timer);
+      this.barrierWaiters.delete(n);
+      fs.rmSync(marker, { force: true });
+      if (!arrived) this.distrust('a barrier did not come back in time');
+    }
+    // The burst check runs after the events it counts; let it run before trusting them.
+    if (this.burst > 0) await yieldToLoop();
+    this.reindex(REINDEX_PER_SEARCH);
+    return this.trusted;
+  }
+
+  /** Re-indexes up to `max` changed paths in memory (files into the overlay, new directories watched). */
+  private reindex(max: number): void {
+    if (!this.base) return;
+    let done = 0;
+    for (const [rel, s] of this.dirty) {
+      if (done++ >= max) break;
+      this.dirty.delete(rel);
+      const abs = absOf(this.root, rel);
+      if (rel !== '' && this.exclude(abs)) {
+        this.overlay.delete(rel);
+        continue;
+      }
+      let st: fs.Stats | null = null;
+      try {
+        st = fs.lstatSync(abs);
+      } catch {
+        st = null;
+      }
+      if (st?.isDirectory()) {
+        // A directory created, or one whose watch broke or overflowed: listed again, everything below it
+        // changed. An attribute change of a watched one needs nothing.
+        if (!this.watchers.has(rel) || this.relist.has(rel)) this.adoptDirectory(rel);
+        this.relist.delete(rel);
+        continue;
+      }
+      if (!st?.isFile()) {
+        this.overlay.delete(rel);
+        this.dropWatchersBelow(rel);
+        continue;
+      }
+      const file = this.reindexer.read(abs);
+      if (file === 'gone') this.overlay.delete(rel);
+      else {
+        this.overlay.set(rel, file);
+        this.changedAt.set(rel, s);
+      }
+    }
+  }
+
+  /** A directory created (or re-listed): watch it and everything below; its files are changed files. */
+  private adoptDirectory(rel: string): void {
+    const abs = absOf(this.root, rel);
+    const sub = scanTree(abs, this.exclude, (d) => this.watch(joinRel(rel, d).replace(/\/$/, '')));
+    for (const g of sub.gitDirs) this.gitDirs.add(joinRel(rel, g).replace(/\/$/, ''));
+    for (const f of sub.files) this.markChangedQuiet(joinRel(rel, f));
+    this.generation++;
+  }
+
+  private markChangedQuiet(rel: string): void {
+    const s = ++this.seq;
+    this.dirty.set(rel, s);
+    this.changedAt.set(rel, s);
+    if (this.base) markStale(this.base.idOf, this.base.stale, rel);
+  }
+
+  private dropWatchersBelow(rel: string): void {
+    if (!this.watchers.has(rel)) return;
+    const prefix = `${rel}/`;
+    for (const [d, w] of this.watchers) {
+      if (d === rel || d.startsWith(prefix)) {
+        w.close();
+        this.watchers.delete(d);
+      }
+    }
+  }
+
+  /** Re-indexes what is pending in the background, in slices; folds a large overlay into a new base. */
+  private scheduleBackground(): void {
+    if (this.background || this.state !== 'ready') return;
+    this.background = (async () => {
+      try {
+        while (this.dirty.size > 0 && this.state === 'ready') {
+          await yieldToLoop();
+          this.reindex(64);
+        }
+        if (this.state === 'ready' && !this.merging && this.overlayTooLarge()) {
+          this.merging = true;
+          try {
+            await this.rebuildBase();
+          } finally {
+            this.merging = false;
+          }
+        }
+      } catch (err) {
+        this.reason = `background re-index failed: ${(err as Error).message}`;
+      } finally {
+        this.background = null;
+      }
+    })();
+  }
+
+  // ---- answering ------------------------------------------------------------------------------------------------
+
+  /**
+   * The files a search must read: its walk (cached while nothing structural changed), narrowed to those whose
+   * content may hold one of the pattern's required literals. Anything the index cannot vouch for is kept.
+   * Says why when the search should scan instead.
+   */
+  async select(req: IndexSelectRequest): Promise<IndexSelection> {
+    const scan = (reason: string): IndexSelection => ({ use: { used: false, reason } });
+    if (this.state !== 'ready' || !this.base)
+      return scan(`index ${this.state}${this.reason ? `: ${this.reason}` : ''}`);
+    const query = trigramQuery(req.required);
+    if (query.kind === 'all') return scan(query.reason);
+    for (const root of req.walk.roots) {
+      const abs = path.resolve(req.walk.cwd, root === '' ? '.' : root);
+      if (abs !== this.root && !abs.startsWith(`${this.root}/`))
+        return scan(`${root || '.'} is outside the indexed root`);
+      let real: string;
+      try {
+        real = fs.realpathSync(abs);
+      } catch {
+        return scan(`${root || '.'} cannot be resolved`);
+      }
+      if (real !== abs) return scan(`${root || '.'} goes through a symbolic link`);
+    }
+    const trusted = await this.sync();
+    if (!this.base || this.state !== 'ready') return scan(`index ${this.state}`);
+    const list = await this.walkList(req, trusted);
+    if (list === null) return scan('the walk stopped (deadline, abort or budget)');
+    const base = this.base;
+    const bits = evaluateBase(base.data.postings, base.data.paths.length, query);
+    const r = base.data.records;
+    const picked: number[] = [];
+    let pickedBytes = 0;
+    let totalBytes = 0;
+    const { ids, rels, entries } = list;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      let candidate: boolean;
+      let size: number;
+      if (id >= 0 && !base.stale[id]) {
+        size = r[id * 4]!;
+        const flags = r[id * 4 + 3]!;
+        candidate = bits[id] === 1 || (flags & FLAG_UNINDEXED) !== 0 || size > req.maxFilesize;
+        if (
+          !candidate &&
+          !trusted &&
+          !this.statMatches(entries[i]!.abs, size, r[id * 4 + 1]!, r[id * 4 + 2]!, (flags & FLAG_RACY) !== 0)
+        ) {
+          candidate = true;
+          this.markChanged(rels[i]!);
+        }
+      } else {
+        ({ candidate, size } = this.judgeChanged(rels[i]!, entries[i]!.abs, query, req.maxFilesize, trusted));
+      }
+      totalBytes += size;
+      if (candidate) {
+        picked.push(i);
+        pickedBytes += size;
+      }
+    }
+    const n = entries.length;
+    const use: IndexUse = { used: true, reason: '', candidates: picked.length, files: n };
+    if (
+      n >= MIN_FILES_FOR_SHARE_RULE &&
+      (picked.length > n * MAX_CANDIDATE_FILE_SHARE || pickedBytes > totalBytes * MAX_CANDIDATE_BYTE_SHARE)
+    ) {
+      return scan(`${picked.length} of ${n} files may match: a scan is faster`);
+    }
+    const excluded = req.walk.exclude ? dirMemo(this.root, req.walk.exclude) : null;
+    const out: WalkEntry[] = [];
+    for (const i of picked) {
+      const e = entries[i]!;
+      if (excluded?.(e.abs)) continue;
+      out.push(e);
+    }
+    use.candidates = out.length;
+    use.reason = `index: ${out.length} of ${n} files may match (${trusted ? 'watched' : `size+mtime checked: ${this.trustReason}`})`;
+    return {
+      use,
+      walk: {
+        entries: out,
+        stats: { ...list.stats, errors: [...list.stats.errors], missingRoots: [...list.stats.missingRoots] },
+      },
+    };
+  }
+
+  /** A file changed since the base: judged by its overlay entry when it has one, else searched. */
+  private judgeChanged(
+    rel: string,
+    abs: string,
+    query: TrigramQuery,
+    maxFilesize: number,
+    trusted: boolean,
+  ): { candidate: boolean; size: number } {
+    if (this.dirty.has(rel)) return { candidate: true, size: 0 };
+    const o = this.overlay.get(rel);
+    if (!o || o.trigrams === null || o.size > maxFilesize) return { candidate: true, size: o?.size ?? 0 };
+    if (!trusted && !this.statMatches(abs, o.size, o.mtimeMs, o.ino, o.racy)) {
+      this.markChanged(rel);
+      return { candidate: true, size: o.size };
+    }
+    return { candidate: setSatisfies(o.trigrams, query), size: o.size };
+  }
+
+  private statMatches(abs: string, size: number, mtimeMs: number, ino: number, racy: boolean): boolean {
+    if (racy) return false;
+    try {
+      const st = fs.lstatSync(abs);
+      return st.size === size && st.mtimeMs === mtimeMs && st.ino === ino;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The search's walk, from the cache when the watchers vouch that nothing structural changed. */
+  private async walkList(req: IndexSelectRequest, trusted: boolean): Promise<WalkList | null> {
+    const w = req.walk;
+    const key = JSON.stringify([
+      w.roots,
+      w.cwd,
+      w.hidden,
+      w.ignoreFiles,
+      w.requireGit,
+      w.parents,
+      w.globs,
+      w.globCaseInsensitive,
+      w.globBase,
+      w.globMode,
+      w.skipDirs ? [...w.skipDirs].sort() : null,
+      w.maxEntries,
+      w.maxDirs,
+    ]);
+    const signature = this.ignoreSignature(w.parents ?? true);
+    const cached = this.walks.get(key);
+    if (trusted && cached && cached.generation === this.generation && cached.signature === signature) {
+      // Least recently used last.
+      this.walks.delete(key);
+      this.walks.set(key, cached);
+      return cached;
+    }
+    const generation = this.generation;
+    const now = req.now ?? Date.now;
+    // The index's own exclusions (the fence) shape the cached walk; the request's are applied per search.
+    const walker = new Walker({
+      ...w,
+      exclude: this.exclude,
+      ...(req.deadline !== undefined ? { deadline: req.deadline } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+      now,
+    });
+    const entries: WalkEntry[] = [];
+    const rels: string[] = [];
+    const base = this.base!;
+    const idList: number[] = [];
+    let cacheable = trusted;
+    const prefix = `${this.root}/`;
+    let slice = now();
+    for (const e of walker.entries()) {
+      const rel = e.abs === this.root ? '' : e.abs.startsWith(prefix) ? e.abs.slice(prefix.length) : null;
+      entries.push(e);
+      rels.push(rel ?? '');
+      idList.push(rel === null ? -1 : (base.idOf.get(rel) ?? -1));
+      // A walk into what the watchers do not see (`.git`) is searched in full and never cached.
+      if (cacheable && rel !== null && underNeverEntered(rel)) cacheable = false;
+      if ((entries.length & 1023) === 0 && now() - slice > 8) {
+        await yieldToLoop();
+        slice = now();
+      }
+    }
+    if (walker.stats.stoppedBy) return null;
+    const list: WalkList = {
+      key,
+      generation,
+      signature,
+      entries,
+      rels,
+      ids: Int32Array.from(idList),
+      stats: walker.stats,
+    };
+    // Anything structural that happened while walking makes the list unfit to keep (it is still exact
+    // for this search: those paths are marked changed and searched).
+    if (cacheable && generation === this.generation && this.base === base) {
+      this.walks.set(key, list);
+      if (this.walks.size > MAX_CACHED_WALKS) this.walks.delete(this.walks.keys().next().value!);
+    }
+    return list;
+  }
+
+  /** Size and mtime of the ignore files a walk reads that no watcher sees: above the root, `.git/info/exclude`. */
+  private ignoreSignature(parents: boolean): string {
+    const parts: string[] = [];
+    const sig = (p: string) => {
+      let st: fs.Stats | undefined;
+      try {
+        st = fs.statSync(p, { throwIfNoEntry: false });
+      } catch {
+        st = undefined; // ENOTDIR (`.git` is a file in a worktree), EACCES: read as absent, as the walk does
+      }
+      parts.push(st ? `${st.size}:${st.mtimeMs}:${st.ino}` : '-');
+    };
+    if (parents) {
+      for (let d = path.dirname(this.root); ; d = path.dirname(d)) {
+        for (const f of ['.gitignore', '.ignore', '.rgignore', '.git', '.git/info/exclude'])
+          sig(path.join(d, f));
+        if (path.dirname(d) === d) break;
+      }
+    }
+    for (const g of [...this.gitDirs].sort()) sig(path.join(absOf(this.root, g), '.git/info/exclude'));
+    return parts.join('|');
+  }
+}
+
+/** Temporary files of writers that died mid-write (kill -9): the rename never happened, so they are garbage. */
+function clearDeadWriters(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /\.tmp-(\d+)-/.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    let alive = pid === process.pid;
+    if (!alive) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch (err) {
+        alive = (err as NodeJS.ErrnoException).code === 'EPERM';
+      }
+    }
+    if (!alive) fs.rmSync(`${dir}/${name}`, { force: true });
+  }
+}
+
+function markStale(idOf: Map<string, number>, stale: Uint8Array, rel: string): void {
+  const id = idOf.get(rel);
+  if (id !== undefined) stale[id] = 1;
+  // A directory: everything below it may have changed too (rare: a directory event without a name).
+}
+
+function underNeverEntered(rel: string): boolean {
+  for (const part of rel.split('/')) if (NEVER_ENTERED.has(part)) return true;
+  return false;
+}
+
+/**
+ * The request's exclusion applied as its walk would: to the file and to every directory above it up to the
+ * root (the predicate is prefix-closed, as the fence is: below an excluded directory everything is excluded).
+ */
+function dirMemo(root: string, exclude: (abs: string) => boolean): (abs: string) => boolean {
+  const memo = new Map<string, boolean>();
+  const dirExcluded = (dir: string): boolean => {
+    if (dir.length < root.length) return false;
+    if (path.dirname(dir) === dir) return exclude(dir);
+    let v = memo.get(dir);
+    if (v === undefined) {
+      v = exclude(dir) || dirExcluded(path.dirname(dir));
+      memo.set(dir, v);
+    }
+    return v;
+  };
+  return (abs) => exclude(abs) || dirExcluded(path.dirname(abs));
+}
+
+/** The compiled worker script (under a TS-source test runner this module is `src/…/*.ts`; use `dist`). */
+function workerScriptUrl(): URL {
+  const here = new URL('./index-worker.js', import.meta.url);
+  if (import.meta.url.endsWith('.ts')) {
+    const built = fileURLToPath(here).replace(
+      /\/src\/content-index\/index-worker\.js$/,
+      '/dist/content-index/index-worker.js',
+    );
+    if (fs.existsSync(built)) return pathToFileURL(built);
+  }
+  return here;
+}

@@ -1,0 +1,209 @@
+/**
+ * The persisted index: one flat file, `index.bin`, in the root's own directory under the data directory.
+ *
+ *   magic "TRWLCIX\0" | u32 format version | u32 header length | header (JSON) | sections, 8-byte aligned
+ *
+ * The header names the canonical root, the build time, the counts, each section's [offset, length] and a
+ * SHA-256 of everything after the header. Sections: `records` (per file: size, mtime ms, inode, flags, as
+ * float64s), `paths` (root-relative, `/`-separated, NUL-terminated UTF-8), and the postings (`keys`, `counts`,
+ * `offsets`, `lengths` as uint32 arrays, then `data`: delta varints).
+ *
+ * A file is written under a temporary name, fsynced and renamed over the old one, so a crash leaves the old
+ * index or the new one, never a torn one. Anything that does not check out (magic, version, root, lengths,
+ * checksum) is refused with a reason, and the caller rebuilds.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { INDEX_FORMAT_VERSION } from './limits.js';
+import type { SerializedPostings } from './postings-builder.js';
+
+const MAGIC = Buffer.from('TRWLCIX\0', 'latin1');
+export const INDEX_FILE = 'index.bin';
+
+/** Per-file flags. */
+export const FLAG_UNINDEXED = 1; // content not indexed (too large, unreadable): always a candidate
+export const FLAG_RACY = 2; // mtime too close to the read: re-read at the next validation
+
+export interface IndexFileData {
+  root: string;
+  builtAt: number;
+  /** Bytes of file content indexed. */
+  textBytes: number;
+  paths: string[];
+  /** size, mtimeMs, ino, flags per file (4 float64s each). */
+  records: Float64Array;
+  postings: SerializedPostings;
+}
+
+interface Header {
+  root: string;
+  builtAt: number;
+  textBytes: number;
+  files: number;
+  trigrams: number;
+  sections: Record<SectionName, [number, number]>;
+  sha256: string;
+}
+
+type SectionName = 'records' | 'paths' | 'keys' | 'counts' | 'offsets' | 'lengths' | 'data';
+
+/** Writes the index atomically; returns its size in bytes. */
+export function writeIndexFile(dir: string, d: IndexFileData): number {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const pathsBlob = Buffer.from(d.paths.map((p) => `${p}\0`).join(''), 'utf8');
+  const parts: Array<[SectionName, Uint8Array]> = [
+    ['records', bytesOf(d.records)],
+    ['paths', pathsBlob],
+    ['keys', bytesOf(d.postings.keys)],
+    ['counts', bytesOf(d.postings.counts)],
+    ['offsets', bytesOf(d.postings.offsets)],
+    ['lengths', bytesOf(d.postings.lengths)],
+    ['data', d.postings.data],
+  ];
+  const sections = {} as Header['sections'];
+  let at = 0;
+  const hash = createHash('sha256');
+  const body: Uint8Array[] = [];
+  for (const [name, bytes] of parts) {
+    const pad = (8 - (at % 8)) % 8;
+    if (pad) {
+      const z = new Uint8Array(pad);
+      body.push(z);
+      hash.update(z);
+      at += pad;
+    }
+    sections[name] = [at, bytes.byteLength];
+    body.push(bytes);
+    hash.update(bytes);
+    at += bytes.byteLength;
+  }
+  const header: Header = {
+    root: d.root,
+    builtAt: d.builtAt,
+    textBytes: d.textBytes,
+    files: d.paths.length,
+    trigrams: d.postings.keys.length,
+    sections,
+    sha256: hash.digest('hex'),
+  };
+  let json = Buffer.from(JSON.stringify(header), 'utf8');
+  // Sections are aligned relative to the start of the body; the body starts 8-aligned.
+  const headLen = 16 + json.length;
+  const headPad = (8 - (headLen % 8)) % 8;
+  json = Buffer.concat([json, Buffer.alloc(headPad, 0x20)]);
+  const fixed = Buffer.alloc(16);
+  MAGIC.copy(fixed, 0);
+  fixed.writeUInt32LE(INDEX_FORMAT_VERSION, 8);
+  fixed.writeUInt32LE(json.length, 12);
+
+  const final = path.join(dir, INDEX_FILE);
+  const temp = path.join(dir, `${INDEX_FILE}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const fd = fs.openSync(temp, 'w', 0o600);
+  let size = 0;
+  try {
+    for (const chunk of [fixed, json, ...body]) {
+      let off = 0;
+      while (off < chunk.byteLength) off += fs.writeSync(fd, chunk, off, chunk.byteLength - off);
+      size += chunk.byteLength;
+    }
+    fs.fsyncSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(temp, final);
+  return size;
+}
+
+export class IndexFormatError extends Error {
+  readonly code = 'index_unusable';
+}
+
+/** Reads and checks an index file; throws IndexFormatError (with the reason) for anything not trustworthy. */
+export function readIndexFile(dir: string, expectedRoot: string): IndexFileData & { fileBytes: number } {
+  const file = path.join(dir, INDEX_FILE);
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch (err) {
+    throw new IndexFormatError(`no index (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  if (buf.length < 16 || !buf.subarray(0, 8).equals(MAGIC)) throw new IndexFormatError('not a trawl index');
+  const version = buf.readUInt32LE(8);
+  if (version !== INDEX_FORMAT_VERSION)
+    throw new IndexFormatError(`format version ${version}, expected ${INDEX_FORMAT_VERSION}`);
+  const headLen = buf.readUInt32LE(12);
+  if (16 + headLen > buf.length) throw new IndexFormatError('truncated header');
+  let header: Header;
+  try {
+    header = JSON.parse(buf.subarray(16, 16 + headLen).toString('utf8')) as Header;
+  } catch {
+    throw new IndexFormatError('unreadable header');
+  }
+  if (header.root !== expectedRoot) throw new IndexFormatError('index of another root');
+  const body = buf.subarray(16 + headLen);
+  const hash = createHash('sha256').update(body).digest('hex');
+  if (hash !== header.sha256) throw new IndexFormatError('checksum mismatch');
+  const section = (name: SectionName): Uint8Array => {
+    const s = header.sections?.[name];
+    if (!Array.isArray(s) || s[0] < 0 || s[1] < 0 || s[0] + s[1] > body.length)
+      throw new IndexFormatError(`bad section ${name}`);
+    return body.subarray(s[0], s[0] + s[1]);
+  };
+  const records = f64(section('records'));
+  const blob = section('paths');
+  const paths = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString('utf8').split('\0');
+  paths.pop();
+  const keys = u32(section('keys'));
+  const postings: SerializedPostings = {
+    keys,
+    counts: u32(section('counts')),
+    offsets: u32(section('offsets')),
+    lengths: u32(section('lengths')),
+    data: section('data'),
+  };
+  const n = keys.length;
+  if (
+    paths.length !== header.files ||
+    records.length !== 4 * header.files ||
+    n !== header.trigrams ||
+    postings.counts.length !== n ||
+    postings.offsets.length !== n ||
+    postings.lengths.length !== n
+  )
+    throw new IndexFormatError('inconsistent section sizes');
+  for (let i = 0; i < n; i++) {
+    if (postings.offsets[i]! + postings.lengths[i]! > postings.data.length)
+      throw new IndexFormatError('postings out of range');
+    if (i > 0 && keys[i]! <= keys[i - 1]!) throw new IndexFormatError('unsorted trigram table');
+  }
+  return {
+    root: header.root,
+    builtAt: header.builtAt,
+    textBytes: header.textBytes,
+    paths,
+    records,
+    postings,
+    fileBytes: buf.length,
+  };
+}
+
+function bytesOf(a: Uint32Array | Float64Array): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** Views when aligned (the usual case: a file read whole owns its buffer), copies otherwise. */
+function u32(b: Uint8Array): Uint32Array {
+  if (b.byteLength % 4) throw new IndexFormatError('misaligned section');
+  if (b.byteOffset % 4 === 0) return new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+  return new Uint32Array(b.slice().buffer);
+}
+
+function f64(b: Uint8Array): Float64Array {
+  if (b.byteLength % 8) throw new IndexFormatError('misaligned section');
+  if (b.byteOffset % 8 === 0) return new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8);
+  return new Float64Array(b.slice().buffer);
+}

@@ -1,0 +1,63 @@
+/**
+ * The content index's numbers, each with its reason. Nothing here changes what a search finds: a file the
+ * index cannot vouch for is searched.
+ */
+
+/** Version of the on-disk format; an index of any other version is rebuilt, never read. */
+export const INDEX_FORMAT_VERSION = 1;
+
+/**
+ * Files larger than this are not indexed (they are always searched). Indexing a 1 GiB log costs more than it
+ * saves, and such files are rare in source trees.
+ */
+export const MAX_INDEXED_FILE_BYTES = 32 * 1024 * 1024;
+
+/** The build walk's budget: files beyond it are simply not indexed (searched on every query). */
+export const MAX_INDEXED_FILES = 2_000_000;
+/** …and directories entered (each is also a watch). */
+export const MAX_INDEXED_DIRS = 400_000;
+
+/**
+ * Directories watched, at most. Past this the index stops trusting its watchers and checks size and mtime of
+ * every file before answering (inotify's default limit is 8 192 to 65 536 watches per user, shared).
+ */
+export const MAX_WATCHED_DIRS = 32_768;
+
+/**
+ * A query whose candidates exceed this share of the walked files, or of their bytes, scans instead: reading
+ * most of the tree through the candidate list is no faster than a scan, and ripgrep scans faster than the
+ * js workers read (bench/index.mjs: broad queries must stay within 1.1× of rg).
+ */
+export const MAX_CANDIDATE_FILE_SHARE = 0.2;
+export const MAX_CANDIDATE_BYTE_SHARE = 0.1;
+/** Trees this small are not worth an index decision: below it the share rule is not applied. */
+export const MIN_FILES_FOR_SHARE_RULE = 200;
+
+/**
+ * A file whose mtime is this close to the moment it was read may be modified again within the same mtime
+ * tick without changing size (git's "racily clean" problem): it is re-read at the next validation.
+ */
+export const RACY_MTIME_MS = 2_000;
+
+/**
+ * Changed files re-indexed in memory per search, at most, before it answers; the rest stay candidates
+ * (searched) and are re-indexed in the background. Keeps one search after a big checkout bounded.
+ */
+export const REINDEX_PER_SEARCH = 256;
+
+/** The overlay is folded into a new base (a background rebuild) when it holds this share of the base… */
+export const MERGE_OVERLAY_SHARE = 0.05;
+/** …and at least this many files. */
+export const MERGE_OVERLAY_MIN_FILES = 2_000;
+
+/**
+ * How long a search waits for its event barrier (the watcher's own echo) before it stops trusting the
+ * watchers and checks size+mtime instead. Generous: the machine may be loaded; never a correctness bound.
+ */
+export const BARRIER_TIMEOUT_MS = 2_000;
+
+/** A progress report at most this often during a build. */
+export const BUILD_PROGRESS_MS = 200;
+
+/** Walk lists (one per distinct set of walk options) kept per index. */
+export const MAX_CACHED_WALKS = 16;

@@ -1,0 +1,67 @@
+import * as fs from 'node:fs';
+import { MAX_INDEXED_FILE_BYTES, RACY_MTIME_MS } from './limits.js';
+import { TrigramCollector } from './trigrams.js';
+
+/** A file re-indexed in memory since the base was built. */
+export interface OverlayFile {
+  /** Sorted trigrams; null when the content could not be indexed (too large, unreadable): always searched. */
+  trigrams: Uint32Array | null;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  /** Modified within the mtime tick of the read: a size+mtime check cannot vouch for it. */
+  racy: boolean;
+}
+
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+
+/**
+ * Reads one file for the overlay. 'gone' when it no longer exists as a regular file (deleted, replaced by a
+ * directory or a link: the walk will not yield it as this file). Size and mtime come from the descriptor the
+ * bytes were read from.
+ */
+export class FileReindexer {
+  private readonly collector = new TrigramCollector();
+  private buf = Buffer.allocUnsafe(1 << 16);
+
+  constructor(private readonly now: () => number) {}
+
+  read(abs: string): OverlayFile | 'gone' {
+    let fd: number;
+    try {
+      fd = fs.openSync(abs, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return 'gone';
+      return { trigrams: null, size: -1, mtimeMs: -1, ino: -1, racy: true };
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) return 'gone';
+      const meta = {
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        ino: st.ino,
+        racy: st.mtimeMs >= this.now() - RACY_MTIME_MS,
+      };
+      if (st.size > MAX_INDEXED_FILE_BYTES) return { trigrams: null, ...meta };
+      if (this.buf.length < st.size + 1) this.buf = Buffer.allocUnsafe(st.size + 1);
+      let len = 0;
+      for (;;) {
+        if (len === this.buf.length) return { trigrams: null, ...meta, racy: true }; // grew while read
+        const n = fs.readSync(fd, this.buf, len, this.buf.length - len, null);
+        if (n === 0) break;
+        len += n;
+      }
+      if (len !== st.size) return { trigrams: null, ...meta, racy: true };
+      this.collector.collect(this.buf, len);
+      const trigrams = Uint32Array.from(this.collector.list()).sort();
+      return { trigrams, ...meta };
+    } catch {
+      return { trigrams: null, size: -1, mtimeMs: -1, ino: -1, racy: true };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import * as path from 'node:path';
+import type {
+  ContentIndex,
+  ContentIndexStatus,
+  IndexSelection,
+  IndexSelectRequest,
+} from './content-index.js';
+
+/** What a search needs of an index: one, or a set of them (a server with several roots). */
+export interface SearchIndex {
+  select(req: IndexSelectRequest): Promise<IndexSelection>;
+}
+
+/**
+ * The indexes of a long-lived process (one per root of `trawl mcp` or `trawl serve`). A search goes to the
+ * index whose root holds all of its roots; with none, it scans and says so.
+ */
+export class ContentIndexRegistry implements SearchIndex {
+  private readonly indexes = new Map<string, ContentIndex>();
+
+  add(index: ContentIndex): ContentIndex {
+    const known = this.indexes.get(index.root);
+    if (known) {
+      void index.close();
+      return known;
+    }
+    this.indexes.set(index.root, index);
+    return index;
+  }
+
+  get(root: string): ContentIndex | undefined {
+    return this.indexes.get(root);
+  }
+
+  /** The index whose root holds every absolute path given (the deepest such root). */
+  covering(absPaths: readonly string[]): ContentIndex | undefined {
+    let best: ContentIndex | undefined;
+    for (const index of this.indexes.values()) {
+      const r = index.root;
+      const holds = absPaths.every((p) => p === r || p.startsWith(r.endsWith('/') ? r : `${r}/`));
+      if (holds && (!best || r.length > best.root.length)) best = index;
+    }
+    return best;
+  }
+
+  select(req: IndexSelectRequest): Promise<IndexSelection> {
+    const abs = req.walk.roots.map((r) => path.resolve(req.walk.cwd, r === '' ? '.' : r));
+    const index = this.covering(abs);
+    if (!index)
+      return Promise.resolve({ use: { used: false, reason: 'no index covers the searched paths' } });
+    return index.select(req);
+  }
+
+  status(): ContentIndexStatus[] {
+    return [...this.indexes.values()].map((i) => i.status());
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.indexes.values()].map((i) => i.close()));
+    this.indexes.clear();
+  }
+}
