@@ -41,6 +41,8 @@ export interface TestServerOptions {
   webDist?: string;
   agent?: string[];
   agentLimits?: { deadlineMs?: number; outputMaxBytes?: number; killGraceMs?: number };
+  /** The server's monotonic clock (recent-projects re-read interval). */
+  now?: () => number;
 }
 
 export interface Answer {
@@ -102,6 +104,7 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
     webDist: o.webDist ?? null,
     ...(o.agent ? { agent: o.agent } : {}),
     ...(o.agentLimits ? { agentLimits: o.agentLimits } : {}),
+    ...(o.now ? { now: o.now } : {}),
   });
   const request = async (route: string, init: RequestInit = {}): Promise<Answer> => {
     const res = await fetch(`${server.origin}${route}`, { redirect: 'manual', ...init });

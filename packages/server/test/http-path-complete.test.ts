@@ -4,6 +4,7 @@ import { type DirOpener, procFdOpener } from '@trawl/core/complete';
 import { SensitiveFence } from '@trawl/core/fence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
+import { RECENT_PROJECTS_RECHECK_MS } from '../src/http/limits.js';
 import { PoolBusyError } from '../src/http/pool.js';
 import { names, startTestServer, type TestServer, withTestServer } from './http-helpers.js';
 
@@ -394,7 +395,9 @@ describe('GET /api/path-complete: recent projects', () => {
     const recent = project();
     const proj = project();
     fs.writeFileSync(path.join(dd, 'recent-projects.json'), JSON.stringify([recent, 42, 'relative/x', null]));
-    await withTestServer({ projects: [proj], home, dataDir: dd, inline: true }, async (s) => {
+    let clock = 0;
+    const now = () => clock;
+    await withTestServer({ projects: [proj], home, dataDir: dd, inline: true, now }, async (s) => {
       expect((await complete(s, recent, { dir: './' })).status).toBe(200);
       expect((await complete(s, 'relative/x', { dir: './' })).status).toBe(403);
       const projects = (await s.get('/api/projects')).body['projects'] as Array<{
@@ -406,7 +409,9 @@ describe('GET /api/path-complete: recent projects', () => {
         [recent, 'recent'],
       ]);
       fs.writeFileSync(path.join(dd, 'recent-projects.json'), '{not json');
-      await new Promise((r) => setTimeout(r, 1100));
+      // Within the re-read interval the list read before still answers; past it, the malformed file is read.
+      expect((await complete(s, recent, { dir: './' })).status).toBe(200);
+      clock += RECENT_PROJECTS_RECHECK_MS;
       expect((await complete(s, recent, { dir: './' })).status).toBe(403);
     });
   });

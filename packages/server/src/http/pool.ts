@@ -83,6 +83,10 @@ interface Slot {
   /** Terminated (or crashed) but not yet exited: it keeps its place so a thread stuck in the kernel stays counted. */
   leaving: boolean;
   idleTimer?: NodeJS.Timeout;
+  /** The thread is running: a job's execution ceiling starts now, not while a new worker is still starting. */
+  online: boolean;
+  /** Arms the ceiling of the job dispatched before the thread was online. */
+  onOnline?: () => void;
 }
 
 /**
@@ -177,8 +181,14 @@ export class WorkerPool implements TaskRunner {
       resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb ?? POOL_WORKER_HEAP_MB },
     });
     worker.unref();
-    const slot: Slot = { worker, leaving: false };
+    const slot: Slot = { worker, leaving: false, online: false };
     this.slots.push(slot);
+    worker.once('online', () => {
+      slot.online = true;
+      const arm = slot.onOnline;
+      slot.onOnline = undefined;
+      arm?.();
+    });
     worker.on('message', (msg: TaskReply) => this.onReply(slot, msg));
     worker.on('error', (err) => {
       this.options.log?.(`${this.options.name} pool: worker failed: ${err.message}`);
@@ -200,17 +210,24 @@ export class WorkerPool implements TaskRunner {
     clearTimeout(slot.idleTimer);
     slot.idleTimer = undefined;
     slot.job = job;
-    job.execTimer = setTimeout(() => {
+    // The ceiling bounds the task's run, so it starts when the thread does: a replacement worker's start-up
+    // (seconds on a loaded machine) must not turn the next task into a timeout.
+    const arm = () => {
       if (slot.job !== job) return;
-      this.options.log?.(
-        `${this.options.name} pool: ${job.task} ran past ${this.options.execCeilingMs} ms; terminating its worker`,
-      );
-      slot.job = undefined;
-      slot.leaving = true;
-      job.reject(new PoolTimeoutError(this.options.name, job.task));
-      void slot.worker.terminate().catch(() => {});
-    }, this.options.execCeilingMs);
-    job.execTimer.unref();
+      job.execTimer = setTimeout(() => {
+        if (slot.job !== job) return;
+        this.options.log?.(
+          `${this.options.name} pool: ${job.task} ran past ${this.options.execCeilingMs} ms; terminating its worker`,
+        );
+        slot.job = undefined;
+        slot.leaving = true;
+        job.reject(new PoolTimeoutError(this.options.name, job.task));
+        void slot.worker.terminate().catch(() => {});
+      }, this.options.execCeilingMs);
+      job.execTimer.unref();
+    };
+    if (slot.online) arm();
+    else slot.onOnline = arm;
     slot.worker.postMessage({ id: job.id, task: job.task, payload: job.payload } satisfies TaskMessage);
   }
 

@@ -62,6 +62,8 @@ export interface ServeOptions {
   agentLimits?: Pick<AgentCommand, 'deadlineMs' | 'outputMaxBytes' | 'killGraceMs'>;
   /** The workbench build directory (default: `@trawl/web`'s `dist/`); `null`: none (the placeholder page). */
   webDist?: string | null;
+  /** Monotonic clock (ms) for the recent-projects re-read interval (default `performance.now`; tests). */
+  now?: () => number;
 }
 
 export interface RunningServer {
@@ -202,7 +204,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   }
 
-  const projects = new KnownProjects({ dirs: options.projects, dataDir, home });
+  const projects = new KnownProjects({
+    dirs: options.projects,
+    dataDir,
+    home,
+    ...(options.now ? { now: options.now } : {}),
+  });
   // macOS: an index rooted at HOME prunes the consent-gated folders; an explicit ?project=$HOME walks in full.
   const walkOnlyRoots = new Set<string>();
   if (process.platform === 'darwin') {
