@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import { type SearchEvent, search } from '../../src/index.js';
 import { compareUtf8 } from '../../src/util/path-order.js';
 
