@@ -4,7 +4,7 @@
  * binary) — producing the `rg --json`-shaped {@link SearchEvent} stream. `auto` picks rg when one is vetted.
  *
  * Module map: search.ts (`search`, `searchBatches`: the request, the engine choice, the walk options passed
- * through), js/ (the js engine: worker pool, batching, reorder window, partial answers; `searchContent` for bytes
+ * through), files.ts (`listFiles`: ripgrep's --files), js/ (the js engine: worker pool, batching, reorder window, partial answers; `searchContent` for bytes
  * the caller holds), rg/ (resolving and running ripgrep, translating its JSON), run.ts (what both engines share).
  *
  * @example
@@ -27,6 +27,9 @@ export type {
   SkipReason,
   Submatch,
 } from '../search/events.js';
+export { combineRgPatterns, smartCaseInsensitive } from '../match/rg-patterns.js';
+export { FILE_TYPES } from '../walk/file-types.js';
+export { type FileListing, listFiles } from './files.js';
 export { searchContent } from './js/content-search.js';
 export { searchWorkerStats } from './js/worker-pool.js';
 export { type RgResolution, type RgSource, resolveRipgrep, type VettedRg } from './rg/resolve-rg.js';
@@ -34,6 +37,7 @@ export type { SpawnRg } from './run.js';
 export {
   type EngineChoice,
   EngineUnavailableError,
+  replacerFor,
   type SearchRequest,
   search,
   searchBatches,

@@ -35,6 +35,10 @@ export interface EngineRun {
    * instead of walking, and reports the walk's stats as given.
    */
   files?: { entries: WalkEntry[]; stats: WalkStats };
+  /** Emit an `end` (without `begin`) for every searched file that has no match, too. */
+  reportUnmatched?: boolean;
+  /** With reportUnmatched, the rg engine counts matches rather than matching lines (--count-matches). */
+  countMatches?: boolean;
   /** Why this engine was chosen, reported in the summary. */
   engineReason: string;
   /** For the rg engine: the vetted binary, and whether the pattern goes through stdin. */

@@ -4,6 +4,7 @@ import type { IndexUse } from '../content-index/content-index.js';
 import type { SearchIndex } from '../content-index/registry.js';
 import { MAX_READ_BYTES, NAMED_FILES_ONLY_MAX, NAMED_FILES_ONLY_MAX_BYTES } from '../limits.js';
 import { type CompiledPattern, compilePattern } from '../match/index.js';
+import { expandReplacement } from '../match/rg-patterns.js';
 import type { SearchEvent } from '../search/events.js';
 import type { SearchMode } from '../search/searcher.js';
 import type { WalkOptions } from '../walk/walker.js';
@@ -31,6 +32,11 @@ type WalkChoices = Pick<
   | 'skipDirs'
   | 'maxEntries'
   | 'maxDirs'
+  | 'maxDepth'
+  | 'fileTypes'
+  | 'extraIgnoreFiles'
+  | 'vcsIgnore'
+  | 'dotIgnore'
 >;
 
 /** One content search. Defaults follow ripgrep's (no hidden files, ignore files honoured, no caps). */
@@ -46,6 +52,17 @@ export interface SearchRequest extends WalkChoices {
   multiline?: boolean;
   /** Brace and parenthesis repair (see match/): default true. */
   lenient?: boolean;
+
+  /** ripgrep -v: the lines that do not match are the matches. */
+  invertMatch?: boolean;
+  /** Binary files: 'auto' (ripgrep's default), 'search' (--binary), 'text' (-a: no detection). */
+  binary?: 'auto' | 'search' | 'text';
+  /** Refuse a pattern that must match a NUL while binary detection is on (ripgrep's rule; `trawl rg`). */
+  banNul?: boolean;
+  /** Also an `end` event (no `begin`, zero stats) for each searched file without a match. */
+  reportUnmatched?: boolean;
+  /** With reportUnmatched: the counts that matter are of matches, not matching lines (--count-matches). */
+  countMatches?: boolean;
 
   mode?: SearchMode;
   beforeContext?: number;
@@ -166,6 +183,7 @@ function prepareRun(request: SearchRequest): {
     wordRegexp: request.wordRegexp ?? false,
     multiline: request.multiline ?? false,
     lenient: request.lenient ?? true,
+    banNul: (request.banNul ?? false) && request.binary !== 'text',
   });
   const cwd = path.resolve(request.cwd ?? process.cwd());
   const roots = request.paths && request.paths.length > 0 ? request.paths : [''];
@@ -199,24 +217,13 @@ function prepareRun(request: SearchRequest): {
   }
   const run: EngineRun = {
     pattern: patternForEngines(request, compiled),
-    walk: {
-      roots,
-      cwd,
-      hidden: request.hidden ?? false,
-      ignoreFiles: request.ignoreFiles ?? true,
-      requireGit: request.requireGit ?? true,
-      parents: request.parents ?? true,
-      globs: request.globs ?? [],
-      globCaseInsensitive: request.globCaseInsensitive ?? false,
-      globBase: request.globBase ?? 'cwd',
-      globMode: request.globMode ?? 'override',
-      ...(request.exclude ? { exclude: request.exclude } : {}),
-      ...(request.skipDirs ? { skipDirs: request.skipDirs } : {}),
-      ...(request.maxEntries !== undefined ? { maxEntries: request.maxEntries } : {}),
-      ...(request.maxDirs !== undefined ? { maxDirs: request.maxDirs } : {}),
-    },
+    walk: walkOptionsOf(request, roots, cwd),
     searcher: {
       mode: request.mode ?? 'lines',
+      ...(request.invertMatch ? { invert: true } : {}),
+      ...(request.binary && request.binary !== 'auto'
+        ? { binaryDetection: request.binary === 'text' ? ('none' as const) : ('search' as const) }
+        : {}),
       beforeContext: request.beforeContext ?? 0,
       afterContext: request.afterContext ?? 0,
       ...(request.maxCount !== undefined ? { maxCount: request.maxCount } : {}),
@@ -230,12 +237,43 @@ function prepareRun(request: SearchRequest): {
     ...(request.workers !== undefined ? { workers: request.workers } : {}),
     ...(request.detailFiles !== undefined ? { detailFiles: request.detailFiles } : {}),
     engineReason,
+    ...(request.reportUnmatched ? { reportUnmatched: true } : {}),
+    ...(request.countMatches ? { countMatches: true } : {}),
     ...(rgPath ? { rgPath } : {}),
     patternChannel: request.patternChannel ?? 'argv',
     ...(request.rgExcludeIglobs ? { rgExcludeIglobs: request.rgExcludeIglobs } : {}),
     ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
   };
   return { run, engine, compiled };
+}
+
+/** The walk a request asks for, with ripgrep's defaults filled in. */
+export function walkOptionsOf(
+  request: Omit<SearchRequest, 'pattern'>,
+  roots: string[],
+  cwd: string,
+): EngineRun['walk'] {
+  return {
+    roots,
+    cwd,
+    hidden: request.hidden ?? false,
+    ignoreFiles: request.ignoreFiles ?? true,
+    requireGit: request.requireGit ?? true,
+    parents: request.parents ?? true,
+    globs: request.globs ?? [],
+    globCaseInsensitive: request.globCaseInsensitive ?? false,
+    globBase: request.globBase ?? 'cwd',
+    globMode: request.globMode ?? 'override',
+    ...(request.exclude ? { exclude: request.exclude } : {}),
+    ...(request.skipDirs ? { skipDirs: request.skipDirs } : {}),
+    ...(request.maxEntries !== undefined ? { maxEntries: request.maxEntries } : {}),
+    ...(request.maxDirs !== undefined ? { maxDirs: request.maxDirs } : {}),
+    ...(request.maxDepth !== undefined ? { maxDepth: request.maxDepth } : {}),
+    ...(request.fileTypes ? { fileTypes: request.fileTypes } : {}),
+    ...(request.extraIgnoreFiles ? { extraIgnoreFiles: request.extraIgnoreFiles } : {}),
+    ...(request.vcsIgnore === false ? { vcsIgnore: false } : {}),
+    ...(request.dotIgnore === false ? { dotIgnore: false } : {}),
+  };
 }
 
 /**
@@ -266,5 +304,37 @@ function patternForEngines(request: SearchRequest, compiled: CompiledPattern): P
     wordRegexp: request.wordRegexp ?? false,
     multiline: request.multiline ?? false,
     spec: toMatcherSpec(compiled),
+  };
+}
+
+/**
+ * ripgrep's `-r`: a function that gives the replacement for the match at `[start, end)` (char indices) of
+ * a reported line, with the request's own pattern supplying the capture groups.
+ */
+export function replacerFor(
+  request: Pick<
+    SearchRequest,
+    'pattern' | 'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient'
+  >,
+  template: string,
+): (line: string, start: number, end: number) => string {
+  const compiled = compilePattern(request.pattern, {
+    fixedStrings: request.fixedStrings ?? false,
+    caseInsensitive: request.caseInsensitive ?? false,
+    wordRegexp: request.wordRegexp ?? false,
+    multiline: request.multiline ?? false,
+    lenient: request.lenient ?? true,
+  });
+  const sticky = new RegExp(compiled.regex.source, compiled.regex.flags.replace('g', 'y'));
+  return (line, start, end) => {
+    sticky.lastIndex = start;
+    const m = sticky.exec(line);
+    if (m && m.index === start && m[0].length === end - start) return expandReplacement(template, m);
+    // A match that only made sense across lines (-U): the template without groups but the whole match.
+    const whole = Object.assign([line.slice(start, end)], {
+      index: start,
+      input: line,
+    }) as unknown as RegExpExecArray;
+    return expandReplacement(template, whole);
   };
 }

@@ -1,6 +1,7 @@
 /**
  * compilePattern: a ripgrep pattern (Rust regex syntax, or -F text) → JS RegExps with rg's match semantics.
  */
+import { mustMatchNul } from './ban.js';
 import { ClassCompiler } from './charclass.js';
 import { describeAt, PatternError, PatternSyntaxError } from './errors.js';
 import type { Hir } from './hir.js';
@@ -21,6 +22,8 @@ export interface PatternOptions {
   multiline?: boolean;
   /** Default true: brace repair + paren retry. false = strict rg behaviour. */
   lenient?: boolean;
+  /** Refuse a pattern that must match a NUL (ripgrep's rule while binary detection is on; see ban.ts). */
+  banNul?: boolean;
 }
 
 export interface CompiledPattern {
@@ -169,6 +172,12 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
     hir = literalHir(pattern, options.caseInsensitive === true);
   } else {
     ({ hir, effective, asciiMode } = parseWithRepairs(pattern, options));
+  }
+  if (options.banNul && mustMatchNul(hir)) {
+    throw new PatternError(
+      'pattern contains "\\0" but it is impossible to match (binary detection is on; -a searches binary files as text)',
+      0,
+    );
   }
   if (options.wordRegexp) hir = wordWrap(hir);
 

@@ -34,7 +34,14 @@ export interface SearcherConfig {
    * holding it (ripgrep's rule for files found by walking). 'text': search everything, report the NUL offset
    * (ripgrep's JSON output for files named on the command line).
    */
-  binary: 'quit' | 'text';
+  binary: 'quit' | 'text' | 'none';
+  /**
+   * How the engines choose `binary` per file (ripgrep's flags): 'auto' — 'quit' for walked files, 'text'
+   * for named ones (the default); 'search' — 'text' for all (--binary); 'none' — no detection (-a).
+   */
+  binaryDetection?: 'auto' | 'search' | 'none';
+  /** ripgrep -v: report the lines that do not match (as matches without submatches). */
+  invert?: boolean;
 }
 
 /** A reported line: a match (possibly without submatches, see collectSpans) or a context line. */
@@ -125,14 +132,20 @@ export function searchBuffer(
   prefilter: Prefilter,
   config: SearcherConfig,
 ): FileResult {
+  const decoded = decodeByBom(buf, length);
+  if (decoded) {
+    buf = decoded;
+    length = decoded.length;
+  }
   // The literal prefilter runs first: most files fail it, and then whether they are binary is moot.
-  if (length === 0 || !prefilter.mayMatch(buf, length)) {
+  // Inverted, a file without the literals is all matches.
+  if (length === 0 || (!config.invert && !prefilter.mayMatch(buf, length))) {
     return { lines: [], stats: EMPTY_STATS(length), binaryOffset: null, skippedBinary: false };
   }
   let end = length;
   let binaryOffset: number | null = null;
   const nul = length === buf.length ? buf.indexOf(0) : buf.subarray(0, length).indexOf(0);
-  if (nul !== -1) {
+  if (nul !== -1 && config.binary !== 'none') {
     binaryOffset = nul;
     if (config.binary === 'quit') {
       if (nul < BINARY_SNIFF_BYTES) {
@@ -239,9 +252,54 @@ function findMatchBlocks(
         : config.maxCount;
   const out: BlockList = { list: [], matches: 0, limitReached: false, contextLimit: file.text.length };
   if (cap <= 0) return out;
+  if (config.invert) {
+    const matched: BlockList = { list: [], matches: 0, limitReached: false, contextLimit: file.text.length };
+    const all = { ...config, mode: 'count' as const, afterContext: 0, invert: false };
+    if (matcher.multiline) findMultilineBlocks(file, regex, all, Number.POSITIVE_INFINITY, matched);
+    else findLineBlocks(file, regex, matcher, prefilter, all, Number.POSITIVE_INFINITY, matched);
+    invertBlocks(file, matched.list, config, cap, out);
+    return out;
+  }
   if (matcher.multiline) findMultilineBlocks(file, regex, config, cap, out);
   else findLineBlocks(file, regex, matcher, prefilter, config, cap, out);
   return out;
+}
+
+/** ripgrep -v: every line outside the matching blocks is a match (without submatches), up to the cap. */
+function invertBlocks(
+  file: DecodedFile,
+  matched: MatchBlock[],
+  config: SearcherConfig,
+  cap: number,
+  out: BlockList,
+): void {
+  const text = file.text;
+  let pos = 0;
+  let lineNo = 1;
+  let k = 0;
+  while (pos < text.length) {
+    const next = matched[k];
+    if (next && next.start === pos) {
+      lineNo += countNewlines(text, next.start, next.end);
+      pos = next.end;
+      k++;
+      continue;
+    }
+    if (out.list.length >= cap) {
+      out.limitReached = true;
+      out.contextLimit = endOfAfterContext(
+        file,
+        out.list.at(-1)!.end,
+        config.mode === 'lines' ? config.afterContext : 0,
+      );
+      return;
+    }
+    const end = file.lineEndAfter(pos);
+    out.list.push({ lineNumber: lineNo, start: pos, end, spans: [] });
+    if (config.mode === 'files-with-matches') return;
+    lineNo++;
+    pos = end;
+  }
 }
 
 /**
@@ -588,4 +646,31 @@ function makeRecord(
       cutEnd === byteEnd ? file.text.slice(start, end) : file.buf.toString('utf8', byteStart, cutEnd);
   if (invalidBytes) record.bytes = new Uint8Array(invalidBytes.subarray(0, cutEnd - byteStart));
   return record;
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * ripgrep's `--encoding auto`: a UTF-8 byte-order mark is dropped and UTF-16 with a BOM is transcoded to
+ * UTF-8 before anything else looks at the bytes (offsets are then those of the transcoded text, as rg's).
+ */
+function decodeByBom(buf: Buffer, length: number): Buffer | null {
+  if (length < 2) return null;
+  const b0 = buf[0];
+  const b1 = buf[1];
+  if (length >= 3 && b0 === UTF8_BOM[0] && b1 === UTF8_BOM[1] && buf[2] === UTF8_BOM[2])
+    return buf.subarray(3, length);
+  if (b0 === 0xff && b1 === 0xfe)
+    return Buffer.from(buf.toString('utf16le', 2, length - (length % 2)), 'utf8');
+  if (b0 === 0xfe && b1 === 0xff) {
+    const swapped = Buffer.from(buf.subarray(2, length - (length % 2)));
+    swapped.swap16();
+    return Buffer.from(swapped.toString('utf16le'), 'utf8');
+  }
+  return null;
+}
+
+/** Whether a file's first bytes are a UTF-16 byte-order mark (its literals are then not in its raw bytes). */
+export function startsWithUtf16Bom(buf: Buffer, length: number): boolean {
+  return length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
 }

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { globToRegexSource } from '../glob/glob.js';
 import { describeError } from '../util/errors.js';
 import { compareUtf8, entrySortKey } from '../util/path-order.js';
 import { IgnoreRules, Verdict } from './ignore-rules.js';
@@ -38,6 +39,20 @@ export interface WalkOptions {
    * A root whose realpath cannot be read is not walked when this is set (fail closed).
    */
   exclude?: (canonical: string) => boolean;
+  /** ripgrep --max-depth: entries directly in a root are at depth 1; deeper ones are not walked. */
+  maxDepth?: number;
+  /**
+   * ripgrep -t/-T: file-name globs of the selected types (a file must match one, and then it is admitted
+   * as ignore-file whitelists admit) and of the negated types (a file matching one is out). Directories
+   * are never filtered by type.
+   */
+  fileTypes?: { include: readonly string[]; exclude: readonly string[] };
+  /** ripgrep --ignore-file: gitignore-syntax files whose rules apply below the working directory, weakest. */
+  extraIgnoreFiles?: readonly string[];
+  /** Honour `.gitignore` and `.git/info/exclude` (ripgrep --no-ignore-vcs turns this off; default true). */
+  vcsIgnore?: boolean;
+  /** Honour `.ignore` (ripgrep --no-ignore-dot turns this off; default true). */
+  dotIgnore?: boolean;
   /** Directory names never entered below a root (a root itself is always entered). */
   skipDirs?: ReadonlySet<string>;
   /** Budget: directory entries examined. */
@@ -102,6 +117,8 @@ interface Frame {
   /** Path relative to the root, for `globBase: 'root'`. */
   rel: string;
   rootOut: string;
+  /** A root is at depth 0. */
+  depth: number;
 }
 
 /**
@@ -114,7 +131,11 @@ export class Walker {
   private readonly hidden: boolean;
   private readonly ignoreFiles: boolean;
   private readonly requireGit: boolean;
+  private readonly vcsIgnore: boolean;
+  private readonly dotIgnore: boolean;
   private readonly overrides: IgnoreRules | null;
+  private readonly types: { include: RegExp | null; exclude: RegExp | null } | null;
+  private readonly extraRules: IgnoreRules | null;
   private readonly now: () => number;
   /** Rules in force for the children of a directory, for directories reached other than by walking. */
   private readonly rulesAtCache = new Map<string, DirRules | null>();
@@ -123,10 +144,31 @@ export class Walker {
     this.hidden = options.hidden ?? false;
     this.ignoreFiles = options.ignoreFiles ?? true;
     this.requireGit = options.requireGit ?? true;
+    this.vcsIgnore = options.vcsIgnore ?? true;
+    this.dotIgnore = options.dotIgnore ?? true;
     this.now = options.now ?? Date.now;
     this.overrides =
       options.globs && options.globs.length > 0
         ? IgnoreRules.overrides(options.globs, '', { caseInsensitive: options.globCaseInsensitive ?? false })
+        : null;
+    const t = options.fileTypes;
+    const union = (globs: readonly string[]) =>
+      globs.length === 0
+        ? null
+        : new RegExp(
+            `^(?:${globs.map((g) => globToRegexSource(g, { literalSeparator: true })).join('|')})$`,
+            'u',
+          );
+    this.types =
+      t && (t.include.length > 0 || t.exclude.length > 0)
+        ? { include: union(t.include), exclude: union(t.exclude) }
+        : null;
+    this.extraRules =
+      this.ignoreFiles && options.extraIgnoreFiles && options.extraIgnoreFiles.length > 0
+        ? IgnoreRules.parse(
+            options.extraIgnoreFiles.map((f) => readIgnoreFile(path.resolve(options.cwd, f))).join('\n'),
+            path.resolve(options.cwd),
+          )
         : null;
   }
 
@@ -175,7 +217,7 @@ export class Walker {
       this.ignoreFiles && (this.options.parents ?? true) && parentDir !== abs
         ? this.rulesAt(parentDir)
         : null;
-    const first = this.openFrame(abs, canon, rootOut, parentRules, '', rootOut);
+    const first = this.openFrame(abs, canon, rootOut, parentRules, '', rootOut, 0);
     if (!first) return;
     const stack: Frame[] = [first];
     while (stack.length > 0) {
@@ -186,6 +228,7 @@ export class Walker {
       }
       const { name, isDir } = frame.entries[frame.next++]!;
       if (this.budgetExceeded()) return;
+      if (this.options.maxDepth !== undefined && frame.depth + 1 > this.options.maxDepth) continue;
       const childAbs = frame.dirAbs === '/' ? `/${name}` : `${frame.dirAbs}/${name}`;
       const childOut =
         frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
@@ -195,7 +238,15 @@ export class Walker {
       if (exclude?.(childCanon)) continue;
       if (isDir) {
         if (this.options.skipDirs?.has(name)) continue;
-        const child = this.openFrame(childAbs, childCanon, childOut, frame.rules, childRel, frame.rootOut);
+        const child = this.openFrame(
+          childAbs,
+          childCanon,
+          childOut,
+          frame.rules,
+          childRel,
+          frame.rootOut,
+          frame.depth + 1,
+        );
         if (child) stack.push(child);
       } else {
         this.stats.files++;
@@ -228,6 +279,7 @@ export class Walker {
     parentRules: DirRules | null,
     rel: string,
     rootOut: string,
+    depth: number,
   ): Frame | null {
     const o = this.options;
     if (o.maxDirs !== undefined && this.stats.dirs >= o.maxDirs) {
@@ -268,7 +320,7 @@ export class Walker {
     }
     entries.sort((a, b) => compareUtf8(a.key, b.key));
     const rules = this.ignoreFiles ? this.rulesFromListing(dirAbs, dirents, parentRules) : null;
-    return { dirAbs, dirCanon, dirOut, rules, entries, next: 0, rel, rootOut };
+    return { dirAbs, dirCanon, dirOut, rules, entries, next: 0, rel, rootOut, depth };
   }
 
   /** ripgrep's precedence: overrides, then ignore files (a whitelist beats hidden-ness), then hidden. */
@@ -294,6 +346,26 @@ export class Walker {
       const v = this.matchIgnoreFiles(abs, name, isDir, rules, parentAbs);
       if (v === Verdict.Ignore) return false;
       whitelisted = v === Verdict.Whitelist;
+    }
+    if (this.extraRules && !whitelisted) {
+      const base = this.extraRules.base;
+      if (abs.startsWith(`${base}/`) || base === '/') {
+        const v = this.extraRules.match(
+          () => abs.slice(base === '/' ? 1 : base.length + 1),
+          name,
+          isDir,
+          parentAbs === base,
+        );
+        if (v === Verdict.Ignore) return false;
+        whitelisted = v === Verdict.Whitelist;
+      }
+    }
+    if (this.types && !isDir) {
+      if (this.types.exclude?.test(name)) return false;
+      if (this.types.include) {
+        if (!this.types.include.test(name)) return false;
+        whitelisted = true;
+      }
     }
     if (!whitelisted && !this.hidden && name.startsWith('.')) return false;
     return true;
@@ -341,7 +413,12 @@ export class Walker {
     let names: Set<string> | null = null;
     for (const d of dirents) {
       const n = d.name;
-      if (n === '.git' || n === '.gitignore' || n === '.ignore' || n === '.rgignore') {
+      if (
+        n === '.git' ||
+        n === '.rgignore' ||
+        (n === '.ignore' && this.dotIgnore) ||
+        (n === '.gitignore' && this.vcsIgnore)
+      ) {
         names ??= new Set();
         names.add(n);
       }
@@ -362,7 +439,7 @@ export class Walker {
       custom: names.has('.rgignore') ? read('.rgignore') : null,
       ignore: names.has('.ignore') ? read('.ignore') : null,
       git: names.has('.gitignore') ? read('.gitignore') : null,
-      exclude: hasGit ? read('.git/info/exclude') : null,
+      exclude: hasGit && this.vcsIgnore ? read('.git/info/exclude') : null,
       hasGit,
       inGitTree: hasGit || (parent?.inGitTree ?? false),
       parent,
@@ -420,4 +497,13 @@ function globCandidate(out: string, abs: string, cwd: string): string {
 
 function toSlashes(p: string): string {
   return path.sep === '/' ? p : p.split(path.sep).join('/');
+}
+
+/** An --ignore-file's rules; a file that cannot be read contributes none (ripgrep warns and goes on). */
+function readIgnoreFile(abs: string): string {
+  try {
+    return fs.readFileSync(abs, 'utf8');
+  } catch {
+    return '';
+  }
 }

@@ -39,6 +39,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     config: run.searcher,
     maxFilesize: run.maxFilesize,
     partialAnswerMs: run.partialAnswerMs ?? PARTIAL_ANSWER_MS,
+    ...(run.reportUnmatched ? { reportUnmatched: true } : {}),
   };
   const maxWorkers = Math.max(1, run.workers ?? DEFAULT_WORKERS);
 
@@ -285,6 +286,11 @@ function emit(
     return;
   }
   const r = o.result; // already counted as searched by the worker
+  if (r.stats.matchedLines === 0) {
+    // Asked for (reportUnmatched): a searched file without a match is an `end` alone.
+    out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats });
+    return;
+  }
   summary.filesWithMatch++;
   summary.matches += r.stats.matches;
   summary.matchedLines += r.stats.matchedLines;

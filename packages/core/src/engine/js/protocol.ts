@@ -47,6 +47,8 @@ export interface WorkerSetup {
   maxFilesize: number;
   /** A batch busy longer than this answers with what it has (PARTIAL_ANSWER_MS unless a test sets it). */
   partialAnswerMs: number;
+  /** Answer for every searched file, not only those with matches (--files-without-match, --include-zero). */
+  reportUnmatched?: boolean;
 }
 
 export interface FileTask {

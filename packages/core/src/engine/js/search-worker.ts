@@ -7,6 +7,7 @@ import {
   Prefilter,
   type SearcherConfig,
   searchBuffer,
+  startsWithUtf16Bom,
 } from '../../search/searcher.js';
 import { describeError } from '../../util/errors.js';
 import {
@@ -66,10 +67,11 @@ function searchFile(task: FileTask): FileOutcome | FileResult {
     const file = readForSearch(fd, sizeHint);
     if (file === 'no-match') return searchedNothing(lastReadLength);
     if (file.length > setup.maxFilesize) return tooLarge(task);
+    const detection = setup.config.binaryDetection ?? 'auto';
     return searchBuffer(file.buf, file.length, matcher, prefilter, {
       ...setup.config,
       mode,
-      binary: task.explicit ? 'text' : 'quit',
+      binary: detection === 'none' ? 'none' : detection === 'search' || task.explicit ? 'text' : 'quit',
     });
   } catch (err) {
     return { seq: task.seq, skip: 'unreadable', code: errCode(err), message: describeError(err) };
@@ -101,7 +103,9 @@ let lastReadLength = 0;
 function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: number } | 'no-match' {
   const first = fs.readSync(fd, chunk, 0, CHUNK_BYTES, null);
   if (first < CHUNK_BYTES) return { buf: chunk, length: first };
-  if (!prefilter.active) return readWhole(fd, chunk, first, sizeHint);
+  // Inverted or UTF-16, the literals say nothing about the raw bytes.
+  if (!prefilter.active || setup.config.invert || startsWithUtf16Bom(chunk, first))
+    return readWhole(fd, chunk, first, sizeHint);
   // Scan the rest chunk by chunk, keeping an overlap so a literal across a boundary is still seen.
   const overlap = Math.max(0, prefilter.longestLiteralBytes - 1);
   let total = first;
@@ -204,7 +208,8 @@ parentPort!.on('message', (msg: ToWorker) => {
     } else {
       reply.searched++;
       reply.bytesSearched += r.stats.bytesSearched;
-      if (r.stats.matchedLines > 0) reply.outcomes.push({ seq: task.seq, result: r });
+      if (r.stats.matchedLines > 0 || setup.reportUnmatched)
+        reply.outcomes.push({ seq: task.seq, result: r });
       lines += r.lines.length;
     }
   }

@@ -77,8 +77,8 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   for (const b of blocks) {
     if (keep && !keep(b)) {
       const end = b.events.at(-1);
-      summary.filesWithMatch--;
-      if (end?.type === 'end') {
+      if (end?.type === 'end' && end.stats.matchedLines > 0) {
+        summary.filesWithMatch--;
         summary.matches -= end.stats.matches;
         summary.matchedLines -= end.stats.matchedLines;
       }
@@ -154,7 +154,9 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   // Files-with-matches needs paths only: `--count --max-count 1` is a tenth of the JSON and cheap to
   // read. Not rg's own `-l`, which lists a file with a late NUL only sometimes (its sink decides at the
   // file's end); like `--json -m1`, `-c -m1` stops at the first match and reports it.
-  const pathsOnly = s.mode === 'files-with-matches';
+  const pathsOnly = s.mode === 'files-with-matches' && !run.reportUnmatched;
+  // Every searched file with its count (--files-without-match, --include-zero): rg's own --include-zero.
+  const allCounts = run.reportUnmatched === true;
   const args = pathsOnly
     ? [
         '--count',
@@ -166,7 +168,17 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
         '--no-config',
         '--no-ignore-global',
       ]
-    : ['--json', '--no-config', '--no-ignore-global'];
+    : allCounts
+      ? [
+          run.countMatches ? '--count-matches' : '--count',
+          '--include-zero',
+          '--with-filename',
+          '--null',
+          '--stats',
+          '--no-config',
+          '--no-ignore-global',
+        ]
+      : ['--json', '--no-config', '--no-ignore-global'];
   if (p.caseInsensitive) args.push('--ignore-case');
   if (p.fixedStrings) args.push('--fixed-strings');
   if (p.wordRegexp) args.push('--word-regexp');
@@ -175,6 +187,18 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   if (w.ignoreFiles === false) args.push('--no-ignore');
   if (w.requireGit === false) args.push('--no-require-git');
   if (w.parents === false) args.push('--no-ignore-parent');
+  if (w.vcsIgnore === false) args.push('--no-ignore-vcs');
+  if (w.dotIgnore === false) args.push('--no-ignore-dot');
+  for (const f of w.extraIgnoreFiles ?? []) args.push('--ignore-file', path.resolve(w.cwd, f));
+  if (w.maxDepth !== undefined) args.push('--max-depth', String(w.maxDepth));
+  // Our type table, given to rg as two ad-hoc types, so both engines select the same files.
+  for (const g of w.fileTypes?.include ?? []) args.push('--type-add', `trawlselected:${g}`);
+  for (const g of w.fileTypes?.exclude ?? []) args.push('--type-add', `trawlnegated:${g}`);
+  if (w.fileTypes?.include.length) args.push('--type', 'trawlselected');
+  if (w.fileTypes?.exclude.length) args.push('--type-not', 'trawlnegated');
+  if (s.invert) args.push('--invert-match');
+  if (s.binaryDetection === 'none') args.push('--text');
+  else if (s.binaryDetection === 'search') args.push('--binary');
   for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);
   for (const g of run.rgExcludeIglobs ?? []) args.push('--iglob', g);
   if (w.globCaseInsensitive) args.push('--glob-case-insensitive');
@@ -254,7 +278,7 @@ async function runOnce(
 
   const blocks: FileBlock[] = [];
   try {
-    const read = run.searcher.mode === 'files-with-matches' ? readCounts : readJson;
+    const read = run.reportUnmatched || run.searcher.mode === 'files-with-matches' ? readCounts : readJson;
     await read(child.stdout!, roots, run, summary, blocks, () => outcome !== 'complete');
   } finally {
     if (timer) clearTimeout(timer);
@@ -281,7 +305,7 @@ type OutputReader = (
  * never holds a NUL and the statistics never do, so what is left without one at the end is the
  * statistics (absent if rg was killed).
  */
-const readCounts: OutputReader = async (stdout, roots, _run, summary, blocks, stopped) => {
+const readCounts: OutputReader = async (stdout, roots, run, summary, blocks, stopped) => {
   let rest: Buffer = Buffer.alloc(0);
   for await (const chunk of stdout as AsyncIterable<Buffer>) {
     if (stopped()) continue; // drain what was buffered before the kill
@@ -292,6 +316,8 @@ const readCounts: OutputReader = async (stdout, roots, _run, summary, blocks, st
       const eol = nul === -1 ? -1 : buf.indexOf(10, nul);
       if (eol === -1) break;
       const p = outputPath(buf.toString('utf8', start, nul), roots);
+      // With -m1 rg stopped at the first matching line; with --include-zero this is the file's count.
+      const n = run.reportUnmatched ? Number(buf.toString('utf8', nul + 1, eol)) : 1;
       start = eol + 1;
       blocks.push({
         path: p,
@@ -301,14 +327,14 @@ const readCounts: OutputReader = async (stdout, roots, _run, summary, blocks, st
             type: 'end',
             path: p,
             binaryOffset: null,
-            // Stopped at the first matching line; rg says no more of it.
-            stats: { matches: 1, matchedLines: 1, bytesSearched: 0, limitReached: false },
+            stats: { matches: n, matchedLines: n, bytesSearched: 0, limitReached: false },
           },
         ],
       });
+      if (n === 0) continue;
       summary.filesWithMatch++;
-      summary.matches++;
-      summary.matchedLines++;
+      summary.matches += n;
+      summary.matchedLines += n;
     }
     rest = buf.subarray(start);
   }

@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { compareUtf8 } from '../util/path-order.js';
+import { Walker, type WalkIssue } from '../walk/walker.js';
+import { resolveRipgrep } from './rg/resolve-rg.js';
+import { EngineUnavailableError, type SearchRequest, walkOptionsOf } from './search.js';
+
+/** What a listing found: the files, in output order, and what went wrong on the way. */
+export interface FileListing {
+  files: string[];
+  errors: WalkIssue[];
+  missingRoots: string[];
+  engine: 'js' | 'rg';
+}
+
+/**
+ * ripgrep's `--files`: the files a search of `request` would read, without searching them, in the
+ * engines' output order (byte order of the path, roots in the order given). The js engine walks; the rg
+ * engine asks a vetted ripgrep (`--files`) and sorts what it prints.
+ */
+export async function listFiles(request: Omit<SearchRequest, 'pattern'>): Promise<FileListing> {
+  const cwd = path.resolve(request.cwd ?? process.cwd());
+  const roots = request.paths && request.paths.length > 0 ? request.paths : [''];
+  const walk = walkOptionsOf(request, roots, cwd);
+  const choice = request.engine ?? 'auto';
+  if (choice !== 'js') {
+    const { rg, rejected } = resolveRipgrep({
+      ...(request.rgPath !== undefined ? { configured: request.rgPath } : {}),
+      searchRoots: roots.map((r) => path.resolve(cwd, r || '.')),
+    });
+    if (rg) return listWithRg(rg.path, request, roots, cwd);
+    if (choice === 'rg')
+      throw new EngineUnavailableError(`no usable ripgrep: ${rejected.join('; ') || 'none found'}`);
+  }
+  const walker = new Walker({
+    ...walk,
+    ...(request.timeoutMs !== undefined ? { deadline: (request.now ?? Date.now)() + request.timeoutMs } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+  const files: string[] = [];
+  for (const e of walker.entries()) files.push(e.path);
+  return { files, errors: walker.stats.errors, missingRoots: walker.stats.missingRoots, engine: 'js' };
+}
+
+async function listWithRg(
+  rg: string,
+  request: Omit<SearchRequest, 'pattern'>,
+  roots: string[],
+  cwd: string,
+): Promise<FileListing> {
+  const args = ['--files', '--no-config', '--no-ignore-global'];
+  const w = walkOptionsOf(request, roots, cwd);
+  if (w.hidden) args.push('--hidden');
+  if (w.ignoreFiles === false) args.push('--no-ignore');
+  if (w.requireGit === false) args.push('--no-require-git');
+  if (w.vcsIgnore === false) args.push('--no-ignore-vcs');
+  if (w.dotIgnore === false) args.push('--no-ignore-dot');
+  for (const f of w.extraIgnoreFiles ?? []) args.push('--ignore-file', path.resolve(cwd, f));
+  if (w.maxDepth !== undefined) args.push('--max-depth', String(w.maxDepth));
+  if (w.globCaseInsensitive) args.push('--glob-case-insensitive');
+  for (const g of w.globs ?? []) args.push('--glob', g);
+  for (const g of w.fileTypes?.include ?? []) args.push('--type-add', `trawlselected:${g}`);
+  for (const g of w.fileTypes?.exclude ?? []) args.push('--type-add', `trawlnegated:${g}`);
+  if (w.fileTypes?.include.length) args.push('--type', 'trawlselected');
+  if (w.fileTypes?.exclude.length) args.push('--type-not', 'trawlnegated');
+  if (request.maxFilesize !== undefined) args.push('--max-filesize', String(request.maxFilesize));
+  const files: string[] = [];
+  const errors: WalkIssue[] = [];
+  const missingRoots: string[] = [];
+  // One rg per root, as the rg search engine does (rg 15 applies parent ignore rules racily with several).
+  for (const root of roots) {
+    const child = spawn(rg, [...args, '--', root === '' ? '.' : root], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (c: string) => {
+      if (stderr.length < 64 * 1024) stderr += c;
+    });
+    const found: string[] = [];
+    for await (const line of createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })) {
+      found.push(root === '' && line.startsWith('./') ? line.slice(2) : line);
+    }
+    await new Promise((resolve) => child.once('close', resolve));
+    files.push(...found.sort(compareUtf8));
+    for (const line of stderr.split('\n')) {
+      const m = /^rg: (.*?): (.*?)(?: \(os error \d+\))?$/.exec(line);
+      if (!m) continue;
+      if (m[1] === root && /No such file/.test(m[2]!)) missingRoots.push(root);
+      errors.push({ path: m[1]!, code: /No such file/.test(m[2]!) ? 'ENOENT' : 'EIO', message: m[2]! });
+    }
+  }
+  return { files, errors, missingRoots, engine: 'rg' };
+}
