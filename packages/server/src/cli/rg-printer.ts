@@ -1,45 +1,86 @@
 import type { LineRecord, SearchEvent, SearchSummary } from '@trawl/core/engine';
 
+/** What `trawl rg` prints per file (ripgrep's output modes). */
+export type RgOutputMode =
+  | 'lines'
+  | 'count'
+  | 'count-matches'
+  | 'files-with-matches'
+  | 'files-without-match'
+  | 'quiet';
+
 /** Output options of `trawl rg`, mirroring ripgrep's printer flags. */
 export interface RgPrintOptions {
   format: 'json' | 'plain';
-  mode: 'lines' | 'count' | 'files-with-matches';
+  mode: RgOutputMode;
   lineNumbers: boolean;
+  column: boolean;
+  byteOffset: boolean;
   withFilename: boolean;
   heading: boolean;
+  /** `-0`: a NUL after every path instead of its separator. */
+  nullAfterPath: boolean;
+  onlyMatching: boolean;
+  /** `--vimgrep`: one line per match, `path:line:column:text`. */
+  vimgrep: boolean;
+  trim: boolean;
+  /** `-r`: each match replaced by this template (`$1`, `${name}`, `$$`), expanded by `expand`. */
+  replace?: (line: string, start: number, end: number) => string;
   /** ripgrep's --max-columns: lines longer than this many bytes are replaced by a notice. */
   maxColumns?: number;
+  /** `--include-zero`: counts are printed for files without a match too. */
+  includeZero: boolean;
+  /** null: `--no-context-separator`. */
+  contextSeparator: string | null;
+  fieldMatchSeparator: string;
+  fieldContextSeparator: string;
   contextRequested: boolean;
+  /**
+   * A few named files only (ripgrep memory-maps them): a NUL in the first 64 KiB makes a matching file
+   * print only "binary file matches"; else lines print until the first reported line that holds a NUL.
+   */
+  namedBinaryRule: boolean;
 }
 
+/** The size of ripgrep's first read buffer: where it looks for a NUL before printing anything. */
+const BINARY_HEAD_BYTES = 64 * 1024;
+
+type LineEvent = SearchEvent & { type: 'match' | 'context' };
+
 /**
- * Turns engine events into ripgrep's output: `--json` (the JSON Lines schema of `rg --json`) or the
- * plain `path:line:text` form (headings when stdout is a terminal). Returns text chunks to write.
+ * Turns engine events into ripgrep's output: `--json` (the JSON Lines schema of `rg --json`), the plain
+ * `path:line:text` form (headings when stdout is a terminal) and the summary modes (`-c`, `-l`, …).
+ * `print` returns the text to write; `matchedAny` says whether anything counted as a match for the exit
+ * code, which for `--files-without-match` means a file was listed.
  */
 export class RgPrinter {
   private readonly started = process.hrtime.bigint();
+  private fileStarted = 0n;
   private bytesPrinted = 0;
-  private lastLineNumber = -1;
+  private fileBytesPrinted = 0;
   private printedAnyGroup = false;
-  private fileBuffer: Array<SearchEvent & { type: 'match' | 'context' }> = [];
+  private fileBuffer: LineEvent[] = [];
+  matchedAny = false;
 
   constructor(private readonly o: RgPrintOptions) {}
 
   print(event: SearchEvent): string {
-    const out = this.o.format === 'json' ? this.json(event) : this.plain(event);
-    this.bytesPrinted += Buffer.byteLength(out);
-    return out;
+    return this.o.format === 'json' ? this.json(event) : this.plain(event);
   }
 
   private json(e: SearchEvent): string {
+    let out = '';
     switch (e.type) {
       case 'begin':
-        return `${JSON.stringify({ type: 'begin', data: { path: textOrBytes(e.path) } })}\n`;
+        this.fileStarted = process.hrtime.bigint();
+        this.fileBytesPrinted = 0;
+        out = `${JSON.stringify({ type: 'begin', data: { path: textOrBytes(e.path) } })}\n`;
+        break;
       case 'match':
       case 'context': {
         // The line's bytes once, not once per submatch (a minified line can hold thousands).
         const raw = e.submatches.length > 0 ? lineBytes(e) : null;
-        return `${JSON.stringify({
+        out = `${JSON.stringify({
           type: e.type,
           data: {
             path: textOrBytes(e.path),
@@ -53,19 +94,23 @@ export class RgPrinter {
             })),
           },
         })}\n`;
+        break;
       }
       case 'end':
+        if (e.stats.matchedLines === 0) return '';
+        this.matchedAny = true;
+        // ripgrep counts what it printed for the file (begin and lines), not the end message itself.
         return `${JSON.stringify({
           type: 'end',
           data: {
             path: textOrBytes(e.path),
             binary_offset: e.binaryOffset,
             stats: {
-              elapsed: duration(0n),
+              elapsed: duration(process.hrtime.bigint() - this.fileStarted),
               searches: 1,
               searches_with_match: 1,
               bytes_searched: e.stats.bytesSearched,
-              bytes_printed: 0,
+              bytes_printed: this.fileBytesPrinted,
               matched_lines: e.stats.matchedLines,
               matches: e.stats.matches,
             },
@@ -82,14 +127,16 @@ export class RgPrinter {
       default:
         return '';
     }
+    const n = Buffer.byteLength(out);
+    this.fileBytesPrinted += n;
+    this.bytesPrinted += n;
+    return out;
   }
 
   private plain(e: SearchEvent): string {
-    const o = this.o;
     switch (e.type) {
       case 'begin':
         this.fileBuffer = [];
-        this.lastLineNumber = -1;
         return '';
       case 'match':
       case 'context':
@@ -98,50 +145,211 @@ export class RgPrinter {
       case 'end': {
         const lines = this.fileBuffer;
         this.fileBuffer = [];
-        if (o.mode === 'files-with-matches') return `${e.path}\n`;
-        if (o.mode === 'count')
-          return o.withFilename ? `${e.path}:${e.stats.matchedLines}\n` : `${e.stats.matchedLines}\n`;
-        let out = '';
-        if (o.heading && this.printedAnyGroup) out += '\n';
-        else if (!o.heading && this.printedAnyGroup && o.contextRequested) out += '--\n';
-        this.printedAnyGroup = true;
-        if (
-          e.binaryOffset !== null &&
-          lines.some((l) => l.absoluteOffset + Buffer.byteLength(l.text) > e.binaryOffset!)
-        ) {
-          // ripgrep's rule for a named binary file: say it matches, print none of its bytes.
-          const where = `binary file matches (found "\\0" byte around offset ${e.binaryOffset})\n`;
-          return out + (o.withFilename ? `${e.path}: ${where}` : where);
-        }
-        if (o.heading && o.withFilename) out += `${e.path}\n`;
-        for (const line of lines) out += this.plainLine(e.path, line);
-        return out;
+        return this.file(e, lines);
       }
       default:
         return '';
     }
   }
 
-  private plainLine(path: string, line: SearchEvent & LineRecord): string {
-    const o = this.o;
-    const isMatch = line.type === 'match';
-    let out = '';
-    if (this.lastLineNumber !== -1 && line.lineNumber > this.lastLineNumber + 1 && o.contextRequested) {
-      out += '--\n';
-    }
-    this.lastLineNumber = line.lineNumber + countNewlines(line.text) - (line.text.endsWith('\n') ? 1 : 0);
-    const sep = isMatch ? ':' : '-';
-    let prefix = '';
-    if (o.withFilename && !o.heading) prefix += `${path}${sep}`;
-    if (o.lineNumbers) prefix += `${line.lineNumber}${sep}`;
-    let text = line.text.replace(/\r?\n$/, '');
-    if (o.maxColumns !== undefined && Buffer.byteLength(text) > o.maxColumns) {
-      text = isMatch
-        ? `[Omitted long line with ${line.submatches.length} matches]`
-        : '[Omitted long context line]';
-    }
-    return `${out}${prefix}${text}\n`;
+  private pathField(path: string, sep: string): string {
+    return this.o.nullAfterPath ? `${path}\0` : `${path}${sep}`;
   }
+
+  private file(e: SearchEvent & { type: 'end' }, lines: LineEvent[]): string {
+    const o = this.o;
+    const matched = e.stats.matchedLines > 0;
+    switch (o.mode) {
+      case 'quiet':
+        if (matched) this.matchedAny = true;
+        return '';
+      case 'files-with-matches':
+        if (!matched) return '';
+        this.matchedAny = true;
+        return o.nullAfterPath ? `${e.path}\0` : `${e.path}\n`;
+      case 'files-without-match':
+        if (matched) return '';
+        this.matchedAny = true;
+        return o.nullAfterPath ? `${e.path}\0` : `${e.path}\n`;
+      case 'count':
+      case 'count-matches': {
+        if (matched) this.matchedAny = true;
+        const n = o.mode === 'count' ? e.stats.matchedLines : e.stats.matches;
+        if (n === 0 && !o.includeZero) return '';
+        return o.withFilename ? `${this.pathField(e.path, ':')}${n}\n` : `${n}\n`;
+      }
+    }
+    if (!matched) return '';
+    this.matchedAny = true;
+    let out = '';
+    if (o.heading && this.printedAnyGroup) out += '\n';
+    else if (!o.heading && this.printedAnyGroup && o.contextRequested && o.contextSeparator !== null)
+      out += `${o.contextSeparator}\n`;
+    this.printedAnyGroup = true;
+    const binary = this.binaryCut(e, lines);
+    if (binary && binary.keep === 0) return out + this.binaryNotice(e.path, binary.offset);
+    if (o.heading && o.withFilename) out += o.nullAfterPath ? `${e.path}\0` : `${e.path}\n`;
+    let lastLine = -1;
+    const upto = binary ? binary.keep : lines.length;
+    for (let k = 0; k < upto; k++) {
+      const line = lines[k]!;
+      if (
+        lastLine !== -1 &&
+        line.lineNumber > lastLine + 1 &&
+        o.contextRequested &&
+        o.contextSeparator !== null
+      )
+        out += `${o.contextSeparator}\n`;
+      lastLine = line.lineNumber + countNewlines(line.text) - (line.text.endsWith('\n') ? 1 : 0);
+      out += this.record(e.path, line);
+    }
+    if (binary) out += this.binaryNotice(e.path, binary.offset);
+    return out;
+  }
+
+  /**
+   * ripgrep's rule for a named binary file (see `namedBinaryRule`): how many of its reported lines print
+   * before the notice, and the NUL the notice names. null when the file prints as text.
+   */
+  private binaryCut(
+    e: SearchEvent & { type: 'end' },
+    lines: LineEvent[],
+  ): { keep: number; offset: number } | null {
+    if (e.binaryOffset === null) return null;
+    if (!this.o.namedBinaryRule || e.binaryOffset < BINARY_HEAD_BYTES)
+      return { keep: 0, offset: e.binaryOffset };
+    for (let k = 0; k < lines.length; k++) {
+      const line = lines[k]!;
+      const nul = line.text.indexOf('\0');
+      if (nul !== -1) {
+        return { keep: k, offset: line.absoluteOffset + Buffer.byteLength(line.text.slice(0, nul)) };
+      }
+    }
+    return null;
+  }
+
+  private binaryNotice(path: string, offset: number): string {
+    const where = `binary file matches (found "\\0" byte around offset ${offset})\n`;
+    return this.o.withFilename ? `${path}: ${where}` : where;
+  }
+
+  /** One reported record: each of its lines (a multi-line match prints every line it spans, numbered). */
+  private record(path: string, line: LineEvent): string {
+    const isMatch = line.type === 'match';
+    const parts = splitLines(line.text);
+    let out = '';
+    let offset = line.absoluteOffset;
+    let lineStartByte = 0; // within the record
+    for (let k = 0; k < parts.length; k++) {
+      const text = parts[k]!;
+      const bytes = Buffer.byteLength(text);
+      const lineEndByte = lineStartByte + bytes;
+      // The submatches (or their parts) on this physical line, as byte ranges within it.
+      const spans: Array<[number, number]> = [];
+      // --vimgrep prints a match once, on the line where it starts.
+      const starts: number[] = [];
+      for (const s of line.submatches) {
+        const a = Math.max(s.start, lineStartByte);
+        const z = Math.min(s.end, lineEndByte);
+        const startsHere = s.start >= lineStartByte && s.start < lineEndByte;
+        if (a < z || (s.start === s.end && startsHere)) spans.push([a - lineStartByte, z - lineStartByte]);
+        if (startsHere) starts.push(s.start - lineStartByte);
+      }
+      out += this.physicalLine(path, line.lineNumber + k, offset, text, spans, starts, isMatch, k === 0);
+      offset += bytes;
+      lineStartByte = lineEndByte;
+    }
+    return out;
+  }
+
+  private physicalLine(
+    path: string,
+    lineNumber: number,
+    offset: number,
+    rawText: string,
+    spans: Array<[number, number]>,
+    starts: number[],
+    isMatch: boolean,
+    first: boolean,
+  ): string {
+    const o = this.o;
+    const sep = isMatch ? o.fieldMatchSeparator : o.fieldContextSeparator;
+    const text = rawText.replace(/\r?\n$/, '');
+    const textBytes = Buffer.from(text, 'utf8');
+    const prefix = (col: number | null, byte: number) => {
+      let p = '';
+      if (o.withFilename && !o.heading) p += this.pathField(path, sep);
+      if (o.lineNumbers) p += `${lineNumber}${sep}`;
+      if (o.column && col !== null) p += `${col}${sep}`;
+      if (o.byteOffset) p += `${byte}${sep}`;
+      return p;
+    };
+    if (o.onlyMatching && isMatch) {
+      let out = '';
+      for (const [a, z] of spans) {
+        if (a === z) continue;
+        let piece = textBytes.subarray(a, Math.min(z, textBytes.length)).toString('utf8');
+        if (o.replace) piece = o.replace(text, charIndex(textBytes, a), charIndex(textBytes, z));
+        if (o.trim) piece = trimStart(piece);
+        out += `${prefix(a + 1, offset + a)}${this.columns(piece, true, spans.length)}\n`;
+      }
+      return out;
+    }
+    if (o.vimgrep && isMatch) {
+      let out = '';
+      for (const a of starts) out += `${prefix(a + 1, offset)}${this.shown(text, textBytes, spans, true)}\n`;
+      return out;
+    }
+    // A match line's column is its first submatch's; a line of a multi-line match after the first starts at 1.
+    const col = isMatch ? (spans.length > 0 ? spans[0]![0] + 1 : first ? null : 1) : null;
+    return `${prefix(col, offset)}${this.shown(text, textBytes, spans, isMatch)}\n`;
+  }
+
+  private shown(text: string, textBytes: Buffer, spans: Array<[number, number]>, isMatch: boolean): string {
+    const o = this.o;
+    let t = text;
+    if (o.replace && isMatch && spans.length > 0) {
+      let out = '';
+      let at = 0;
+      for (const [a, z] of spans) {
+        const ca = charIndex(textBytes, a);
+        const cz = charIndex(textBytes, z);
+        out += text.slice(at, ca) + o.replace(text, ca, cz);
+        at = cz;
+      }
+      t = out + text.slice(at);
+    }
+    if (o.trim) t = trimStart(t);
+    return this.columns(t, isMatch, spans.length);
+  }
+
+  /** `-M`: a line longer than the cap (in bytes) is replaced by ripgrep's notice. */
+  private columns(t: string, isMatch: boolean, _matches: number): string {
+    const cap = this.o.maxColumns;
+    if (cap === undefined || cap === 0 || Buffer.byteLength(t) <= cap) return t;
+    return isMatch ? '[Omitted long matching line]' : '[Omitted long context line]';
+  }
+}
+
+/** The physical lines of a record's text, each with its terminator (the last may lack one). */
+function splitLines(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', start)) {
+    out.push(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+function charIndex(bytes: Buffer, byteOffset: number): number {
+  return bytes.subarray(0, byteOffset).toString('utf8').length;
+}
+
+/** ripgrep's --trim: ASCII whitespace at the start of the line. */
+function trimStart(s: string): string {
+  return s.replace(/^[ \t\n\v\f\r]+/, '');
 }
 
 function countNewlines(s: string): number {
@@ -186,4 +394,13 @@ function summaryStats(s: SearchSummary, bytesPrinted: number) {
     searches: s.filesSearched,
     searches_with_match: s.filesWithMatch,
   };
+}
+
+/** `--stats` in ripgrep's plain form. */
+export function plainStats(s: SearchSummary, bytesPrinted: number, elapsedSecs: number): string {
+  return (
+    `\n${s.matchedLines} matched lines\n${s.filesWithMatch} files contained matches\n${s.filesSearched} files searched\n` +
+    `${bytesPrinted} bytes printed\n${s.bytesSearched} bytes searched\n` +
+    `${elapsedSecs.toFixed(6)} seconds spent searching\n${elapsedSecs.toFixed(6)} seconds\n`
+  );
 }

@@ -1,36 +1,81 @@
-import type { SearchRequest, SearchSummary } from '@trawl/core/engine';
-import { Option } from 'commander';
-import { UsageError, write } from '../io.js';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { SearchEvent, SearchRequest, SearchSummary } from '@trawl/core/engine';
+import { type Command, Option } from 'commander';
+import { type CliIO, UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
-import { RgPrinter } from '../rg-printer.js';
+import { plainStats, type RgOutputMode, RgPrinter } from '../rg-printer.js';
 
 interface RgFlags {
   engine: 'auto' | 'js' | 'rg';
-  json?: boolean;
-  ignoreCase?: boolean;
+  regexp: string[];
+  file: string[];
   fixedStrings?: boolean;
-  multiline?: boolean;
   wordRegexp?: boolean;
+  lineRegexp?: boolean;
+  multiline?: boolean;
+  multilineDotall?: boolean;
+  invertMatch?: boolean;
+  text?: boolean;
+  binary?: boolean;
   afterContext?: number;
   beforeContext?: number;
   context?: number;
+  passthru?: boolean;
   maxCount?: number;
-  filesWithMatches?: boolean;
-  count?: boolean;
-  hidden?: boolean;
-  ignore: boolean;
-  requireGit: boolean;
-  glob: string[];
-  globCaseInsensitive?: boolean;
-  maxFilesize?: number;
-  maxColumns?: number;
+  json?: boolean;
   lineNumber?: boolean;
+  column?: boolean;
+  byteOffset?: boolean;
   heading?: boolean;
   withFilename?: boolean;
   filename: boolean;
+  null?: boolean;
+  onlyMatching?: boolean;
+  vimgrep?: boolean;
+  trim?: boolean;
+  replace?: string;
+  maxColumns?: number;
+  includeZero?: boolean;
+  /** false: --no-context-separator. */
+  contextSeparator?: string | false;
+  fieldMatchSeparator?: string;
+  fieldContextSeparator?: string;
+  stats?: boolean;
+  messages: boolean;
+  hidden?: boolean;
+  ignore: boolean;
+  ignoreVcs: boolean;
+  ignoreDot: boolean;
+  ignoreParent: boolean;
+  requireGit: boolean;
+  ignoreFile: string[];
+  glob: string[];
+  iglob: string[];
+  globCaseInsensitive?: boolean;
+  type: string[];
+  typeNot: string[];
+  typeAdd: string[];
+  typeClear: string[];
+  typeList?: boolean;
+  maxDepth?: number;
+  maxFilesize?: number;
+  unrestricted: number;
+  sort?: string;
+  sortr?: string;
+  files?: boolean;
   threads?: number;
   timeout?: number;
   rgPath?: string;
+}
+
+/**
+ * Flags ripgrep lets override one another, last one winning (`-i … -s`, `-l … -c`). Commander keeps one
+ * value per option, so their order is recorded as they are parsed.
+ */
+interface LastWins {
+  caseMode: 'sensitive' | 'insensitive' | 'smart';
+  mode: RgOutputMode | null;
 }
 
 const count = (name: string) => (v: string) => {
@@ -46,53 +91,173 @@ export function parseSize(v: string): number {
   return Number(m[1]) * unit;
 }
 
+/** What --passthru asks of the searcher: every line, as context when it does not match. */
+const ALL_LINES = 2 ** 31 - 1;
+
 export const registerRg: RegisterCommand = (program, io, setExit) => {
-  program
+  const last: LastWins = { caseMode: 'sensitive', mode: null };
+  const setCase = (m: LastWins['caseMode']) => () => {
+    last.caseMode = m;
+    return true;
+  };
+  const setMode = (m: RgOutputMode) => () => {
+    last.mode = m;
+    return true;
+  };
+  const cmd = program
     .command('rg')
     .description(
-      'Search file contents, ripgrep-style (a compatible subset of rg). Exit 0: matches, 1: none, 2: error.',
+      "Search file contents, ripgrep-style (ripgrep's flags and output). Exit 0: matches, 1: none, 2: error.",
     )
-    .argument('<pattern>', 'a regular expression (Rust regex syntax, as ripgrep) or, with -F, a literal')
+    .argument('[pattern]', 'a regular expression (Rust regex syntax, as ripgrep) or, with -F, a literal')
     .argument('[paths...]', 'files or directories to search (default: the current directory)')
     .addOption(
       new Option('--engine <engine>', 'which engine searches').choices(['auto', 'js', 'rg']).default('auto'),
-    )
-    .option('--json', 'print results as JSON Lines, the schema of rg --json')
-    .option('-i, --ignore-case', 'match case-insensitively')
-    .option('-F, --fixed-strings', 'treat the pattern as a literal string')
-    .option('-U, --multiline', 'let matches span lines')
-    .option('-w, --word-regexp', 'only match whole words')
-    .option('-A, --after-context <num>', 'show NUM lines after each match', count('-A'))
-    .option('-B, --before-context <num>', 'show NUM lines before each match', count('-B'))
-    .option('-C, --context <num>', 'show NUM lines before and after each match', count('-C'))
-    .option('-m, --max-count <num>', 'stop after NUM matching lines per file', count('-m'))
-    .option('-l, --files-with-matches', 'print only the paths of files with at least one match')
-    .option('-c, --count', 'print the number of matching lines per file')
-    .option('-., --hidden', 'search hidden files and directories')
-    .option('--no-ignore', 'do not honour .gitignore, .ignore, .rgignore or .git/info/exclude')
-    .option('--no-require-git', 'honour .gitignore even outside a git repository')
-    .option(
-      '-g, --glob <glob>',
-      'include (or, with a leading !, exclude) paths matching GLOB; repeatable',
-      collect,
-      [],
-    )
-    .option('--glob-case-insensitive', 'match -g globs case-insensitively')
-    .option('--max-filesize <size>', 'skip files larger than SIZE (K, M, G suffixes)', parseSize)
-    .option('-M, --max-columns <num>', 'omit lines longer than NUM bytes', count('--max-columns'))
-    .option('-n, --line-number', 'show line numbers (default on a terminal)')
-    .option('-N, --no-line-number', 'do not show line numbers')
-    .option('--heading', 'group matches under each file name (default on a terminal)')
-    .option('--no-heading', 'print the file name on every line')
-    .option('-H, --with-filename', 'print the file name for every match')
-    .option('-I, --no-filename', 'never print file names')
-    .option('-j, --threads <num>', 'worker threads for the js engine', count('--threads'))
-    .option('--timeout <seconds>', 'stop the search after SECONDS and say so (exit 2)', parseSeconds)
-    .option('--rg-path <path>', 'the ripgrep binary the rg engine runs (still vetted)')
-    .action(async (pattern: string, paths: string[], flags: RgFlags) => {
-      setExit(await runRg(pattern, paths, flags, io));
-    });
+    );
+  addFlags(cmd, setCase, setMode).action(
+    async (pattern: string | undefined, paths: string[], flags: RgFlags) => {
+      setExit(await runRg(pattern, paths, flags, last, io));
+    },
+  );
 };
+
+function addFlags(
+  cmd: Command,
+  setCase: (m: LastWins['caseMode']) => () => boolean,
+  setMode: (m: RgOutputMode) => () => boolean,
+): Command {
+  return (
+    cmd
+      // Patterns
+      .option(
+        '-e, --regexp <pattern>',
+        'a pattern; repeatable (then the first positional is a path)',
+        collect,
+        [],
+      )
+      .option('-f, --file <patternfile>', 'patterns from a file, one a line; repeatable', collect, [])
+      .option('-F, --fixed-strings', 'treat the patterns as literal strings')
+      .option('-i, --ignore-case', 'match case-insensitively', setCase('insensitive'))
+      .option('-s, --case-sensitive', 'match case-sensitively (the default)', setCase('sensitive'))
+      .option(
+        '-S, --smart-case',
+        'case-insensitive unless a pattern has an uppercase letter',
+        setCase('smart'),
+      )
+      .option('-w, --word-regexp', 'only match whole words')
+      .option('-x, --line-regexp', 'only match whole lines')
+      .option('-U, --multiline', 'let matches span lines')
+      .option('--multiline-dotall', "with -U, let '.' match line ends")
+      .option('-v, --invert-match', 'print the lines that do not match')
+      // Binary files
+      .option('-a, --text', 'search binary files as if they were text')
+      .option('--binary', 'search binary files found by walking too, and say when they match')
+      // What is printed
+      .option('-A, --after-context <num>', 'show NUM lines after each match', count('-A'))
+      .option('-B, --before-context <num>', 'show NUM lines before each match', count('-B'))
+      .option('-C, --context <num>', 'show NUM lines before and after each match', count('-C'))
+      .option('--passthru', 'print every line, matching or not')
+      .option('-m, --max-count <num>', 'stop after NUM matching lines per file', count('-m'))
+      .option(
+        '-l, --files-with-matches',
+        'print only the paths of files with a match',
+        setMode('files-with-matches'),
+      )
+      .option(
+        '--files-without-match',
+        'print only the paths of files without a match',
+        setMode('files-without-match'),
+      )
+      .option('-c, --count', 'print the number of matching lines per file', setMode('count'))
+      .option('--count-matches', 'print the number of matches per file', setMode('count-matches'))
+      .option('--include-zero', 'with -c, print files with no match too')
+      .option('-q, --quiet', 'print nothing; exit 0 at the first match', setMode('quiet'))
+      .option('--json', 'print results as JSON Lines, the schema of rg --json')
+      .option('-o, --only-matching', 'print only the matched parts, one a line')
+      .option('-r, --replace <text>', 'print each match replaced by TEXT ($1, $name, $$ for a dollar)')
+      .option('--vimgrep', 'print every match as path:line:column:line')
+      .option('-n, --line-number', 'show line numbers (default on a terminal)')
+      .option('-N, --no-line-number', 'do not show line numbers')
+      .option('--column', 'show the column of the first match (implies -n)')
+      .option('--no-column', 'do not show columns')
+      .option('-b, --byte-offset', 'show the byte offset of each line (of each match with -o)')
+      .option('--heading', 'group matches under each file name (default on a terminal)')
+      .option('--no-heading', 'print the file name on every line')
+      .option('-H, --with-filename', 'print the file name for every match')
+      .option('-I, --no-filename', 'never print file names')
+      .option('-0, --null', 'print a NUL after every path')
+      .option('--trim', 'strip leading whitespace from each printed line')
+      .option('-M, --max-columns <num>', 'omit lines longer than NUM bytes', count('--max-columns'))
+      .option('--context-separator <sep>', "what separates non-adjacent context groups (default '--')")
+      .option('--no-context-separator', 'print nothing between non-adjacent context groups')
+      .option(
+        '--field-match-separator <sep>',
+        "what follows the path and numbers of a match line (default ':')",
+      )
+      .option(
+        '--field-context-separator <sep>',
+        "what follows the path and numbers of a context line (default '-')",
+      )
+      .option('--stats', 'print statistics after the results')
+      .option('--no-messages', 'do not print error messages')
+      // Which files
+      .option('--files', 'print the files that would be searched, and search nothing')
+      .option('-., --hidden', 'search hidden files and directories')
+      .option('--no-ignore', 'do not honour .gitignore, .ignore, .rgignore or .git/info/exclude')
+      .option('--no-ignore-vcs', 'do not honour .gitignore or .git/info/exclude')
+      .option('--no-ignore-dot', 'do not honour .ignore files')
+      .option('--no-ignore-parent', 'do not honour ignore files in the parent directories of the roots')
+      .option('--no-require-git', 'honour .gitignore even outside a git repository')
+      .option('--ignore-file <path>', 'more ignore rules (gitignore syntax); repeatable', collect, [])
+      .option(
+        '-g, --glob <glob>',
+        'include (or, with a leading !, exclude) paths matching GLOB; repeatable',
+        collect,
+        [],
+      )
+      .option('--iglob <glob>', 'as -g, matched case-insensitively; repeatable', collect, [])
+      .option('--glob-case-insensitive', 'match -g globs case-insensitively')
+      .option('-t, --type <type>', 'only files of TYPE (see --type-list); repeatable', collect, [])
+      .option('-T, --type-not <type>', 'no files of TYPE; repeatable', collect, [])
+      .option('--type-add <spec>', "define a type: 'name:glob[,glob…]'; repeatable", collect, [])
+      .option('--type-clear <type>', 'forget the globs of TYPE; repeatable', collect, [])
+      .option('--type-list', 'print the known file types and their globs')
+      .option(
+        '-d, --max-depth <num>',
+        'descend at most NUM directories below each root',
+        count('--max-depth'),
+      )
+      .option('--max-filesize <size>', 'skip files larger than SIZE (K, M, G suffixes)', parseSize)
+      .option(
+        '-u, --unrestricted',
+        '-u: --no-ignore; -uu: and --hidden; -uuu: and --text',
+        (_v: unknown, n: number) => n + 1,
+        0,
+      )
+      .addOption(
+        new Option('--sort <by>', 'sort the output').choices([
+          'path',
+          'modified',
+          'accessed',
+          'created',
+          'none',
+        ]),
+      )
+      .addOption(
+        new Option('--sortr <by>', 'sort the output, descending').choices([
+          'path',
+          'modified',
+          'accessed',
+          'created',
+          'none',
+        ]),
+      )
+      // Engines
+      .option('-j, --threads <num>', 'worker threads for the js engine', count('--threads'))
+      .option('--timeout <seconds>', 'stop the search after SECONDS and say so (exit 2)', parseSeconds)
+      .option('--rg-path <path>', 'the ripgrep binary the rg engine runs (still vetted)')
+  );
+}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -106,81 +271,362 @@ function parseSeconds(v: string): number {
 }
 
 async function runRg(
-  pattern: string,
-  paths: string[],
+  positional: string | undefined,
+  rest: string[],
   flags: RgFlags,
-  io: Parameters<RegisterCommand>[1],
+  last: LastWins,
+  io: CliIO,
 ): Promise<number> {
-  const mode = flags.filesWithMatches ? 'files-with-matches' : flags.count ? 'count' : 'lines';
-  if (flags.json && mode !== 'lines') {
-    throw new UsageError('--json cannot be combined with --files-with-matches or --count');
+  const core = await import('@trawl/core/engine');
+  const types = fileTypeTable(core.FILE_TYPES, flags);
+  if (flags.typeList) {
+    let out = '';
+    for (const name of Object.keys(types).sort())
+      if (types[name]!.length) out += `${name}: ${types[name]!.join(', ')}\n`;
+    await write(io.stdout, out);
+    return 0;
   }
+  // With -e or -f, every positional argument is a path; with --files there is no pattern at all.
+  const explicitPatterns = flags.regexp.length > 0 || flags.file.length > 0;
+  const paths =
+    explicitPatterns || flags.files ? [...(positional !== undefined ? [positional] : []), ...rest] : rest;
+  const patterns = [...flags.regexp, ...flags.file.flatMap((f) => readPatternFile(f, io.cwd))];
+  if (!explicitPatterns && !flags.files) {
+    if (positional === undefined)
+      throw new UsageError('a pattern is required (or -e PATTERN, -f FILE, --files)');
+    patterns.push(positional);
+  }
+  const unrestricted = flags.unrestricted;
+  const walk = {
+    hidden: (flags.hidden ?? false) || unrestricted >= 2,
+    ignoreFiles: flags.ignore && unrestricted < 1,
+    ...(flags.ignoreVcs ? {} : { vcsIgnore: false }),
+    ...(flags.ignoreDot ? {} : { dotIgnore: false }),
+    parents: flags.ignoreParent,
+    requireGit: flags.requireGit,
+    ...(flags.ignoreFile.length > 0 ? { extraIgnoreFiles: flags.ignoreFile } : {}),
+    globs: [...flags.glob, ...flags.iglob.map(caseFoldGlob)],
+    globCaseInsensitive: flags.globCaseInsensitive ?? false,
+    ...(flags.maxDepth !== undefined ? { maxDepth: flags.maxDepth } : {}),
+    ...(flags.type.length > 0 || flags.typeNot.length > 0
+      ? { fileTypes: { include: globsOf(types, flags.type), exclude: globsOf(types, flags.typeNot) } }
+      : {}),
+  };
+  const engineChoice = {
+    engine: flags.engine,
+    ...(flags.rgPath !== undefined ? { rgPath: flags.rgPath } : {}),
+    ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
+  };
+  if (flags.files) {
+    return listFilesCommand(
+      core,
+      {
+        paths,
+        cwd: io.cwd,
+        ...walk,
+        ...engineChoice,
+        ...(flags.maxFilesize !== undefined ? { maxFilesize: flags.maxFilesize } : {}),
+      },
+      flags,
+      io,
+    );
+  }
+
+  const mode: RgOutputMode = last.mode ?? 'lines';
+  if (flags.json && mode !== 'lines') {
+    throw new UsageError(
+      '--json cannot be combined with -l, -c, --count-matches, --files-without-match or -q',
+    );
+  }
+  const fixedStrings = flags.fixedStrings ?? false;
+  const caseInsensitive =
+    last.caseMode === 'insensitive' ||
+    (last.caseMode === 'smart' && core.smartCaseInsensitive(patterns, fixedStrings));
+  const combined = core.combineRgPatterns(patterns, { fixedStrings, lineRegexp: flags.lineRegexp ?? false });
+  const pattern = flags.multiline && flags.multilineDotall ? `(?s:${combined.pattern})` : combined.pattern;
+  if (patterns.length === 0) return 1; // ripgrep: an empty -f file matches nothing
+
   const tty = io.stdout.isTTY === true;
-  const singleFile = paths.length === 1 && (await isFile(paths[0]!, io.cwd));
+  const singleFile = paths.length === 1 && isFile(paths[0]!, io.cwd);
+  const passthru = flags.passthru ?? false;
+  const before = passthru ? ALL_LINES : (flags.beforeContext ?? flags.context ?? 0);
+  const after = passthru ? ALL_LINES : (flags.afterContext ?? flags.context ?? 0);
+  const engineMode =
+    mode === 'lines'
+      ? 'lines'
+      : mode === 'files-with-matches' || mode === 'quiet'
+        ? 'files-with-matches'
+        : 'count';
+  const reportUnmatched =
+    mode === 'files-without-match' ||
+    ((mode === 'count' || mode === 'count-matches') && flags.includeZero === true);
   const request: SearchRequest = {
     pattern,
     paths,
     cwd: io.cwd,
-    fixedStrings: flags.fixedStrings ?? false,
-    caseInsensitive: flags.ignoreCase ?? false,
+    fixedStrings: combined.fixedStrings,
+    caseInsensitive,
     wordRegexp: flags.wordRegexp ?? false,
     multiline: flags.multiline ?? false,
-    hidden: flags.hidden ?? false,
-    ignoreFiles: flags.ignore,
-    requireGit: flags.requireGit,
-    globs: flags.glob,
-    globCaseInsensitive: flags.globCaseInsensitive ?? false,
-    mode,
-    beforeContext: flags.beforeContext ?? flags.context ?? 0,
-    afterContext: flags.afterContext ?? flags.context ?? 0,
+    invertMatch: flags.invertMatch ?? false,
+    binary: flags.text || unrestricted >= 3 ? 'text' : flags.binary ? 'search' : 'auto',
+    banNul: true,
+    ...walk,
+    mode: engineMode,
+    ...(reportUnmatched ? { reportUnmatched: true, countMatches: mode === 'count-matches' } : {}),
+    beforeContext: before,
+    afterContext: after,
     ...(flags.maxCount !== undefined ? { maxCount: flags.maxCount } : {}),
     ...(flags.maxFilesize !== undefined ? { maxFilesize: flags.maxFilesize } : {}),
-    engine: flags.engine,
-    ...(flags.rgPath !== undefined ? { rgPath: flags.rgPath } : {}),
+    ...engineChoice,
     ...(flags.threads !== undefined && flags.threads > 0 ? { workers: flags.threads } : {}),
-    ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
   };
+  const vimgrep = flags.vimgrep ?? false;
   const printer = new RgPrinter({
     format: flags.json ? 'json' : 'plain',
     mode,
-    lineNumbers: flags.lineNumber ?? tty,
-    withFilename: flags.filename === false ? false : (flags.withFilename ?? !singleFile),
-    heading: flags.heading ?? tty,
+    lineNumbers: vimgrep || (flags.column ?? false) || (flags.lineNumber ?? tty),
+    column: vimgrep || (flags.column ?? false),
+    byteOffset: flags.byteOffset ?? false,
+    withFilename: flags.filename === false ? false : vimgrep || (flags.withFilename ?? !singleFile),
+    heading: !vimgrep && (flags.heading ?? tty),
+    nullAfterPath: flags.null ?? false,
+    onlyMatching: flags.onlyMatching ?? false,
+    vimgrep,
+    trim: flags.trim ?? false,
+    ...(flags.replace !== undefined
+      ? {
+          replace: core.replacerFor(
+            { ...request, pattern, fixedStrings: combined.fixedStrings },
+            flags.replace,
+          ),
+        }
+      : {}),
     ...(flags.maxColumns !== undefined ? { maxColumns: flags.maxColumns } : {}),
-    contextRequested: (flags.beforeContext ?? flags.afterContext ?? flags.context ?? 0) > 0,
+    includeZero: flags.includeZero ?? false,
+    contextSeparator:
+      flags.contextSeparator === false ? null : unescapeSeparator(flags.contextSeparator ?? '--'),
+    fieldMatchSeparator: unescapeSeparator(flags.fieldMatchSeparator ?? ':'),
+    fieldContextSeparator: unescapeSeparator(flags.fieldContextSeparator ?? '-'),
+    contextRequested: before > 0 || after > 0,
+    namedBinaryRule: paths.length > 0 && paths.length <= 10 && paths.every((p) => isFile(p, io.cwd)),
   });
 
-  // Loaded here, not at start-up: `trawl --help` should not pay for the engine.
-  const { EngineUnavailableError, PatternError, searchBatches } = await import('@trawl/core/engine');
-  let matched = false;
-  let failed = false;
+  const messages = flags.messages;
+  const sortBy = flags.sortr ?? flags.sort;
+  let summary: SearchSummary | null = null;
+  let bytesPrinted = 0;
+  const emit = async (text: string) => {
+    if (!text) return;
+    bytesPrinted += Buffer.byteLength(text);
+    await write(io.stdout, text);
+  };
   try {
+    const held: SearchEvent[][] = [];
+    let group: SearchEvent[] = [];
     // One write per engine batch: a million matching lines must not mean a million awaited writes.
-    for await (const batch of searchBatches(request)) {
+    outer: for await (const batch of core.searchBatches(request)) {
       let text = '';
       for (const event of batch) {
-        if (event.type === 'end') matched = true;
         if (event.type === 'summary') {
-          failed = (await reportSummary(event.summary, io)) || failed;
+          summary = event.summary;
           if (!flags.json) continue;
+          if (sortBy && sortBy !== 'none')
+            text += printHeld(printer, held, sortBy, flags.sortr !== undefined, io.cwd);
+        }
+        if (sortBy && sortBy !== 'none' && event.type !== 'summary') {
+          group.push(event);
+          if (event.type === 'end' || event.type === 'skip') {
+            held.push(group);
+            group = [];
+          }
+          continue;
         }
         text += printer.print(event);
+        // -q: the first match decides; stopping the generator stops the engine.
+        if (mode === 'quiet' && printer.matchedAny) {
+          await emit(text);
+          break outer;
+        }
       }
-      if (text) await write(io.stdout, text);
+      await emit(text);
     }
+    if (sortBy && sortBy !== 'none' && !flags.json)
+      await emit(printHeld(printer, held, sortBy, flags.sortr !== undefined, io.cwd));
   } catch (err) {
-    if (err instanceof PatternError || err instanceof EngineUnavailableError)
+    if (err instanceof core.PatternError || err instanceof core.EngineUnavailableError)
       throw new UsageError(err.message, err.code);
     throw err;
   }
-  if (failed) return 2;
-  return matched ? 0 : 1;
+  let errored = false;
+  if (summary) {
+    errored = await reportSummary(summary, io, messages);
+    // ripgrep's warning when the walk found nothing to search (only when no path was given).
+    if (
+      paths.length === 0 &&
+      summary.filesSearched + summary.skipped.binary === 0 &&
+      summary.outcome === 'complete'
+    ) {
+      if (messages)
+        await write(
+          io.stderr,
+          "rg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\n" +
+            'Running with --debug will show why files are being skipped.\n',
+        );
+      errored = true;
+    }
+    if (flags.stats && !flags.json)
+      await write(io.stdout, plainStats(summary, bytesPrinted, summary.elapsedMs / 1000));
+  }
+  const matched = printer.matchedAny;
+  if (matched && (mode === 'quiet' || !errored)) return 0;
+  return errored ? 2 : 1;
+}
+
+/** Events held for --sort/--sortr, printed in the order asked for. */
+function printHeld(
+  printer: RgPrinter,
+  held: SearchEvent[][],
+  by: string,
+  reverse: boolean,
+  cwd: string,
+): string {
+  const keyed = held.map((g) => {
+    const p = (g[0] as { path: string }).path;
+    let key = 0;
+    if (by !== 'path') {
+      try {
+        const st = fs.statSync(path.resolve(cwd, p));
+        key = (by === 'modified' ? st.mtimeMs : by === 'accessed' ? st.atimeMs : st.birthtimeMs) || 0;
+      } catch {}
+    }
+    return { g, key };
+  });
+  // Groups arrive in path order; a stable sort by time keeps it among equal times.
+  if (by !== 'path') keyed.sort((a, b) => a.key - b.key);
+  if (reverse) keyed.reverse();
+  let out = '';
+  for (const { g } of keyed) for (const e of g) out += printer.print(e);
+  held.length = 0;
+  return out;
+}
+
+async function listFilesCommand(
+  core: typeof import('@trawl/core/engine'),
+  request: Omit<SearchRequest, 'pattern'>,
+  flags: RgFlags,
+  io: CliIO,
+): Promise<number> {
+  let listing: Awaited<ReturnType<typeof core.listFiles>>;
+  try {
+    listing = await core.listFiles(request);
+  } catch (err) {
+    if (err instanceof core.EngineUnavailableError) throw new UsageError(err.message, err.code);
+    throw err;
+  }
+  const files = flags.sortr ? [...listing.files].reverse() : listing.files;
+  const sep = flags.null ? '\0' : '\n';
+  await write(io.stdout, files.map((f) => `${f}${sep}`).join(''));
+  if (flags.messages)
+    for (const e of listing.errors)
+      await write(io.stderr, `rg: ${e.path ? `${e.path}: ` : ''}${e.message}\n`);
+  if (listing.errors.length > 0) return 2;
+  return files.length > 0 ? 0 : 1;
+}
+
+/** ripgrep's type table with --type-clear and --type-add applied. */
+function fileTypeTable(
+  defaults: Readonly<Record<string, readonly string[]>>,
+  flags: RgFlags,
+): Record<string, string[]> {
+  const table: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(defaults)) table[k] = [...v];
+  for (const t of flags.typeClear) table[t] = [];
+  for (const spec of flags.typeAdd) {
+    const m = /^([^:]+):(.+)$/.exec(spec);
+    if (!m) throw new UsageError(`--type-add expects 'name:glob', got '${spec}'`);
+    const [, name, rest] = m as unknown as [string, string, string];
+    const include = /^include:(.+)$/.exec(rest);
+    if (include) {
+      for (const other of include[1]!.split(','))
+        table[name] = [...(table[name] ?? []), ...globsOf(table, [other])];
+    } else {
+      table[name] = [...(table[name] ?? []), ...rest.split(',')];
+    }
+  }
+  return table;
+}
+
+function globsOf(table: Record<string, string[]>, names: string[]): string[] {
+  const out: string[] = [];
+  for (const n of names) {
+    if (n === 'all') {
+      for (const g of Object.values(table)) out.push(...g);
+      continue;
+    }
+    const globs = table[n];
+    if (!globs) throw new UsageError(`unrecognized file type: ${n}`);
+    out.push(...globs);
+  }
+  return out;
+}
+
+/** --iglob as a -g glob: every letter outside a [class] becomes a class of both its cases. */
+function caseFoldGlob(glob: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '\\' && i + 1 < glob.length) {
+      out += c + glob[++i];
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      out += c;
+      if (glob[i + 1] === '!' || glob[i + 1] === '^') out += glob[++i];
+      if (glob[i + 1] === ']') out += glob[++i];
+      continue;
+    }
+    const lo = c.toLowerCase();
+    const up = c.toUpperCase();
+    out += lo !== up && lo.length === 1 && up.length === 1 ? `[${lo}${up}]` : c;
+  }
+  return out;
+}
+
+/** ripgrep unescapes separators (`\t`, `\x7F`, `\n`, `\\`). */
+function unescapeSeparator(s: string): string {
+  return s.replace(/\\(x[0-9a-fA-F]{2}|[tnr0\\])/g, (_m, e: string) => {
+    if (e[0] === 'x') return String.fromCharCode(Number.parseInt(e.slice(1), 16));
+    return { t: '\t', n: '\n', r: '\r', '0': '\0', '\\': '\\' }[e]!;
+  });
+}
+
+function readPatternFile(file: string, cwd: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'No such file or directory' : (err as Error).message}`,
+    );
+  }
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((l) => l.replace(/\r$/, ''));
 }
 
 /** Errors and partial outcomes go to stderr, as ripgrep's do; true when the exit code must be 2. */
-async function reportSummary(s: SearchSummary, io: Parameters<RegisterCommand>[1]): Promise<boolean> {
+async function reportSummary(s: SearchSummary, io: CliIO, messages: boolean): Promise<boolean> {
   let failed = s.errors.length > 0;
-  for (const e of s.errors) await write(io.stderr, `rg: ${e.path ? `${e.path}: ` : ''}${e.message}\n`);
+  if (messages)
+    for (const e of s.errors) await write(io.stderr, `rg: ${e.path ? `${e.path}: ` : ''}${e.message}\n`);
   if (s.outcome === 'timeout') {
     await write(
       io.stderr,
@@ -193,11 +639,9 @@ async function reportSummary(s: SearchSummary, io: Parameters<RegisterCommand>[1
   return failed;
 }
 
-async function isFile(p: string, cwd: string): Promise<boolean> {
-  const { stat } = await import('node:fs/promises');
-  const { resolve } = await import('node:path');
+function isFile(p: string, cwd: string): boolean {
   try {
-    return (await stat(resolve(cwd, p))).isFile();
+    return fs.statSync(path.resolve(cwd, p)).isFile();
   } catch {
     return false;
   }
