@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { compareUtf8 } from '../util/path-order.js';
@@ -39,7 +40,10 @@ export async function listFiles(request: Omit<SearchRequest, 'pattern'>): Promis
     ...(request.signal ? { signal: request.signal } : {}),
   });
   const files: string[] = [];
-  for (const e of walker.entries()) files.push(e.path);
+  for (const e of walker.entries()) {
+    if (request.maxFilesize !== undefined && !e.explicit && sizeOf(e.abs) > request.maxFilesize) continue;
+    files.push(e.path);
+  }
   return { files, errors: walker.stats.errors, missingRoots: walker.stats.missingRoots, engine: 'js' };
 }
 
@@ -93,4 +97,12 @@ async function listWithRg(
     }
   }
   return { files, errors, missingRoots, engine: 'rg' };
+}
+
+function sizeOf(abs: string): number {
+  try {
+    return fs.statSync(abs).size;
+  } catch {
+    return 0;
+  }
 }

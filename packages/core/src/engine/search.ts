@@ -324,8 +324,10 @@ export function replacerFor(
     wordRegexp: request.wordRegexp ?? false,
     multiline: request.multiline ?? false,
     lenient: request.lenient ?? true,
+    captures: true,
   });
-  const sticky = new RegExp(compiled.regex.source, compiled.regex.flags.replace('g', 'y'));
+  const withGroups = compiled.captureRegex ?? compiled.regex;
+  const sticky = new RegExp(withGroups.source, withGroups.flags.replace('g', 'y'));
   return (line, start, end) => {
     sticky.lastIndex = start;
     const m = sticky.exec(line);

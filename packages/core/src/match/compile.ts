@@ -4,7 +4,7 @@
 import { mustMatchNul } from './ban.js';
 import { ClassCompiler } from './charclass.js';
 import { describeAt, PatternError, PatternSyntaxError } from './errors.js';
-import type { Hir } from './hir.js';
+import { type Hir, LF } from './hir.js';
 import { LiteralExtractor, type RequiredLiterals } from './literals.js';
 import { initialFlags, type ParseResult, parsePattern } from './parse.js';
 import { applyBraceRule, composeMaps, escapeParens } from './repair.js';
@@ -22,6 +22,8 @@ export interface PatternOptions {
   multiline?: boolean;
   /** Default true: brace repair + paren retry. false = strict rg behaviour. */
   lenient?: boolean;
+  /** Also build `captureRegex` (for `-r` templates). */
+  captures?: boolean;
   /** Refuse a pattern that must match a NUL (ripgrep's rule while binary detection is on; see ban.ts). */
   banNul?: boolean;
 }
@@ -57,6 +59,13 @@ export interface CompiledPattern {
    */
   leadAtom?: RegExp;
   multiline: boolean;
+  /**
+   * With multiline: some match can hold a '\n'. ripgrep then searches the file as a whole and joins
+   * matches on adjacent lines into one block; otherwise it searches line by line even with -U.
+   */
+  matchesNewline?: boolean;
+  /** With `captures`: `regex` with the pattern's capturing groups kept (numbered and named as in Rust). */
+  captureRegex?: RegExp;
   /** The pattern after lenient repairs, for messages. */
   effectivePattern: string;
 }
@@ -221,6 +230,13 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
     multiline,
     effectivePattern: effective,
   };
+  if (multiline && canMatch(hir, LF, classes)) result.matchesNewline = true;
+  if (options.captures) {
+    result.captureRegex = build(
+      new Emitter({ unicode: true, iFlag, multiline, captures: true }, classes).emit(hir),
+      flags,
+    );
+  }
   if (!multiline) {
     const trimmed = trimForLineSelection(hir);
     if (trimmed) {
@@ -231,4 +247,23 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
     }
   }
   return result;
+}
+
+/** Whether some match of `hir` can contain the character `cp`. */
+function canMatch(hir: Hir, cp: number, classes: ClassCompiler): boolean {
+  switch (hir.t) {
+    case 'lit':
+      return hir.cp === cp;
+    case 'class':
+      return classes.has(hir.e, cp);
+    case 'rep':
+      return hir.max !== 0 && canMatch(hir.sub, cp, classes);
+    case 'group':
+      return canMatch(hir.sub, cp, classes);
+    case 'cat':
+    case 'alt':
+      return hir.items.some((h) => canMatch(h, cp, classes));
+    default:
+      return false;
+  }
 }

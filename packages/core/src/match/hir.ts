@@ -55,7 +55,8 @@ export type Hir =
   | { t: 'class'; e: ClassExpr; casing: Casing; pos: number }
   | { t: 'look'; look: Look; ascii: boolean }
   | { t: 'rep'; sub: Hir; min: number; max: number | null; greedy: boolean }
-  | { t: 'group'; sub: Hir }
+  /** `capture`: a capturing group (numbered by its opening paren, as in Rust and JS), for `-r` templates. */
+  | { t: 'group'; sub: Hir; capture?: { index: number; name?: string } }
   | { t: 'cat'; items: Hir[] }
   | { t: 'alt'; items: Hir[] };
 

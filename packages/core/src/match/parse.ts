@@ -86,6 +86,7 @@ interface OpenGroup {
   outer: Frame;
   start: number;
   savedFlags: Flags;
+  capture?: { index: number; name?: string };
 }
 
 const ASCII_CLASSES: Readonly<Record<string, Atom[]>> = {
@@ -120,6 +121,7 @@ class Parser {
   private flags: Flags;
   private semantic: { message: string; position: number } | null = null;
   private readonly captureNames = new Set<string>();
+  private captureCount = 0;
   /** Count of `\xHH` bytes above 0x7F seen in `(?-u)` classes. */
   private highBytes = 0;
   /** regex-syntax's nesting depth of each node (groups, repetitions, concatenations, alternations, classes). */
@@ -299,7 +301,9 @@ class Parser {
           const node = this.finish(frame, top.start);
           this.flags = top.savedFlags;
           frame = top.outer;
-          const groupNode: Hir = { t: 'group', sub: node };
+          const groupNode: Hir = top.capture
+            ? { t: 'group', sub: node, capture: top.capture }
+            : { t: 'group', sub: node };
           frame.items.push(this.nest(groupNode, this.depthOf(node) + 1, top.start));
           this.i++;
           break;
@@ -355,8 +359,13 @@ class Parser {
     }
     const saved = { ...this.flags };
     if (this.bumpIf('?P<') || this.bumpIf('?<')) {
-      this.parseCaptureName();
-      stack.push({ outer: frame, start: open, savedFlags: saved });
+      const name = this.parseCaptureName();
+      stack.push({
+        outer: frame,
+        start: open,
+        savedFlags: saved,
+        capture: { index: ++this.captureCount, name },
+      });
       return { branches: [], branchDepths: [], items: [] };
     }
     if (this.bumpIf('?')) {
@@ -376,7 +385,7 @@ class Parser {
       this.flags = flags;
       return { branches: [], branchDepths: [], items: [] };
     }
-    stack.push({ outer: frame, start: open, savedFlags: saved });
+    stack.push({ outer: frame, start: open, savedFlags: saved, capture: { index: ++this.captureCount } });
     return { branches: [], branchDepths: [], items: [] };
   }
 
@@ -385,7 +394,7 @@ class Parser {
     return s.startsWith('?=') || s.startsWith('?!') || s.startsWith('?<=') || s.startsWith('?<!');
   }
 
-  private parseCaptureName(): void {
+  private parseCaptureName(): string {
     if (this.eof()) this.fail('unclosed capture group name', this.i);
     const start = this.i;
     for (;;) {
@@ -399,6 +408,7 @@ class Parser {
     if (name.length === 0) this.fail('empty capture group name', start);
     if (this.captureNames.has(name)) this.fail(`duplicate capture group name '${name}'`, start);
     this.captureNames.add(name);
+    return name;
   }
 
   /** Reads flags up to `:` or `)` (left current), returning the resulting flag state. */

@@ -32,6 +32,8 @@ export interface Variant {
   /** The regex carries the `i` flag (the whole pattern is case-insensitive, Unicode mode). */
   iFlag: boolean;
   multiline: boolean;
+  /** Emit capturing groups as captures (the regex `-r` expands templates with); default: none capture. */
+  captures?: boolean;
 }
 
 /** How an emitted piece binds: only an `atom` may take a quantifier without a `(?:…)` around it. */
@@ -141,11 +143,23 @@ export class Emitter {
       case 'look':
         return this.look(h.look, h.ascii);
       case 'group':
+        if (this.v.captures && h.capture) {
+          const name =
+            h.capture.name && /^[A-Za-z_][A-Za-z0-9_]*$/.test(h.capture.name) ? `?<${h.capture.name}>` : '';
+          return { src: `(${name}${this.node(h.sub).src})`, prec: 'atom' };
+        }
         return this.node(h.sub);
       case 'rep': {
         const sub = this.node(h.sub);
         if (h.min === 1 && h.max === 1) return sub;
-        if (h.max !== null && h.max > h.min && h.max - h.min <= MAX_OPTIONAL_EXPANSION && nullable(h.sub)) {
+        // (The chain repeats its body, which would repeat its captures: not in the capturing variant.)
+        if (
+          !this.v.captures &&
+          h.max !== null &&
+          h.max > h.min &&
+          h.max - h.min <= MAX_OPTIONAL_EXPANSION &&
+          nullable(h.sub)
+        ) {
           return this.optionalChain(sub, h.min, h.max, h.greedy);
         }
         return { src: group(sub) + quantifier(h.min, h.max, h.greedy), prec: 'rep' };

@@ -17,6 +17,8 @@ export interface LineMatcher {
   /** For a pattern `X+Y…` (X one character, unbounded): X, sticky; spans are then sought from lineRegex hits. */
   leadAtom?: RegExp;
   multiline: boolean;
+  /** Multiline and some match can hold '\n': matches on adjacent lines join into one block (as rg's). */
+  matchesNewline?: boolean;
 }
 
 export type SearchMode = 'lines' | 'count' | 'files-with-matches';
@@ -163,7 +165,8 @@ export function searchBuffer(
   const blocks = findMatchBlocks(file, regex, matcher, prefilter, config);
   const stats: FileStats = {
     matches: blocks.matches,
-    matchedLines: blocks.list.length,
+    // A multi-line block counts every line it spans, as ripgrep's statistics and -c do.
+    matchedLines: matcher.multiline ? linesSpanned(file.text, blocks.list) : blocks.list.length,
     bytesSearched: end,
     limitReached: blocks.limitReached,
   };
@@ -255,12 +258,12 @@ function findMatchBlocks(
   if (config.invert) {
     const matched: BlockList = { list: [], matches: 0, limitReached: false, contextLimit: file.text.length };
     const all = { ...config, mode: 'count' as const, afterContext: 0, invert: false };
-    if (matcher.multiline) findMultilineBlocks(file, regex, all, Number.POSITIVE_INFINITY, matched);
+    if (matcher.multiline) findMultilineBlocks(file, regex, matcher, all, Number.POSITIVE_INFINITY, matched);
     else findLineBlocks(file, regex, matcher, prefilter, all, Number.POSITIVE_INFINITY, matched);
     invertBlocks(file, matched.list, config, cap, out);
     return out;
   }
-  if (matcher.multiline) findMultilineBlocks(file, regex, config, cap, out);
+  if (matcher.multiline) findMultilineBlocks(file, regex, matcher, config, cap, out);
   else findLineBlocks(file, regex, matcher, prefilter, config, cap, out);
   return out;
 }
@@ -376,6 +379,7 @@ function findLineBlocks(
 function findMultilineBlocks(
   file: DecodedFile,
   regex: RegExp,
+  matcher: LineMatcher,
   config: SearcherConfig,
   cap: number,
   out: BlockList,
@@ -407,7 +411,12 @@ function findMultilineBlocks(
     const atTextEnd = idx === text.length;
     if (atTextEnd && (idx === 0 || text.charCodeAt(idx - 1) === NEWLINE)) break;
     prevEnd = idx + len;
-    if (current && (idx < current.end || (atTextEnd && idx === current.end))) {
+    const joins =
+      current !== null &&
+      (idx < current.end ||
+        (atTextEnd && idx === current.end) ||
+        (matcher.matchesNewline === true && !atTextEnd && file.lineStartOf(idx) === current.end));
+    if (current && joins) {
       if (atTextEnd) break;
       current.spans.push([idx, idx + len]);
       out.matches++;
@@ -598,6 +607,13 @@ function renderLines(
     }
   }
   return out;
+}
+
+function linesSpanned(text: string, blocks: MatchBlock[]): number {
+  let n = 0;
+  for (const b of blocks)
+    n += countNewlines(text, b.start, b.end) + (text.charCodeAt(b.end - 1) === NEWLINE ? 0 : 1);
+  return n;
 }
 
 function countNewlines(text: string, from: number, to: number): number {

@@ -21,6 +21,8 @@ export interface RgPrintOptions {
   /** `-0`: a NUL after every path instead of its separator. */
   nullAfterPath: boolean;
   onlyMatching: boolean;
+  /** -v: counts of matches are counts of (inverted) lines. */
+  invert: boolean;
   /** `--vimgrep`: one line per match, `path:line:column:text`. */
   vimgrep: boolean;
   trim: boolean;
@@ -89,6 +91,14 @@ export class RgPrinter {
             absolute_offset: e.absoluteOffset,
             submatches: e.submatches.map((s) => ({
               match: submatchText(raw!, e.bytes !== undefined, s.start, s.end),
+              // -r with --json: each submatch also says what it would be replaced by.
+              ...(this.o.replace && e.type === 'match'
+                ? {
+                    replacement: {
+                      text: this.o.replace(e.text, charIndex(raw!, s.start), charIndex(raw!, s.end)),
+                    },
+                  }
+                : {}),
               start: s.start,
               end: s.end,
             })),
@@ -174,7 +184,7 @@ export class RgPrinter {
       case 'count':
       case 'count-matches': {
         if (matched) this.matchedAny = true;
-        const n = o.mode === 'count' ? e.stats.matchedLines : e.stats.matches;
+        const n = o.mode === 'count' || o.invert ? e.stats.matchedLines : e.stats.matches;
         if (n === 0 && !o.includeZero) return '';
         return o.withFilename ? `${this.pathField(e.path, ':')}${n}\n` : `${n}\n`;
       }
@@ -291,7 +301,7 @@ export class RgPrinter {
         let piece = textBytes.subarray(a, Math.min(z, textBytes.length)).toString('utf8');
         if (o.replace) piece = o.replace(text, charIndex(textBytes, a), charIndex(textBytes, z));
         if (o.trim) piece = trimStart(piece);
-        out += `${prefix(a + 1, offset + a)}${this.columns(piece, true, spans.length)}\n`;
+        out += `${prefix(a + 1, offset + a)}${this.columns(piece, true, 1)}\n`;
       }
       return out;
     }
@@ -323,11 +333,12 @@ export class RgPrinter {
     return this.columns(t, isMatch, spans.length);
   }
 
-  /** `-M`: a line longer than the cap (in bytes) is replaced by ripgrep's notice. */
-  private columns(t: string, isMatch: boolean, _matches: number): string {
+  /** `-M`: a line longer than the cap (in bytes) is replaced by ripgrep's notice (with -r, it counts matches). */
+  private columns(t: string, isMatch: boolean, matches: number): string {
     const cap = this.o.maxColumns;
     if (cap === undefined || cap === 0 || Buffer.byteLength(t) <= cap) return t;
-    return isMatch ? '[Omitted long matching line]' : '[Omitted long context line]';
+    if (!isMatch) return '[Omitted long context line]';
+    return this.o.replace ? `[Omitted long line with ${matches} matches]` : '[Omitted long matching line]';
   }
 }
 

@@ -11,6 +11,7 @@ export interface MatcherSpec {
   leadAtom?: { source: string; flags: string };
   required: { literals: string[]; caseInsensitive: boolean } | null;
   multiline: boolean;
+  matchesNewline?: boolean;
 }
 
 export function toMatcherSpec(compiled: CompiledPattern): MatcherSpec {
@@ -23,6 +24,7 @@ export function toMatcherSpec(compiled: CompiledPattern): MatcherSpec {
     ...(compiled.leadAtom ? { leadAtom: plain(compiled.leadAtom) } : {}),
     required: compiled.required,
     multiline: compiled.multiline,
+    ...(compiled.matchesNewline ? { matchesNewline: true } : {}),
   };
 }
 
@@ -37,6 +39,7 @@ export function fromMatcherSpec(spec: MatcherSpec): LineMatcher {
     ...(spec.leadAtom ? { leadAtom: re(spec.leadAtom) } : {}),
     required: spec.required,
     multiline: spec.multiline,
+    ...(spec.matchesNewline ? { matchesNewline: true } : {}),
   };
 }
 

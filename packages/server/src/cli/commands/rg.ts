@@ -332,7 +332,9 @@ async function runRg(
     );
   }
 
-  const mode: RgOutputMode = last.mode ?? 'lines';
+  // -c with -o counts matches, as --count-matches does.
+  const mode: RgOutputMode =
+    last.mode === 'count' && flags.onlyMatching ? 'count-matches' : (last.mode ?? 'lines');
   if (flags.json && mode !== 'lines') {
     throw new UsageError(
       '--json cannot be combined with -l, -c, --count-matches, --files-without-match or -q',
@@ -342,9 +344,12 @@ async function runRg(
   const caseInsensitive =
     last.caseMode === 'insensitive' ||
     (last.caseMode === 'smart' && core.smartCaseInsensitive(patterns, fixedStrings));
+  // ripgrep searches nothing when no match is possible: no pattern (an empty -f file), or -m 0. Inverted,
+  // no pattern matches every line: a pattern that matches nothing stands in.
+  if ((patterns.length === 0 && !flags.invertMatch) || flags.maxCount === 0) return 1;
+  if (patterns.length === 0) patterns.push('[a&&b]');
   const combined = core.combineRgPatterns(patterns, { fixedStrings, lineRegexp: flags.lineRegexp ?? false });
   const pattern = flags.multiline && flags.multilineDotall ? `(?s:${combined.pattern})` : combined.pattern;
-  if (patterns.length === 0) return 1; // ripgrep: an empty -f file matches nothing
 
   const tty = io.stdout.isTTY === true;
   const singleFile = paths.length === 1 && isFile(paths[0]!, io.cwd);
@@ -369,7 +374,8 @@ async function runRg(
     wordRegexp: flags.wordRegexp ?? false,
     multiline: flags.multiline ?? false,
     invertMatch: flags.invertMatch ?? false,
-    binary: flags.text || unrestricted >= 3 ? 'text' : flags.binary ? 'search' : 'auto',
+    // -uuu is --binary in ripgrep 15 (it was -a before).
+    binary: flags.text ? 'text' : flags.binary || unrestricted >= 3 ? 'search' : 'auto',
     banNul: true,
     ...walk,
     mode: engineMode,
@@ -392,6 +398,7 @@ async function runRg(
     heading: !vimgrep && (flags.heading ?? tty),
     nullAfterPath: flags.null ?? false,
     onlyMatching: flags.onlyMatching ?? false,
+    invert: flags.invertMatch ?? false,
     vimgrep,
     trim: flags.trim ?? false,
     ...(flags.replace !== undefined
@@ -541,7 +548,8 @@ function fileTypeTable(
 ): Record<string, string[]> {
   const table: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(defaults)) table[k] = [...v];
-  for (const t of flags.typeClear) table[t] = [];
+  // ripgrep forgets a cleared type altogether: selecting it afterwards is an error.
+  for (const t of flags.typeClear) delete table[t];
   for (const spec of flags.typeAdd) {
     const m = /^([^:]+):(.+)$/.exec(spec);
     if (!m) throw new UsageError(`--type-add expects 'name:glob', got '${spec}'`);

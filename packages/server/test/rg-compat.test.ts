@@ -1,0 +1,128 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli/main.js';
+import { CASES, type CompatCase } from './rg-compat/cases.js';
+
+/**
+ * `trawl rg` as a drop-in ripgrep: a port of ripgrep's own integration tests (see rg-compat/cases.ts),
+ * run in-process through the CLI with each engine. Where the bundled ripgrep 15 is installed, each case
+ * is also run through it, so an expectation that stops being ripgrep's behaviour fails here too.
+ */
+const BUNDLED_RG = path.resolve(__dirname, '../../../node_modules/@vscode/ripgrep-linux-x64/bin/rg');
+const HAVE_RG = fs.existsSync(BUNDLED_RG);
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-rg-compat-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+let serial = 0;
+function materialize(c: CompatCase): string {
+  const dir = path.join(root, String(serial++));
+  fs.mkdirSync(dir);
+  if (c.git) fs.mkdirSync(path.join(dir, '.git'));
+  for (const [name, content] of Object.entries(c.files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
+}
+
+class Capture extends Writable {
+  text = '';
+  isTTY = false;
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+async function trawlRg(engine: 'js' | 'rg', args: string[], cwd: string) {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const extra = engine === 'rg' ? ['--rg-path', BUNDLED_RG] : [];
+  const code = await main(['rg', '--engine', engine, ...extra, ...args], { stdout, stderr, cwd, env: {} });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** JSON Lines with the timings zeroed (they are the one thing that may differ). */
+function comparable(out: string, json: boolean): string {
+  if (!json) return out;
+  return out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.stringify(JSON.parse(l), (k, v) => (k === 'elapsed' || k === 'elapsed_total' ? 0 : v)))
+    .join('\n');
+}
+
+const engines: Array<'js' | 'rg'> = HAVE_RG ? ['js', 'rg'] : ['js'];
+if (!HAVE_RG)
+  console.warn('rg-compat: bundled ripgrep missing; the rg engine and the reference runs are skipped');
+
+describe.each(engines)('trawl rg --engine %s: ripgrep test cases', (engine) => {
+  it.each(CASES.map((c) => [c.from, c] as const))('%s', async (_name, c) => {
+    const dir = materialize(c);
+    const r = await trawlRg(engine, c.args, dir);
+    const json = c.args.includes('--json');
+    expect({ stdout: comparable(r.stdout, json), code: r.code }, r.stderr).toEqual({
+      stdout: comparable(c.stdout, json),
+      code: c.code,
+    });
+  });
+});
+
+describe.skipIf(!HAVE_RG)('the ported expectations are still ripgrep 15 behaviour', () => {
+  it.each(CASES.map((c) => [c.from, c] as const))('%s', (_name, c) => {
+    const dir = materialize(c);
+    const r = spawnSync(BUNDLED_RG, ['--no-config', ...c.args], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const json = c.args.includes('--json');
+    expect({ stdout: comparable(r.stdout, json), code: r.status }).toEqual({
+      stdout: comparable(c.stdout, json),
+      code: c.code,
+    });
+  });
+});
+
+describe('trawl rg: the messages ripgrep gives', () => {
+  it('says no files were searched when every file was filtered out, and exits 2', async () => {
+    const dir = materialize({
+      from: '',
+      files: { '.ignore': 'ignored-dir/**', 'ignored-dir/foo': 'needle' },
+      args: [],
+      stdout: '',
+      code: 2,
+    });
+    for (const engine of engines) {
+      const r = await trawlRg(engine, ['needle'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        "rg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\n" +
+          'Running with --debug will show why files are being skipped.\n',
+      );
+      // Not when a path was given: then an empty result is what was asked for.
+      expect((await trawlRg(engine, ['needle', 'ignored-dir/foo'], dir)).code).toBe(0);
+    }
+  });
+
+  it('refuses a pattern that must match a NUL unless -a is given, in one line', async () => {
+    const dir = materialize({ from: '', files: { foo: 'foo\n' }, args: [], stdout: '', code: 2 });
+    for (const engine of engines) {
+      const r = await trawlRg(engine, ['foo\\x00?', 'foo'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^trawl: pattern contains "\\0" but it is impossible to match .*\n$/);
+      expect((await trawlRg(engine, ['-a', 'foo\\x00?', 'foo'], dir)).stdout).toBe('foo\n');
+    }
+  });
+
+  it('names an unknown file type', async () => {
+    const dir = materialize({ from: '', files: { 'a.rs': 'x\n' }, args: [], stdout: '', code: 2 });
+    const r = await trawlRg('js', ['-t', 'nosuchtype', 'x'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unrecognized file type: nosuchtype');
+  });
+});
