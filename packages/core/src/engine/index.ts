@@ -17,6 +17,7 @@
  * ```
  */
 export { PatternError } from '../match/index.js';
+export { combineRgPatterns, smartCaseInsensitive } from '../match/rg-patterns.js';
 export type {
   EngineName,
   FileStats,
@@ -27,7 +28,6 @@ export type {
   SkipReason,
   Submatch,
 } from '../search/events.js';
-export { combineRgPatterns, smartCaseInsensitive } from '../match/rg-patterns.js';
 export { FILE_TYPES } from '../walk/file-types.js';
 export { type FileListing, listFiles } from './files.js';
 export { searchContent } from './js/content-search.js';
