@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { EngineName } from '../search/events.js';
 import { compareUtf8 } from '../util/path-order.js';
 import { Walker, type WalkIssue } from '../walk/walker.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
@@ -12,7 +13,7 @@ export interface FileListing {
   files: string[];
   errors: WalkIssue[];
   missingRoots: string[];
-  engine: 'js' | 'rg';
+  engine: EngineName;
 }
 
 /**
