@@ -40,7 +40,9 @@ export function Composer({ conversationId, project, onSend, busy = false }: Comp
   const area = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
 
-  useEffect(() => saveDraft(conversationId, { text, picked }), [conversationId, text, picked]);
+  useEffect(() => {
+    saveDraft(conversationId, { text, picked });
+  }, [conversationId, text, picked]);
 
   // Restore the caret after a programmatic insert, keeping focus in the textarea.
   useLayoutEffect(() => {

@@ -3,6 +3,7 @@
  * composer (the list opens upward from it), and one `role="status"` region whose text changes in place.
  */
 import { useEffect, useRef } from 'react';
+import { makeRelative } from '../tokens/paths.js';
 import { formatAge, formatSize } from '../ui/format.js';
 import { FileIcon, FolderIcon } from '../ui/icons.js';
 import { type PickerState, rowKind } from './usePicker.js';
@@ -64,7 +65,7 @@ export function Picker({
                 {r.name}
                 {kind === 'dir' ? '/' : ''}
               </span>
-              <span className="picker-path">{r.path}</span>
+              <span className="picker-path">{makeRelative(r.path, picker.root)}</span>
               <span className="picker-meta">
                 {kind === 'dir' ? 'folder' : formatSize(r.size)} · {formatAge(r.mtime)}
               </span>

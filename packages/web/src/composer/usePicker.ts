@@ -107,7 +107,9 @@ export function usePicker(mode: PickerMode | null, project: string) {
   const [selected, setSelected] = useState(0);
   // A new result set selects its best row again; arrow moves do not reset it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a new result set only
-  useEffect(() => setSelected(0), [data, open]);
+  useEffect(() => {
+    setSelected(0);
+  }, [data, open]);
   const sel = Math.min(selected, Math.max(0, rows.length - 1));
 
   let status: PickerStatus;

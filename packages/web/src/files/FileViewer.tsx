@@ -26,7 +26,9 @@ export function FileViewer({
   useEffect(() => {
     if (q.data) target.current?.scrollIntoView?.({ block: 'center' });
   }, [q.data]);
-  useEffect(() => closeRef.current?.focus(), []);
+  useEffect(() => {
+    closeRef.current?.focus();
+  }, []);
 
   const lines = q.data && !q.data.binary ? q.data.text.split('\n') : [];
   return (
