@@ -96,8 +96,8 @@ export function Thread({
   });
   const end = useRef<HTMLDivElement>(null);
   const count = q.data?.messages.length ?? 0;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follow the thread when a message arrives
   // A block body: Chromium's scrollIntoView returns a promise, and an effect may return only a cleanup function.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow the thread when a message arrives
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
   }, [count]);

@@ -1,0 +1,228 @@
+// End to end in a real browser: Debian's chromium against a real `trawl serve --agent` on a generated project.
+// What a person does first: attach a file and a folder with @, complete ./src/, see "outside the project" for
+// ../../, send, watch the agent's reply stream, reload and find the conversation and the draft, search contents in
+// the Files rail and open a hit at its line. With TRAWL_SCREENSHOTS=1 it also writes docs/workbench-{light,dark}.png.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  chromiumPath,
+  ensureWebBuild,
+  launch,
+  requireSystemDeps,
+  type Served,
+  serve,
+} from './e2e/browser.js';
+
+const CHROMIUM = chromiumPath();
+const REASON =
+  'chromium is not installed (apt-get install chromium); set TRAWL_REQUIRE_SYSTEM_DEPS=1 to fail instead';
+
+describe.runIf(!CHROMIUM && !requireSystemDeps)('workbench end to end', () => {
+  it.skip(REASON, () => {});
+});
+
+describe.runIf(!CHROMIUM && requireSystemDeps)('workbench end to end', () => {
+  it('needs chromium (TRAWL_REQUIRE_SYSTEM_DEPS=1)', () => {
+    expect.fail(`chromium not found at ${process.env['TRAWL_CHROMIUM'] ?? '/usr/bin/chromium'}`);
+  });
+});
+
+describe.runIf(CHROMIUM)('workbench end to end', () => {
+  let tmp: string;
+  let proj: string;
+  let sentinel: string;
+  let received: string;
+  let server: Served;
+  let browser: Browser;
+  let profile: string;
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-e2e-')));
+    const home = path.join(tmp, 'home');
+    proj = path.join(home, 'proj');
+    for (const d of ['src/components', 'docs']) fs.mkdirSync(path.join(proj, d), { recursive: true });
+    fs.writeFileSync(path.join(proj, 'src/main.ts'), 'export function main() {\n  return "needle";\n}\n');
+    fs.writeFileSync(path.join(proj, 'src/components/Button.tsx'), 'export const Button = () => null;\n');
+    fs.writeFileSync(path.join(proj, 'README.md'), '# proj\n');
+    // The agent: records what it was given, streams one line, waits for the test's go-ahead, then finishes.
+    // Waiting on a file the test writes after it SAW the first line proves the reply streams, with no timing.
+    sentinel = path.join(tmp, 'go');
+    received = path.join(tmp, 'received.json');
+    const agent = path.join(tmp, 'agent.mjs');
+    fs.writeFileSync(
+      agent,
+      `import * as fs from 'node:fs';
+let input = '';
+process.stdin.on('data', (c) => (input += c));
+process.stdin.on('end', async () => {
+  fs.writeFileSync(${JSON.stringify(received)}, input);
+  const req = JSON.parse(input);
+  process.stdout.write('agent saw ' + req.files.length + ' file(s): ' + req.files.map((f) => f.path.split('/').pop()).join(', ') + '\\n');
+  while (!fs.existsSync(${JSON.stringify(sentinel)})) await new Promise((r) => setTimeout(r, 50));
+  process.stdout.write('and the rest of the answer\\n');
+});
+`,
+    );
+    server = await serve(
+      [
+        proj,
+        '--port',
+        '0',
+        '--no-open',
+        '--no-index',
+        '--data-dir',
+        path.join(tmp, 'data'),
+        '--agent',
+        `node ${agent}`,
+      ],
+      { HOME: home },
+    );
+    ({ browser, profile } = await launch(CHROMIUM!));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const option = (page: Page, name: string) =>
+    page
+      .getByRole('option')
+      .filter({ has: page.locator('.picker-name', { hasText: new RegExp(`^${name}$`) }) });
+
+  it('attaches, completes, sends, streams, reloads, and searches file contents', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    // The token left the address bar.
+    await page.waitForFunction(() => !location.hash.includes('token'));
+    const box = page.getByLabel('Message');
+
+    // @ picks a file, then a folder; each stages a chip.
+    await box.click();
+    await box.pressSequentially('explain @main');
+    await option(page, 'main.ts').waitFor();
+    await box.press('Enter');
+    await box.pressSequentially('in @compon');
+    await option(page, 'components/').click();
+    expect(await box.inputValue()).toBe('explain @src/main.ts in @src/components/ ');
+    const strip = page.getByTestId('preview-strip');
+    await strip.locator('[data-file-chip]').waitFor();
+    await strip.locator('[data-dir-chip]').waitFor();
+
+    // ./ completion: a folder inserts dir/ and reopens on the next level.
+    await box.pressSequentially('vs ./sr');
+    await option(page, 'src/').waitFor();
+    await box.press('Tab');
+    await option(page, 'main.ts').waitFor();
+    expect(await box.inputValue()).toBe('explain @src/main.ts in @src/components/ vs ./src/');
+    await box.press('Escape');
+
+    // Send: the user bubble shows chips; the agent's reply streams in.
+    await box.press('Enter');
+    const bubble = page.getByTestId('user-message').last();
+    await bubble.locator(`[title="${proj}/src/components"]`).waitFor();
+    await bubble.locator(`[title="${proj}/src/main.ts"]`).waitFor();
+    const reply = page.getByTestId('assistant-message').last();
+    await reply.getByText('agent saw 1 file(s): main.ts').waitFor();
+    expect(await reply.getAttribute('data-status')).toBe('streaming');
+    fs.writeFileSync(sentinel, '');
+    await reply.getByText('and the rest of the answer').waitFor();
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[data-testid="assistant-message"]:last-of-type')
+          ?.getAttribute('data-status') !== 'streaming',
+    );
+    const payload = JSON.parse(fs.readFileSync(received, 'utf8'));
+    expect(payload.text).toBe(
+      `explain [attached_file 1] ${proj}/src/main.ts in [attached_dir 1] ${proj}/src/components vs ./src/`,
+    );
+    expect(payload.files[0].text).toContain('needle');
+    expect(await box.inputValue()).toBe('');
+
+    // ../../ leads out of the project: said so, never "No matching files".
+    await box.pressSequentially('../../');
+    await page
+      .getByRole('status')
+      .getByText(/ends up outside the project/)
+      .waitFor();
+    await box.fill('');
+
+    // A draft with a hand-typed folder token survives a reload, as does the conversation.
+    await box.pressSequentially('next: @docs/ ');
+    await strip.locator('[data-dir-chip]').waitFor();
+    await page.reload();
+    await page.getByTestId('user-message').last().locator(`[title="${proj}/src/main.ts"]`).waitFor();
+    expect(await page.getByLabel('Message').inputValue()).toBe('next: @docs/ ');
+    await page.getByTestId('preview-strip').locator('[data-dir-chip]').waitFor();
+    await page.getByTestId('assistant-message').last().getByText('and the rest of the answer').waitFor();
+
+    // A folder chip in the thread opens the folder in the Files rail.
+    await page.getByRole('button', { name: `Open folder ${proj}/src/components` }).click();
+    await page.locator('.tree-row.focused', { hasText: 'components' }).waitFor();
+
+    // Content search in the Files rail, then open the hit at its line.
+    await page.getByRole('button', { name: 'Search file contents' }).click();
+    await page.getByPlaceholder('Search in files…').fill('needle');
+    await page
+      .getByTestId('file-grep-status')
+      .getByText(/1 result · one row per file/)
+      .waitFor();
+    await page.locator('.hit', { hasText: 'src/main.ts' }).click();
+    await page.locator('.code-line.hit[data-line="2"]').waitFor();
+    expect(await page.locator('.code-line.hit').textContent()).toContain('return "needle";');
+
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 240_000);
+
+  it('is usable at 390 px wide: no horizontal scroll, the composer and the Files pane reachable', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    await page.goto(server.url);
+    await page.getByLabel('Message').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.getByRole('button', { name: 'Files', exact: true }).click();
+    await page.getByRole('treeitem', { name: /src/ }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
+  }, 120_000);
+
+  it.runIf(process.env['TRAWL_SCREENSHOTS'] === '1')(
+    'writes the README screenshots',
+    async () => {
+      const docs = path.resolve(import.meta.dirname, '../../../docs');
+      for (const scheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({
+          viewport: { width: 1280, height: 800 },
+          colorScheme: scheme,
+        });
+        const page = await context.newPage();
+        page.setDefaultTimeout(60_000);
+        await page.goto(server.url);
+        await page.getByTestId('user-message').first().waitFor();
+        await page.getByRole('treeitem', { name: /src/ }).click();
+        const box = page.getByLabel('Message');
+        await box.fill('');
+        await box.click();
+        await box.pressSequentially('compare @src/components/ with @ma');
+        await option(page, 'main.ts').waitFor();
+        await page.screenshot({ path: path.join(docs, `workbench-${scheme}.png`) });
+        await box.fill('');
+        await context.close();
+      }
+    },
+    120_000,
+  );
+});
