@@ -16,6 +16,14 @@ import { makeRelative } from './tokens/paths.js';
 const ACTIVE_KEY = 'trawl.conversation';
 const PROJECT_KEY = 'trawl.project';
 type Pane = 'chats' | 'thread' | 'files';
+/** The server's title for a conversation nobody named. */
+const DEFAULT_TITLE = 'New conversation';
+const TITLE_CHARS = 60;
+
+function titleFrom(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;
+}
 
 export function App() {
   const qc = useQueryClient();
@@ -58,7 +66,14 @@ export function App() {
 
   const send = async (out: Outgoing) => {
     if (!active) throw new Error('no conversation');
+    const first =
+      (qc.getQueryData<{ messages: Message[] }>(messagesKey(active.id))?.messages.length ?? 0) === 0;
     const { message, reply } = await api.send(active.id, out);
+    // A conversation is named after its first message until someone renames it.
+    const renamed =
+      first && active.title === DEFAULT_TITLE
+        ? api.renameConversation(active.id, titleFrom(out.text)).catch(() => undefined)
+        : Promise.resolve(undefined);
     const placeholder: Message = {
       id: reply.id,
       role: 'assistant',
@@ -71,7 +86,7 @@ export function App() {
     qc.setQueryData<{ messages: Message[] }>(messagesKey(active.id), (old) => ({
       messages: [...(old?.messages ?? []), message, placeholder],
     }));
-    void qc.invalidateQueries({ queryKey: ['conversations'] });
+    void renamed.then(() => qc.invalidateQueries({ queryKey: ['conversations'] }));
   };
 
   const openFolder = (abs: string) => {

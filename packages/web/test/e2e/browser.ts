@@ -4,7 +4,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 
@@ -18,9 +17,9 @@ export function chromiumPath(): string | null {
 
 export const requireSystemDeps = process.env['TRAWL_REQUIRE_SYSTEM_DEPS'] === '1';
 
-export async function launch(executablePath: string): Promise<{ browser: Browser; profile: string }> {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-chromium-'));
-  const browser = await chromium.launch({
+/** A headless chromium; playwright gives each launch a fresh, temporary profile (its own --user-data-dir). */
+export async function launch(executablePath: string): Promise<Browser> {
+  return chromium.launch({
     executablePath,
     args: [
       '--headless',
@@ -31,10 +30,8 @@ export async function launch(executablePath: string): Promise<{ browser: Browser
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${profile}`,
     ],
   });
-  return { browser, profile };
 }
 
 const WEB = path.resolve(import.meta.dirname, '../..');
