@@ -40,7 +40,14 @@ export function Picker({
 
   return (
     <div className="picker" data-testid="file-picker">
-      <div className="picker-list" role="listbox" id={listId} aria-label="Files and folders" ref={listRef}>
+      <div
+        className="picker-list"
+        role="listbox"
+        id={listId}
+        aria-label="Files and folders"
+        data-rows-for={picker.rowsFor}
+        ref={listRef}
+      >
         {rows.map((r, i) => {
           const kind = rowKind(r);
           return (

@@ -76,7 +76,11 @@ export function usePicker(mode: PickerMode | null, project: string) {
 
   const mention = useQuery({
     queryKey: ['file-search', debounced, project],
-    queryFn: ({ signal }) => api.fileSearch(debounced, project || undefined, signal),
+    // The query travels with its rows (like the path prefix below): the list says which query it shows.
+    queryFn: async ({ signal }) => ({
+      ...(await api.fileSearch(debounced, project || undefined, signal)),
+      q: debounced,
+    }),
     enabled: open && !isPath && debounced.length >= MIN_MENTION_CHARS,
     placeholderData: keepPreviousData,
     staleTime: 10_000,
@@ -141,6 +145,8 @@ export function usePicker(mode: PickerMode | null, project: string) {
   return {
     open,
     mode,
+    /** The query or token the rows on screen answer (they may trail the live text while the next one runs). */
+    rowsFor: open && ready && data ? ('q' in data ? data.q : data.dir) : '',
     rows,
     root,
     selected: sel,
