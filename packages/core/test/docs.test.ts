@@ -4,7 +4,15 @@ import { docx, pptx, xlsx, zip } from './fixtures/office-docs.js';
 
 async function all(kind: 'docx' | 'pptx' | 'xlsx', bytes: Buffer, options = {}) {
   const segments: DocSegment[] = [];
-  const result = await extractDocument(kind, bytes, (s) => (segments.push(s), false), options);
+  const result = await extractDocument(
+    kind,
+    bytes,
+    (s) => {
+      segments.push(s);
+      return false;
+    },
+    options,
+  );
   return { segments, result };
 }
 
@@ -57,11 +65,10 @@ describe('extraction', () => {
 
   it('stops when the sink has what it wants', async () => {
     const seen: string[] = [];
-    const result = await extractDocument(
-      'docx',
-      docx(['a', 'b', 'c']),
-      (s) => (seen.push(s.text), s.text === 'b'),
-    );
+    const result = await extractDocument('docx', docx(['a', 'b', 'c']), (s) => {
+      seen.push(s.text);
+      return s.text === 'b';
+    });
     expect(seen).toEqual(['a', 'b']);
     expect(result.stopped).toBe(true);
   });

@@ -7,12 +7,15 @@
  * - `doc-pass.ts`  — a second walk with the same rules, documents read once from a no-follow descriptor.
  * - `rows.ts`      — the chokepoint every row goes through: redaction, then the cuts, then match ranges.
  * - `query.ts`     — which queries are searches at all.
+ * - `format.ts`    — the answer as text (CLI, MCP), truncation said in words.
  *
  * ```ts
  * const q = grepQuery(' needle ');           // 'needle' (null → answer emptyGrepPayload())
  * const { payload } = await grepFiles({ root: '/srv/repo', query: q!, fence: createSensitiveFence() });
  * ```
  */
+
+export { formatGrepText, grepNotes } from './format.js';
 export {
   DEFAULT_GREP_LIMITS,
   emptyGrepPayload,
