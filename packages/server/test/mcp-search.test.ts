@@ -68,7 +68,7 @@ describe('trawl mcp (stdio child process, real protocol)', () => {
 
   it('serves find_files and list_dir beside search, read-only, over the same stdio server', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['find_files', 'list_dir', 'search']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['find_files', 'grep_files', 'list_dir', 'search']);
     for (const t of tools) expect(t.annotations?.readOnlyHint).toBe(true);
     const found = (await client.callTool({ name: 'find_files', arguments: { query: 'f07' } })) as ToolResult;
     expect(found.isError).toBeFalsy();

@@ -3,6 +3,7 @@ import { version } from '../version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerComplete } from './commands/complete.js';
 import { registerFind } from './commands/find.js';
+import { registerGrep } from './commands/grep.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerRg } from './commands/rg.js';
 import { registerSearch } from './commands/search.js';
@@ -45,6 +46,7 @@ export type RegisterCommand = (program: Command, io: CliIO, setExit: (code: numb
 const commandRegistry: RegisterCommand[] = [
   registerRg,
   registerFind,
+  registerGrep,
   registerSearch,
   registerMcp,
   registerServe,

@@ -4,6 +4,7 @@ import type { EngineChoice } from '@trawl/core/engine';
 import { version } from '../version.js';
 import { registerSearchTool } from './search-tool.js';
 import { registerFindFilesTool } from './tools/find-files.js';
+import { registerGrepFilesTool } from './tools/grep-files.js';
 import { registerListDirTool } from './tools/list-dir.js';
 
 export interface TrawlMcpOptions {
@@ -29,11 +30,16 @@ export async function createMcpServer(
     {
       instructions:
         'trawl searches files. Use `search` for file contents (regex, globs, line ranges, paging), ' +
-        '`find_files` to find files and folders by name, and `list_dir` to list one directory level.',
+        '`find_files` to find files and folders by name, `grep_files` for which files (documents too) contain a ' +
+        'text, and `list_dir` to list one directory level.',
     },
   );
   await registerSearchTool(server, { ...options, ...(log ? { log } : {}) });
   const stopIndex = registerFindFilesTool(server, { root: options.root, ...(log ? { log } : {}) });
+  registerGrepFilesTool(server, {
+    root: options.root,
+    ...(options.engine ? { engine: options.engine } : {}),
+  });
   registerListDirTool(server, { root: options.root });
   return { server, dispose: stopIndex };
 }

@@ -1,0 +1,89 @@
+import { UsageError, write } from '../io.js';
+import type { RegisterCommand } from '../main.js';
+import { cliHome, cliRoot } from '../root.js';
+
+interface GrepFlags {
+  root?: string;
+  json?: boolean;
+  engine?: string;
+  regex?: boolean;
+  caseSensitive?: boolean;
+  word?: boolean;
+}
+
+const ENGINES = ['auto', 'js', 'rg'] as const;
+
+/**
+ * `trawl grep QUERY [--root DIR] [--json] [--engine auto|js|rg] [--regex] [--case-sensitive] [--word]`: which files
+ * contain QUERY, with /api/file-grep's semantics (one row per file, Office documents included, one 2 s budget).
+ * Plain output is `path:line: preview` or `path [label]: preview`, then the truncation in words; `--json` prints
+ * the endpoint's payload. Exit 0 with or without matches.
+ */
+export const registerGrep: RegisterCommand = (program, io, setExit) => {
+  program
+    .command('grep')
+    .description(
+      'Find which files contain a text, Word/PowerPoint/Excel documents included: one row per file. Exit 0 even with no match.',
+    )
+    .argument(
+      '<query>',
+      'the text (2–200 characters, one line); a literal, case-insensitive unless told otherwise',
+    )
+    .option('--root <dir>', 'directory to search (default: the current directory)')
+    .option(
+      '--json',
+      'print {"results": [{file, line, preview, label?, ranges}], "truncated", "engine", "skipped_docs", "root"}',
+    )
+    .option('--engine <engine>', 'auto, js or rg (rg: fail if no usable ripgrep)', 'auto')
+    .option('--regex', "the query is a regular expression (ripgrep's Rust syntax)")
+    .option('--case-sensitive', 'match case exactly')
+    .option('--word', 'match whole words only')
+    .action(async (query: string, flags: GrepFlags) => {
+      setExit(await runGrep(query, flags, io));
+    });
+};
+
+async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterCommand>[1]): Promise<number> {
+  const engine = flags.engine ?? 'auto';
+  if (!(ENGINES as readonly string[]).includes(engine))
+    throw new UsageError(`--engine must be auto, js or rg (got ${engine})`);
+  // Loaded on use, so `trawl --help` loads none of the engine.
+  const [core, { createSensitiveFence }, { PatternError }, { EngineUnavailableError }] = await Promise.all([
+    import('@trawl/core/grep'),
+    import('@trawl/core/fence'),
+    import('@trawl/core/match'),
+    import('@trawl/core/engine'),
+  ]);
+  const fence = createSensitiveFence({ home: cliHome(io), env: io.env });
+  const { root } = await cliRoot(flags.root ?? '.', io, { fence });
+  const q = core.grepQuery(query);
+  if (q === null) {
+    throw new UsageError(
+      `the query must be ${core.GREP_MIN_QUERY_CHARS}–${core.GREP_MAX_QUERY_CHARS} characters on one line`,
+    );
+  }
+  let answer: Awaited<ReturnType<typeof core.grepFiles>>;
+  try {
+    answer = await core.grepFiles({
+      root,
+      query: q,
+      fence,
+      engine: engine as (typeof ENGINES)[number],
+      caseSensitive: flags.caseSensitive === true,
+      wholeWord: flags.word === true,
+      regex: flags.regex === true,
+    });
+  } catch (err) {
+    if (err instanceof PatternError) throw new UsageError(`invalid pattern: ${err.message}`);
+    if (err instanceof EngineUnavailableError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (flags.json) {
+    await write(io.stdout, `${JSON.stringify(answer.payload)}\n`);
+    for (const note of core.grepNotes(answer.payload, answer.detail)) io.stderr.write(`trawl: ${note}\n`);
+  } else {
+    await write(io.stdout, `${core.formatGrepText(answer.payload, answer.detail, q)}\n`);
+  }
+  if (answer.detail.fallback) io.stderr.write(`trawl: ${answer.detail.fallback}; the js engine answered\n`);
+  return 0;
+}

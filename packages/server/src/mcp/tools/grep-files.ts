@@ -1,0 +1,124 @@
+import * as fs from 'node:fs';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { EngineChoice } from '@trawl/core/engine';
+import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
+import {
+  emptyGrepPayload,
+  formatGrepText,
+  GREP_MAX_QUERY_CHARS,
+  GREP_MAX_RESULTS,
+  GREP_MIN_QUERY_CHARS,
+  type GrepRequest,
+  grepFiles,
+  grepQuery,
+} from '@trawl/core/grep';
+import { PatternError } from '@trawl/core/match';
+import { z } from 'zod';
+
+export const GREP_FILES_TOOL_NAME = 'grep_files';
+
+export interface GrepFilesRegistration {
+  /** The project root: every search is scoped to it. */
+  root: string;
+  fence?: SensitiveFence;
+  engine?: EngineChoice;
+  /** Seams (tests shrink the budget). */
+  grep?: Partial<Pick<GrepRequest, 'limits' | 'now' | 'rgPath'>>;
+}
+
+/** Input: /api/file-grep's body (the root is the server's). */
+export const grepFilesInputShape = {
+  query: z
+    .string()
+    .max(4096)
+    .describe(
+      `Text to look for in file CONTENTS (${GREP_MIN_QUERY_CHARS}–${GREP_MAX_QUERY_CHARS} characters, one line): a literal, case-insensitive unless told otherwise.`,
+    ),
+  case_sensitive: z.boolean().optional().describe('Match case exactly (default false).'),
+  whole_word: z
+    .boolean()
+    .optional()
+    .describe('Only where no word character is right before or after (default false).'),
+  regex: z
+    .boolean()
+    .optional()
+    .describe('The query is a Rust-syntax regular expression, as ripgrep takes (default false: a literal).'),
+};
+
+const rowShape = z.object({
+  file: z.string(),
+  line: z.number(),
+  preview: z.string(),
+  label: z.string().optional(),
+  ranges: z.array(z.tuple([z.number(), z.number()])).optional(),
+});
+
+const DESCRIPTION = [
+  'Which files under the project root CONTAIN a text: one row per file (its first matching line), Word, PowerPoint',
+  `and Excel documents included (with the slide or sheet row). At most ${GREP_MAX_RESULTS} rows within a 2 s budget;`,
+  'the answer says when it is partial. Dot files are searched; .git, node_modules and build output are not, nor are',
+  'credential stores; credentials in previews are redacted. For every matching line, context or paging use `search`.',
+].join(' ');
+
+/** Registers `grep_files` on an MCP server: content search with the /api/file-grep semantics, scoped to the root. */
+export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegistration): void {
+  const fence = options.fence ?? createSensitiveFence();
+  server.registerTool(
+    GREP_FILES_TOOL_NAME,
+    {
+      title: 'Find files by content',
+      description: DESCRIPTION,
+      inputSchema: grepFilesInputShape,
+      outputSchema: {
+        results: z.array(rowShape),
+        truncated: z.boolean(),
+        engine: z.string(),
+        skipped_docs: z.number(),
+        root: z.string(),
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      const fail = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
+      let root: string;
+      try {
+        root = fs.realpathSync(options.root);
+      } catch {
+        return fail(`The project root ${options.root} does not exist.`);
+      }
+      if (fence.isSensitiveCanonical(root)) return fail('The project root is a sensitive location.');
+      const query = grepQuery(args.query);
+      if (query === null) {
+        return {
+          content: [
+            {
+              type: 'text' as const,
+              text: `Not a search: the query must be ${GREP_MIN_QUERY_CHARS}–${GREP_MAX_QUERY_CHARS} characters on one line.`,
+            },
+          ],
+          structuredContent: { ...emptyGrepPayload() },
+          isError: true,
+        };
+      }
+      try {
+        const { payload, detail } = await grepFiles({
+          root,
+          query,
+          fence,
+          caseSensitive: args.case_sensitive === true,
+          wholeWord: args.whole_word === true,
+          regex: args.regex === true,
+          ...(options.engine ? { engine: options.engine } : {}),
+          ...options.grep,
+        });
+        return {
+          content: [{ type: 'text' as const, text: formatGrepText(payload, detail, query) }],
+          structuredContent: { ...payload },
+        };
+      } catch (err) {
+        if (err instanceof PatternError) return fail(`Invalid regular expression: ${err.message}`);
+        throw err;
+      }
+    },
+  );
+}

@@ -1,0 +1,159 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SensitiveFence } from '@trawl/core/fence';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grepEngines, specDocs, specTree, write } from '../../core/test/fixtures/grep-trees.js';
+import { xlsx } from '../../core/test/fixtures/office-docs.js';
+import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
+import { registerGrepFilesTool } from '../src/mcp/tools/grep-files.js';
+
+const BIN = path.resolve(__dirname, '../bin/trawl.js');
+const run = promisify(execFile);
+let trees: TempTrees;
+let proj: string;
+
+/** Runs the built CLI with a fake HOME (the real ~/.ssh is never involved). */
+async function trawl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, [BIN, ...args], {
+      cwd: proj,
+      env: { PATH: process.env['PATH'] ?? '', HOME: trees.home },
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+beforeAll(() => {
+  trees = new TempTrees('trawl-grep-cli-');
+  proj = path.join(trees.home, 'proj');
+  fs.mkdirSync(proj, { recursive: true });
+  specDocs(specTree(proj));
+  write(proj, { 'book.xlsx': xlsx([{ name: 'Ledger', rows: [['x'], ['the needle cell']] }]) });
+});
+afterAll(() => trees.remove());
+
+describe('trawl grep', () => {
+  it('prints path:line: preview for text and path [label]: preview for documents', async () => {
+    const r = await trawl(['grep', 'needle']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'alpha.py:2: NEEDLE lives here',
+        'ignored.py:1: needle',
+        'notes.md:3: the needle line',
+        'pkg/deep.py:4: find the needle',
+        'book.xlsx [Ledger · row 2]: the needle cell',
+        '',
+      ].join('\n'),
+    );
+    const doc = await trawl(['grep', 'WIDGET decision', '--root', proj]);
+    expect(doc.stdout).toBe('spec.docx: the WIDGET decision\n');
+  }, 120_000);
+
+  it('--json prints the endpoint payload; the toggles reach the engine', async () => {
+    const r = await trawl(['grep', 'NEEDLE', '--json', '--case-sensitive', '--engine', 'js']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      results: [{ file: 'alpha.py', line: 2, preview: 'NEEDLE lives here', ranges: [[0, 6]] }],
+      truncated: false,
+      engine: 'js',
+      skipped_docs: 0,
+      root: proj,
+    });
+    const w = await trawl(['grep', 'need', '--word', '--json']);
+    expect(JSON.parse(w.stdout).results).toEqual([]);
+    const rx = await trawl(['grep', 'fi.d the', '--regex', '--json']);
+    expect(JSON.parse(rx.stdout).results.map((x: { file: string }) => x.file)).toEqual(['pkg/deep.py']);
+  }, 120_000);
+
+  it('says in words that no file matched, and when more files match than are shown', async () => {
+    const none = await trawl(['grep', 'absent-text']);
+    expect(none.stdout).toBe('No file contains "absent-text".\n');
+    const many = trees.fresh('many');
+    write(
+      many,
+      Object.fromEntries(
+        Array.from({ length: 205 }, (_, i) => [`f${String(i).padStart(3, '0')}.txt`, 'hay\n']),
+      ),
+    );
+    const r = await trawl(['grep', 'hay', '--root', many]);
+    expect(r.stdout.split('\n').filter((l) => l.endsWith(': hay'))).toHaveLength(200);
+    expect(r.stdout).toContain('More files match than the 200 shown');
+  }, 120_000);
+
+  it('refuses bad input with one line and exit 2', async () => {
+    for (const args of [
+      ['grep', 'n'],
+      ['grep', 'needle', '--root', path.join(trees.home, '.ssh')],
+      ['grep', 'needle', '--root', path.join(proj, 'missing')],
+      ['grep', '[z-a]', '--regex'],
+      ['grep', 'needle', '--engine', 'fast'],
+    ]) {
+      const r = await trawl(args);
+      expect([args.join(' '), r.code]).toEqual([args.join(' '), 2]);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+  }, 120_000);
+});
+
+describe.each(grepEngines())('MCP grep_files (%s engine)', (engine) => {
+  let client: Client;
+  let server: McpServer;
+  beforeAll(async () => {
+    server = new McpServer({ name: 'trawl-test', version: '0.0.0' });
+    registerGrepFilesTool(server, {
+      root: proj,
+      fence: new SensitiveFence({ home: trees.home, env: {} }),
+      engine,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    client = new Client({ name: 'test', version: '0.0.0' });
+    await client.connect(clientSide);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+  type ToolResult = {
+    content: Array<{ text: string }>;
+    isError?: boolean;
+    structuredContent?: Record<string, unknown>;
+  };
+  const call = async (args: Record<string, unknown>) =>
+    (await client.callTool({ name: 'grep_files', arguments: args })) as ToolResult;
+
+  it('is listed read-only, with the query required', async () => {
+    const { tools } = await client.listTools();
+    const t = tools.find((x) => x.name === 'grep_files')!;
+    expect(t.annotations?.readOnlyHint).toBe(true);
+    expect(t.inputSchema.required).toEqual(['query']);
+  });
+
+  it('answers rows as text and the payload as structured content', async () => {
+    const r = await call({ query: 'widget' });
+    expect(r.isError).toBeFalsy();
+    expect(r.content[0]!.text).toBe(
+      'deck.pptx [slide 3]: the WIDGET roadmap\nspec.docx: the WIDGET decision',
+    );
+    expect(r.structuredContent).toMatchObject({ engine, truncated: false, skipped_docs: 0, root: proj });
+    const rx = await call({ query: 'NEEDLE', case_sensitive: true });
+    expect((rx.structuredContent!['results'] as unknown[]).length).toBe(1);
+  });
+
+  it('refuses a non-search and an invalid regex as tool errors', async () => {
+    expect((await call({ query: 'n' })).isError).toBe(true);
+    const bad = await call({ query: '[z-a]', regex: true });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]!.text).toMatch(/Invalid regular expression/);
+  });
+});
