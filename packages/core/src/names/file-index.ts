@@ -127,6 +127,14 @@ export class FileIndex {
     return this.isTruncated;
   }
 
+  /**
+   * Equal values mean the same set of entries (no change, no rebuild in between): what a cache of answers is
+   * keyed on. Row metadata (size, mtime) is read at search time and is not covered.
+   */
+  get generation(): string {
+    return `${this.builds}:${this.store.changes}`;
+  }
+
   /** Live entries. */
   get size(): number {
     return this.store.live;

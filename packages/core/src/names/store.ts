@@ -63,6 +63,10 @@ export class EntryStore {
   private warmed = 0;
   /** Bumped by every change, so a cached candidate list is never used on a different set of entries. */
   private version = 0;
+  /** The change counter: equal values mean the same set of entries. */
+  get changes(): number {
+    return this.version;
+  }
   private candidates:
     | { text: string; kindMask: number; version: number; slots: Int32Array; count: number }
     | undefined;

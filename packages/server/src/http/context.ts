@@ -3,6 +3,7 @@ import type { AuditEvent, AuditSink } from '../audit/index.js';
 import type { IndexProvider } from './index-host.js';
 import { PoolBusyError, PoolTimeoutError, type TaskRunner } from './pool.js';
 import type { KnownProjects } from './projects.js';
+import type { ResolveCache } from './resolve-cache.js';
 
 /** What the routes run with. Every collaborator is a seam (tests pass inline runners, fake indexes, a memory audit). */
 export interface ServerContext {
@@ -10,6 +11,8 @@ export interface ServerContext {
   projects: KnownProjects;
   /** Short probes: project canonicalisation, is-a-directory, the resolving fence. */
   probe: TaskRunner;
+  /** Recent `?project=` resolutions (over `probe`). */
+  resolved: ResolveCache;
   /** Walks and listings. */
   transfer: TaskRunner;
   /** The known projects' indexes (the fast path), if any. */

@@ -57,7 +57,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
       const r: ResolveProjectResult =
         input.project.length > MAX_PATH_PARAM_CHARS
           ? { status: 'not-dir', path: input.project }
-          : await ctx.probe.run<ResolveProjectResult>('resolve-project', { project: input.project });
+          : await ctx.resolved.resolve(input.project);
       if (r.status === 'sensitive') {
         ctx.audit.record({ operation: OP, outcome: 'denied', resources: r.path, error: 'sensitive path' });
         return c.json({ error: 'Access denied', code: 'access_denied' }, 403);

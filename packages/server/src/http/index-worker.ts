@@ -2,6 +2,7 @@
 // and index searches never run on the event loop (DESIGN.md decision 3).
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileIndexRegistry, searchNames } from '@trawl/core/names';
+import { IndexAnswers } from './index-answers.js';
 import type { IndexHostReply, IndexHostRequest } from './index-host.js';
 import { createTaskContext, type FenceConfig, lowerThreadPriority } from './tasks.js';
 
@@ -14,6 +15,7 @@ const registry = new FileIndexRegistry({
   indexOptions: { fence: context.fence, home: context.home, platform: context.platform },
 });
 const failed = new Map<string, string>();
+const answers = new IndexAnswers();
 /** How often every index's state is sent to the event loop's mirror. */
 const STATUS_EVERY_MS = 1_000;
 
@@ -50,26 +52,32 @@ port.on('message', (msg: IndexHostRequest) => {
     port.postMessage({ type: 'result', id: msg.id, unusable: true } satisfies IndexHostReply);
     return;
   }
-  searchNames({
-    query: msg.query,
-    roots: [msg.root],
-    scoped: true,
-    limit: msg.limit,
-    kinds: msg.kinds,
-    index,
-    fence: context.fence,
-  }).then(
-    (answer) =>
-      port.postMessage(
-        answer.source === 'index'
-          ? { type: 'result', id: msg.id, results: answer.results, entries: index.size }
-          : { type: 'result', id: msg.id, unusable: true },
+  answers
+    .get(msg, index.generation, () =>
+      searchNames({
+        query: msg.query,
+        roots: [msg.root],
+        scoped: true,
+        limit: msg.limit,
+        kinds: msg.kinds,
+        index,
+        fence: context.fence,
+      }).then((answer) =>
+        answer.source === 'index' ? { results: answer.results, entries: index.size } : undefined,
       ),
-    (err: unknown) =>
-      port.postMessage({
-        type: 'result',
-        id: msg.id,
-        error: err instanceof Error ? err.message : String(err),
-      } satisfies IndexHostReply),
-  );
+    )
+    .then(
+      (answer) =>
+        port.postMessage(
+          answer
+            ? ({ type: 'result', id: msg.id, ...answer } satisfies IndexHostReply)
+            : ({ type: 'result', id: msg.id, unusable: true } satisfies IndexHostReply),
+        ),
+      (err: unknown) =>
+        port.postMessage({
+          type: 'result',
+          id: msg.id,
+          error: err instanceof Error ? err.message : String(err),
+        } satisfies IndexHostReply),
+    );
 });

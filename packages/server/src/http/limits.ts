@@ -35,6 +35,23 @@ export const POOL_WORKER_HEAP_MB = 256;
 export const INDEX_HOST_HEAP_MB = 1_024;
 /** An index search not answered within this long is a 503 (the index host is one thread). */
 export const INDEX_SEARCH_WAIT_MS = 2_000;
+/**
+ * How long the index host reuses an answer to the same search while its index is unchanged: bounds how stale a
+ * row's size/mtime can be (membership changes invalidate at once). Short enough that a picker never shows an
+ * old size for long; long enough to absorb identical searches from several tabs and retyped queries.
+ */
+export const INDEX_ANSWER_TTL_MS = 2_000;
+/** Answers the index host keeps (each is one page of rows). */
+export const INDEX_ANSWER_CACHE_MAX = 256;
+/**
+ * How long a `?project=` resolution (the one root policy, on the probe pool) is reused on the event loop: a picker
+ * sends the same project with every keystroke, and each resolution is a pool round trip plus filesystem calls.
+ * Only accepted roots are kept; a project re-pointed meanwhile is seen at most this late (and the walk or index
+ * still judges every row by the fence on its canonical path).
+ */
+export const PROJECT_RESOLVE_TTL_MS = 1_000;
+/** Resolutions kept, at most. */
+export const PROJECT_RESOLVE_CACHE_MAX = 256;
 /** Index searches in flight at most; more go to the walk pool's admission instead. */
 export const INDEX_MAX_PENDING = 256;
 

@@ -26,6 +26,7 @@ import {
 } from './limits.js';
 import { builtScriptUrl, type TaskRunner, WorkerPool } from './pool.js';
 import { KnownProjects } from './projects.js';
+import { ResolveCache } from './resolve-cache.js';
 import { resolveWebDist } from './static.js';
 import type { FenceConfig } from './tasks.js';
 
@@ -224,6 +225,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     audit,
     projects,
     probe: runners.probe,
+    resolved: new ResolveCache(runners.probe),
     transfer: runners.transfer,
     ...(indexes ? { indexes } : {}),
     home,
