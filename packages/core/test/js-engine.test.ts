@@ -6,6 +6,7 @@ import { runJsEngine } from '../src/engine/js/js-engine.js';
 import type { EngineRun } from '../src/engine/run.js';
 import { REORDER_WINDOW_BATCHES, WORKER_BATCH_FILES } from '../src/limits.js';
 import type { SearchEvent } from '../src/search/events.js';
+import { RUNAWAY_LINE, RUNAWAY_PATTERN } from './fixtures/runaway.js';
 
 let dir: string;
 
@@ -107,11 +108,11 @@ describe('js engine at the deadline', () => {
   let slow: string;
   const QUICK = 5;
   beforeAll(() => {
-    // f00–f04 match at once; f05 can never finish (exponential backtracking of `(a|aa)+$` on 64 a's and a
-    // `!`); f06–f09 would match but come after it. One worker takes them in one batch, in walk order.
+    // f00–f04 match at once; f05 can never finish (runaway backtracking on RUNAWAY_LINE); f06–f09 would
+    // match but come after it. One worker takes them in one batch, in walk order.
     slow = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-js-slow-'));
     const name = (i: number) => path.join(slow, `f${String(i).padStart(2, '0')}.txt`);
-    for (let i = 0; i < 10; i++) fs.writeFileSync(name(i), i === QUICK ? `${'a'.repeat(64)}!\n` : 'needle\n');
+    for (let i = 0; i < 10; i++) fs.writeFileSync(name(i), i === QUICK ? `${RUNAWAY_LINE}\n` : 'needle\n');
   });
   afterAll(() => fs.rmSync(slow, { recursive: true, force: true }));
 
@@ -120,7 +121,7 @@ describe('js engine at the deadline', () => {
     // sent when the deadline terminates the worker. The deadline only has to outlast searching five tiny files;
     // the outcome cannot depend on it (the stuck file never completes).
     const events = await collect(
-      run('(a|aa)+$|needle', {
+      run(`${RUNAWAY_PATTERN}|needle`, {
         workers: 1,
         partialAnswerMs: 0,
         deadline: Date.now() + 5_000,
@@ -144,14 +145,18 @@ describe('js engine: a batch stuck at the head of the walk', () => {
     tree = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-js-window-'));
     const put = (name: string, text: string) => fs.writeFileSync(path.join(tree, name), text);
     for (let i = 0; i < BEFORE; i++) put(`b${String(i).padStart(4, '0')}.txt`, 'needle\n');
-    put('c-stuck.txt', `${'a'.repeat(40)}!\n`);
+    put('c-stuck.txt', `${RUNAWAY_LINE}\n`);
     for (let i = 0; i < AFTER; i++) put(`d${String(i).padStart(4, '0')}.txt`, 'needle\n');
   });
   afterAll(() => fs.rmSync(tree, { recursive: true, force: true }));
 
   it('does not let the other worker run far ahead of it (answers are held in walk order)', async () => {
     const events = await collect(
-      run('(a|aa)+$|needle', { workers: 2, deadline: Date.now() + 3000, walk: { roots: [tree], cwd: tree } }),
+      run(`${RUNAWAY_PATTERN}|needle`, {
+        workers: 2,
+        deadline: Date.now() + 3000,
+        walk: { roots: [tree], cwd: tree },
+      }),
     );
     const summary = events.at(-1)!;
     expect(summary.type === 'summary' && summary.summary.outcome).toBe('timeout');

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FOLD_CLASSES } from '../src/match/fold-table.js';
-import { applyBraceRule, escapeParens } from '../src/match/repair.js';
+import { applyBraceRule, escapeUnbalancedParens } from '../src/match/repair.js';
 import {
   computeFoldClassesFromV8,
   foldClassOf,
@@ -101,10 +101,17 @@ describe('brace rule', () => {
 });
 
 describe('paren escaping', () => {
-  it('escapes every unescaped parenthesis', () => {
-    expect(escapeParens('foo(').text).toBe('foo\\(');
-    expect(escapeParens('foo()').text).toBe('foo\\(\\)');
-    expect(escapeParens('bar)').text).toBe('bar\\)');
-    expect(escapeParens('\\(a)').text).toBe('\\(a\\)');
+  it('escapes only the parentheses without a partner; real groups keep their meaning', () => {
+    const esc = (p: string) => escapeUnbalancedParens(p).text;
+    expect(esc('foo(')).toBe('foo\\(');
+    expect(esc('bar)')).toBe('bar\\)');
+    expect(esc('\\(a)')).toBe('\\(a\\)');
+    // The case: the group (get|post) stays a group, the call paren becomes literal.
+    expect(esc('\\.(get|post)(')).toBe('\\.(get|post)\\(');
+    expect(esc('a)(b)')).toBe('a\\)(b)');
+    expect(esc('((a)')).toBe('\\((a)');
+    // Parentheses inside a class are literal already and do not pair.
+    expect(esc('[(]x)')).toBe('[(]x\\)');
+    expect(esc('[]()]x(')).toBe('[]()]x\\(');
   });
 });

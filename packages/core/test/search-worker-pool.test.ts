@@ -7,6 +7,7 @@ import { leaseSearchWorker, searchWorkerStats } from '../src/engine/js/worker-po
 import { type SearchRequest, search } from '../src/engine/search.js';
 import { MAX_IDLE_SEARCH_WORKERS } from '../src/limits.js';
 import type { SearchEvent } from '../src/search/events.js';
+import { RUNAWAY_LINE, RUNAWAY_PATTERN } from './fixtures/runaway.js';
 
 let dir: string;
 
@@ -14,7 +15,7 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-pool-'));
   for (const name of ['a.txt', 'b.txt', 'c.txt'])
     fs.writeFileSync(path.join(dir, name), `x\nneedle ${name}\ny\n`);
-  fs.writeFileSync(path.join(dir, 'evil.txt'), `${'a'.repeat(40)}!\n`);
+  fs.writeFileSync(path.join(dir, 'evil.txt'), `${RUNAWAY_LINE}\n`);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -56,7 +57,7 @@ describe('warm search workers', () => {
 
   it('a worker stuck in a runaway regex at the deadline is terminated, and the next search is whole', async () => {
     const before = searchWorkerStats();
-    const stuck = await collect({ pattern: '(a|aa)+$', paths: ['evil.txt'], timeoutMs: 400 });
+    const stuck = await collect({ pattern: RUNAWAY_PATTERN, paths: ['evil.txt'], timeoutMs: 400 });
     expect(summaryOf(stuck).outcome).toBe('timeout');
     expect(searchWorkerStats().discarded).toBeGreaterThan(before.discarded);
     const next = await collect({});

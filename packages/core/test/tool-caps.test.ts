@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RUNAWAY_LINE, RUNAWAY_PATTERN } from './fixtures/runaway.js';
 import { type Engine, makeTree, numbered, refusal, run } from './fixtures/tool/helpers.js';
 
 const pad = (i: number) => String(i).padStart(2, '0');
@@ -181,14 +182,14 @@ describe('search tool: deadline and abort reach the js engine', () => {
   beforeAll(() => {
     const files: Record<string, string> = {};
     // 40 quick files: the js engine hands out files in batches, and a batch stuck on the evil file is lost.
-    for (let i = 1; i <= 40; i++) files[`f${pad(i)}.txt`] = 'aaaa\n';
-    // Exponential backtracking for a backtracking matcher: the worker is stuck inside one exec call.
-    files['zz-evil.txt'] = `${'a'.repeat(64)}!\n`;
+    for (let i = 1; i <= 40; i++) files[`f${pad(i)}.txt`] = 'a!\n'; // matches RUNAWAY_PATTERN at once
+    // Runaway backtracking: the worker is stuck inside one exec call.
+    files['zz-evil.txt'] = `${RUNAWAY_LINE}\n`;
     slow = makeTree(files);
   });
 
   it('a deadline hit while counting gives "at least N" and the partial-results note', async () => {
-    const r = await run(slow, { pattern: '^(a|aa)+$', paths: '.' }, { engine: 'js', deadlineMs: 1500 });
+    const r = await run(slow, { pattern: RUNAWAY_PATTERN, paths: '.' }, { engine: 'js', deadlineMs: 1500 });
     expect(r.details.outcome).toBe('timeout');
     expect(r.details.totalFilesExact).toBe(false);
     expect(r.details.files).toHaveLength(20);
@@ -204,7 +205,7 @@ describe('search tool: deadline and abort reach the js engine', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('user cancelled')), 300);
     const r = await refusal(
-      run(slow, { pattern: '^(a|aa)+$', paths: '.' }, { engine: 'js', signal: ac.signal }),
+      run(slow, { pattern: RUNAWAY_PATTERN, paths: '.' }, { engine: 'js', signal: ac.signal }),
     );
     expect(r.message).toBe('user cancelled');
   });

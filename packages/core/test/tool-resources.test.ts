@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultResourceRouter, ResourceRouter } from '../src/tool/index.js';
+import { RUNAWAY_LINE, RUNAWAY_PATTERN } from './fixtures/runaway.js';
 import { makeTree, refusal, run, runDefault } from './fixtures/tool/helpers.js';
 
 const DOC = `alpha line\nneedle in virtual\ngamma\nNEEDLE two\n${'q'.repeat(600)}needle long\n`;
@@ -20,7 +21,7 @@ beforeAll(() => {
     'doc.md': DOC,
     'range.md': 'needle outside range\nmiddle line\nneedle inside range\n',
     'multi.md': 'foo\nbar\nfoo\nbaz\n',
-    'evil.md': `${'a'.repeat(64)}!\n`,
+    'evil.md': `${RUNAWAY_LINE}\n`,
   };
   router = defaultResourceRouter()
     .register('virtual', {
@@ -178,7 +179,7 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
   it('a runaway pattern on virtual content is stopped by the deadline (it runs off the caller’s thread)', async () => {
     const r = await run(
       dir,
-      { pattern: '^(a|aa)+$', paths: 'virtual://evil.md' },
+      { pattern: RUNAWAY_PATTERN, paths: 'virtual://evil.md' },
       { resources: router, deadlineMs: 800 },
     );
     expect(r.text).toBe('No matches found before the 0.8 s deadline: the search did not finish.');
@@ -191,7 +192,7 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
     const r = await refusal(
       run(
         dir,
-        { pattern: '^(a|aa)+$', paths: 'virtual://evil.md' },
+        { pattern: RUNAWAY_PATTERN, paths: 'virtual://evil.md' },
         { resources: router, signal: ac.signal },
       ),
     );

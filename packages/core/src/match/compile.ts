@@ -5,9 +5,10 @@ import { mustMatchNul } from './ban.js';
 import { ClassCompiler } from './charclass.js';
 import { describeAt, PatternError, PatternSyntaxError } from './errors.js';
 import { type Hir, LF } from './hir.js';
+import { backtrackProne, compileLinear, type LinearProgram, linearRegExp } from './linear.js';
 import { LiteralExtractor, type RequiredLiterals } from './literals.js';
 import { initialFlags, type ParseResult, parsePattern } from './parse.js';
-import { applyBraceRule, composeMaps, escapeParens } from './repair.js';
+import { applyBraceRule, composeMaps, escapeUnbalancedParens } from './repair.js';
 import { Emitter, leadingRepeatAtom, prepare, simplifyRepeats, trimForLineSelection } from './translate.js';
 import { foldClassOf } from './unicode.js';
 
@@ -66,8 +67,15 @@ export interface CompiledPattern {
   matchesNewline?: boolean;
   /** With `captures`: `regex` with the pattern's capturing groups kept (numbered and named as in Rust). */
   captureRegex?: RegExp;
+  /**
+   * Set when V8 could backtrack exponentially on the pattern: `regex` and `asciiRegex` are then this
+   * linear-time program behind a RegExp's interface (see linear.ts), and there is no lineRegex.
+   */
+  linear?: LinearProgram;
   /** The pattern after lenient repairs, for messages. */
   effectivePattern: string;
+  /** The lenient repairs applied, in words (for the tool's text), when the pattern was changed. */
+  repairs: string[];
 }
 
 /** -F: the pattern's characters as literals. */
@@ -141,22 +149,30 @@ function useIFlag(h: Hir, asciiMode: boolean): boolean {
   return acc.plainLiterals.every((cp) => foldClassOf(cp).length === 1);
 }
 
-function parseWithRepairs(
-  pattern: string,
-  options: PatternOptions,
-): { hir: Hir; effective: string; asciiMode: boolean } {
+interface Parsed {
+  hir: Hir;
+  effective: string;
+  asciiMode: boolean;
+  repairs: string[];
+}
+
+function parseWithRepairs(pattern: string, options: PatternOptions): Parsed {
   const flags = initialFlags(options.caseInsensitive === true);
-  if (options.lenient === false) return finish(parsePattern(pattern, flags), pattern);
+  if (options.lenient === false) return finish(parsePattern(pattern, flags), pattern, []);
   const braced = applyBraceRule(pattern);
+  const braceRepairs = braced.text === pattern ? [] : [BRACE_REPAIR];
   try {
-    return finish(parsePattern(braced.text, flags, braced.map), braced.text);
+    return finish(parsePattern(braced.text, flags, braced.map), braced.text, braceRepairs);
   } catch (err) {
     const groupError =
       err instanceof PatternSyntaxError && (err.kind === 'group_unclosed' || err.kind === 'group_unopened');
     if (!groupError) throw err;
-    const escaped = escapeParens(braced.text);
+    const escaped = escapeUnbalancedParens(braced.text);
     try {
-      return finish(parsePattern(escaped.text, flags, composeMaps(braced.map, escaped.map)), escaped.text);
+      return finish(parsePattern(escaped.text, flags, composeMaps(braced.map, escaped.map)), escaped.text, [
+        ...braceRepairs,
+        PAREN_REPAIR,
+      ]);
     } catch {
       // The retry was a guess; the error in what the caller wrote is the useful one.
       throw err;
@@ -164,12 +180,15 @@ function parseWithRepairs(
   }
 }
 
-function finish(parsed: ParseResult, effective: string): { hir: Hir; effective: string; asciiMode: boolean } {
+const BRACE_REPAIR = 'a brace that is not a repetition was taken literally';
+const PAREN_REPAIR = 'an unbalanced parenthesis was taken literally';
+
+function finish(parsed: ParseResult, effective: string, repairs: string[]): Parsed {
   if (parsed.semanticError) {
     const { message, position } = parsed.semanticError;
     throw new PatternError(describeAt(message, position), position);
   }
-  return { hir: parsed.hir, effective, asciiMode: parsed.asciiModeUsed };
+  return { hir: parsed.hir, effective, asciiMode: parsed.asciiModeUsed, repairs };
 }
 
 export function compilePattern(pattern: string, options: PatternOptions = {}): CompiledPattern {
@@ -177,10 +196,11 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
   let hir: Hir;
   let effective = pattern;
   let asciiMode = false;
+  let repairs: string[] = [];
   if (options.fixedStrings) {
     hir = literalHir(pattern, options.caseInsensitive === true);
   } else {
-    ({ hir, effective, asciiMode } = parseWithRepairs(pattern, options));
+    ({ hir, effective, asciiMode, repairs } = parseWithRepairs(pattern, options));
   }
   if (options.banNul && mustMatchNul(hir)) {
     throw new PatternError(
@@ -220,15 +240,24 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
     re.lastIndex = 0;
     return re;
   };
-  const regex = build(unicodeEmitter.emit(hir), flags);
-  const asciiRegex = build(asciiEmitter.emit(hir), asciiFlags);
+  let regex = build(unicodeEmitter.emit(hir), flags);
+  let asciiRegex = build(asciiEmitter.emit(hir), asciiFlags);
+  const linear = backtrackProne(hir)
+    ? compileLinear(hir, { iFlag, multiline }, (node) => unicodeEmitter.emit(node))
+    : null;
+  if (linear) {
+    regex = linearRegExp(linear, regex);
+    asciiRegex = linearRegExp(linear, asciiRegex);
+  }
 
   const result: CompiledPattern = {
     regex,
     asciiRegex,
     required: new LiteralExtractor(classes, iFlag).extract(hir),
     multiline,
+    ...(linear ? { linear } : {}),
     effectivePattern: effective,
+    repairs,
   };
   if (multiline && canMatch(hir, LF, classes)) result.matchesNewline = true;
   if (options.captures) {
@@ -237,7 +266,7 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
       flags,
     );
   }
-  if (!multiline) {
+  if (!multiline && !linear) {
     const trimmed = trimForLineSelection(hir);
     if (trimmed) {
       result.lineRegex = build(unicodeEmitter.emit(trimmed), flags);

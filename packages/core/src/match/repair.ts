@@ -5,7 +5,8 @@
  *    a literal `}`. Escapes and the braced bodies of `\p{…}`, `\P{…}`, `\x{…}`, `\u{…}`, `\U{…}` and rg 15's
  *    `\b{start}`-style assertions are left alone. Unlike the reference, a `$` right before a literalised `{`
  *    becomes a literal `$` too, so `${name}` matches the text `${name}` instead of never matching.
- * 2. Paren retry: after an unclosed/unopened group error only, every unescaped `(` and `)` is escaped.
+ * 2. Paren retry: after an unclosed/unopened group error only, the unbalanced `(` or `)` is escaped (the
+ *    reference escapes every paren, which silently turns real groups into literals).
  */
 
 const HEX_OR_PROPERTY_ESCAPES = new Set(['p', 'P', 'x', 'u', 'U']);
@@ -145,20 +146,38 @@ export function applyBraceRule(pattern: string): Repaired {
   return b.done(pattern.length);
 }
 
-/** Escapes every unescaped `(` and `)`. */
-export function escapeParens(pattern: string): Repaired {
-  const b = new Builder();
+/**
+ * Escapes only the parentheses that have no partner: a `)` with no open group before it, and each `(` still
+ * open at the end. Real groups keep their meaning (`\.(get|post)(` → `\.(get|post)\(`). Parentheses
+ * inside a character class are literal already and never pair.
+ */
+export function escapeUnbalancedParens(pattern: string): Repaired {
+  const lone = new Set<number>();
+  const open: number[] = [];
+  let classDepth = 0;
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i]!;
-    if (ch === '\\' && i + 1 < pattern.length) {
-      b.add(ch + pattern[i + 1], i);
+    if (ch === '\\') {
       i++;
-    } else if (ch === '(' || ch === ')') {
-      b.insert('\\', i);
-      b.add(ch, i);
-    } else {
-      b.add(ch, i);
+    } else if (classDepth > 0) {
+      if (ch === '[') classDepth++;
+      else if (ch === ']') classDepth--;
+    } else if (ch === '[') {
+      classDepth = 1;
+      if (pattern[i + 1] === '^') i++;
+      if (pattern[i + 1] === ']') i++;
+    } else if (ch === '(') {
+      open.push(i);
+    } else if (ch === ')') {
+      if (open.length > 0) open.pop();
+      else lone.add(i);
     }
+  }
+  for (const i of open) lone.add(i);
+  const b = new Builder();
+  for (let i = 0; i < pattern.length; i++) {
+    if (lone.has(i)) b.insert('\\', i);
+    b.add(pattern[i]!, i);
   }
   return b.done(pattern.length);
 }

@@ -1,4 +1,5 @@
 import type { CompiledPattern } from '../../match/index.js';
+import { type LinearProgram, linearRegExp } from '../../match/linear.js';
 import type { SkipReason } from '../../search/events.js';
 import type { FileResult, LineMatcher, SearcherConfig } from '../../search/searcher.js';
 
@@ -12,6 +13,8 @@ export interface MatcherSpec {
   required: { literals: string[]; caseInsensitive: boolean } | null;
   multiline: boolean;
   matchesNewline?: boolean;
+  /** The linear-time program standing in for both regexes (patterns V8 could backtrack on forever). */
+  linear?: LinearProgram;
 }
 
 export function toMatcherSpec(compiled: CompiledPattern): MatcherSpec {
@@ -25,12 +28,15 @@ export function toMatcherSpec(compiled: CompiledPattern): MatcherSpec {
     required: compiled.required,
     multiline: compiled.multiline,
     ...(compiled.matchesNewline ? { matchesNewline: true } : {}),
+    ...(compiled.linear ? { linear: compiled.linear } : {}),
   };
 }
 
 /** The worker side of {@link toMatcherSpec}: the RegExps again. */
 export function fromMatcherSpec(spec: MatcherSpec): LineMatcher {
-  const re = (r: { source: string; flags: string }) => new RegExp(r.source, r.flags);
+  const linear = spec.linear;
+  const re = (r: { source: string; flags: string }) =>
+    linear ? linearRegExp(linear, new RegExp(r.source, r.flags)) : new RegExp(r.source, r.flags);
   return {
     regex: re(spec.regex),
     asciiRegex: re(spec.asciiRegex),
