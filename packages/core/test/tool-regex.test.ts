@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { hashlineTag } from '../src/index.js';
 import { type Engine, makeTree, refusal, run } from './fixtures/tool/helpers.js';
 
 /** The text dollar-brace-platform-brace, a template placeholder in the searched file (not in this test). */
@@ -13,35 +14,56 @@ beforeAll(() => {
     'alt.txt': 'json|tool\njson\ntool\n',
     'a.txt': 'foo\nbar\n',
     'three.txt': 'start\nfoo\nbar\nend\nfoo\nbaz\n',
+    'routes.ts': "app.get('/a', h);\napp.post('/b', h);\napp.getter = 1;\n",
   });
 });
 
 const body = (text: string) => text.split('\n').slice(1).join('\n');
+/** The shown file lines of a single-file result (heading and notes left out). */
+const matchLines = (text: string) => text.split('\n').filter((l) => /^[* ]\d+[:|]/.test(l));
 
 describe.each<Engine>(['js', 'rg'])('search tool: regex dialect (spec §3 B69–B74), engine %s', (engine) => {
-  it('B69: an unbalanced parenthesis is taken literally', async () => {
-    expect(body((await run(dir, { pattern: 'foo(', paths: 'call.txt' }, { engine })).text)).toBe(
-      '*1:call foo(bar) here',
+  it('B69: an unbalanced parenthesis is taken literally, and the text says so', async () => {
+    const open = await run(dir, { pattern: 'foo(', paths: 'call.txt' }, { engine });
+    expect(open.text).toBe(
+      `¶call.txt#${hashlineTag('call foo(bar) here\n')}\n*1:call foo(bar) here\n\n` +
+        'Pattern searched as foo\\( (an unbalanced parenthesis was taken literally).',
     );
-    expect(body((await run(dir, { pattern: 'bar)', paths: 'call.txt' }, { engine })).text)).toBe(
+    expect(matchLines((await run(dir, { pattern: 'bar)', paths: 'call.txt' }, { engine })).text)).toEqual([
       '*1:call foo(bar) here',
+    ]);
+  });
+
+  it('paren repair escapes only the unbalanced parenthesis: real groups stay groups (issue 11 item 3)', async () => {
+    // Escaping every paren (the reference's retry) made `(get|post)` a literal and found nothing.
+    const r = await run(dir, { pattern: '\\.(get|post)(', paths: 'routes.ts' }, { engine });
+    expect(matchLines(r.text)).toEqual(["*1:app.get('/a', h);", "*2:app.post('/b', h);"]);
+    expect(r.text).toContain(
+      'Pattern searched as \\.(get|post)\\( (an unbalanced parenthesis was taken literally).',
     );
+    const escaped = await run(dir, { pattern: '\\.(get|post)\\(', paths: 'routes.ts' }, { engine });
+    expect(matchLines(escaped.text)).toEqual(matchLines(r.text));
+    expect(escaped.text).not.toContain('Pattern searched as');
   });
 
   it('B70 (fixed W7 in the match layer): the $-brace placeholder text is found; escaped forms too', async () => {
     for (const pattern of [PLATFORM, '\\$\\{platform\\}', `\\${PLATFORM}`]) {
-      expect(body((await run(dir, { pattern, paths: 'tpl.ts' }, { engine })).text)).toBe(
+      expect(matchLines((await run(dir, { pattern, paths: 'tpl.ts' }, { engine })).text)).toEqual([
         `*1:const p = \`${PLATFORM}\`;`,
-      );
+      ]);
     }
+    const repaired = await run(dir, { pattern: PLATFORM, paths: 'tpl.ts' }, { engine });
+    expect(repaired.text).toContain('(a brace that is not a repetition was taken literally)');
   });
 
   it('B71: a valid repetition stays a repetition; other braces are literal', async () => {
     expect(body((await run(dir, { pattern: 'x{2}y', paths: 'q.txt' }, { engine })).text)).toBe('*1:xxy');
-    expect(body((await run(dir, { pattern: 'interface{}', paths: 'q.txt' }, { engine })).text)).toBe(
-      '*2:interface{}',
+    expect(matchLines((await run(dir, { pattern: 'interface{}', paths: 'q.txt' }, { engine })).text)).toEqual(
+      ['*2:interface{}'],
     );
-    expect(body((await run(dir, { pattern: 'a{b}c', paths: 'q.txt' }, { engine })).text)).toBe('*3:a{b}c');
+    expect(matchLines((await run(dir, { pattern: 'a{b}c', paths: 'q.txt' }, { engine })).text)).toEqual([
+      '*3:a{b}c',
+    ]);
   });
 
   it('B72: look-around is refused as an invalid regex (Rust syntax)', async () => {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashlineTag } from '../src/tool/index.js';
+import { hashlineTag, TagCache } from '../src/tool/index.js';
 import { type Engine, makeTree, numbered, run, runDefault } from './fixtures/tool/helpers.js';
 
 let dir: string;
@@ -202,13 +202,14 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
     const hourAgo = new Date(Date.now() - 3_600_000);
     fs.utimesSync(file, hourAgo, hourAgo);
     // A clock an hour ahead makes the file look long unchanged, so its tag is remembered.
-    const later = () => Date.now() + 3_600_000;
-    expect((await run(d, { pattern: 'needle', paths: 'old.txt' }, { engine, now: later })).text).toBe(
+    const tagCache = new TagCache(() => Date.now() + 3_600_000);
+    expect((await run(d, { pattern: 'needle', paths: 'old.txt' }, { engine, tagCache })).text).toBe(
       '¶old.txt#8468\n*2:needle',
     );
     fs.writeFileSync(file, 'alphb\nneedle\n');
+    expect(tagCache.size).toBe(1);
     fs.utimesSync(file, hourAgo, hourAgo); // same size, same mtime: only the inode change time differs
-    expect((await run(d, { pattern: 'needle', paths: 'old.txt' }, { engine, now: later })).text).toBe(
+    expect((await run(d, { pattern: 'needle', paths: 'old.txt' }, { engine, tagCache })).text).toBe(
       `¶old.txt#${hashlineTag('alphb\nneedle\n')}\n*2:needle`,
     );
   });

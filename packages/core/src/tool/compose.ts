@@ -2,8 +2,8 @@ import type { OutputFormat, Row, ShownFile } from './format.js';
 import { renderRows } from './format.js';
 import { MAX_FILE_BYTES, MAX_LINE_BYTES, MAX_OUTPUT_BYTES, NOTE_MAX_NAMES, PAGE_FILES } from './limits.js';
 import { formatRanges, type LineRange } from './line-ranges.js';
-import type { Notes, RunState } from './run.js';
 import type { ShapedLines } from './shape.js';
+import type { Notes, RunState } from './state.js';
 import type { PendingFile, SearchToolDetails, SearchToolResult } from './types.js';
 
 /**

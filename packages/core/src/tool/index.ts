@@ -35,4 +35,5 @@ export {
   type SearchToolResult,
   searchTool,
 } from './search-tool.js';
+export { TagCache } from './tag-cache.js';
 export { xxHash32 } from './xxhash32.js';

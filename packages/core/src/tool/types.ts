@@ -5,6 +5,7 @@ import type { OutputFormat, ShownFile } from './format.js';
 import type { LineRange } from './line-ranges.js';
 import type { ResourceRouter } from './resources.js';
 import type { ShapedLines } from './shape.js';
+import type { TagCache } from './tag-cache.js';
 import type { Target } from './targets.js';
 
 export interface SearchToolOptions {
@@ -28,8 +29,11 @@ export interface SearchToolOptions {
   index?: SearchIndex;
   /** The sensitive-path fence (default: the standard table anchored at `homeDir`). */
   fence?: SensitiveFence;
-  /** Clock seam for tests (the tag cache's "recently changed" rule); default Date.now. */
-  now?: () => number;
+  /**
+   * Remembers hashline tags between calls (a long-lived host passes one; see TagCache). Without one, every
+   * file shown is hashed again.
+   */
+  tagCache?: TagCache;
 }
 
 export interface FileMatchCount {

@@ -8,6 +8,7 @@ import {
   SearchToolError,
   searchTool,
   searchToolDescription,
+  TagCache,
 } from '@trawl/core/tool';
 import { z } from 'zod';
 
@@ -40,6 +41,8 @@ const detailsShape = {
 /** Registers the agent `search` tool on an MCP server. */
 export async function registerSearchTool(server: McpServer, options: SearchToolRegistration): Promise<void> {
   const resources = options.resources ?? defaultResourceRouter();
+  // One cache per server: an agent paging through a tree does not re-hash the files it has seen.
+  const tagCache = new TagCache();
   const { tolerantSearchToolInputShape } = await loadSearchToolInputSchema();
   server.registerTool(
     SEARCH_TOOL_NAME,
@@ -57,6 +60,7 @@ export async function registerSearchTool(server: McpServer, options: SearchToolR
           cwd: options.root,
           format: 'hashline',
           resources,
+          tagCache,
           signal: extra.signal,
           ...(options.engine ? { engine: options.engine } : {}),
           ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),

@@ -1,0 +1,47 @@
+import type { PageEntry } from './types.js';
+
+/**
+ * What one call learns while it runs: the notes for the end of the text, and the page being filled (files
+ * counted in order, the page's files kept, what was skipped and why).
+ */
+/** Short notes, in the order they appear at the end of the text. */
+export class Notes {
+  private readonly items: Array<{ kind: string; text: string }> = [];
+  add(kind: string, text: string): void {
+    this.items.push({ kind, text });
+  }
+  get all(): string[] {
+    return this.items.map((i) => i.text);
+  }
+}
+
+/** The page and the count of matching files, shared by every group of one call. */
+export class RunState {
+  readonly seen = new Set<string>();
+  total = 0;
+  readonly page: PageEntry[] = [];
+  timedOut = false;
+  engine: string | undefined;
+  readonly walkedTooLarge: string[] = [];
+  readonly unreadable: string[] = [];
+  readonly engineErrors: string[] = [];
+  readonly binaryCuts: Array<{ path: string; offset: number }> = [];
+
+  constructor(
+    readonly skip: number,
+    readonly pageSize: number,
+  ) {}
+
+  /** Matching files still wanted in full (the rest of the page). */
+  get detailWanted(): number {
+    return Math.max(0, this.skip + this.pageSize - this.total);
+  }
+
+  /** Counts a matching file; true when it belongs on the page. Duplicates are neither counted nor shown. */
+  accept(key: string): 'page' | 'counted' | 'duplicate' {
+    if (this.seen.has(key)) return 'duplicate';
+    this.seen.add(key);
+    const index = this.total++;
+    return index >= this.skip && index < this.skip + this.pageSize ? 'page' : 'counted';
+  }
+}
