@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { EngineChoice } from '@trawl/core/engine';
 import { version } from '../version.js';
 import { registerSearchTool } from './search-tool.js';
+import { LineTransport } from './stdio-transport.js';
 import { registerFindFilesTool } from './tools/find-files.js';
 import { registerGrepFilesTool } from './tools/grep-files.js';
 import { registerListDirTool } from './tools/list-dir.js';
@@ -46,15 +46,17 @@ export async function createMcpServer(
 
 /**
  * Serves MCP on stdin/stdout until the client closes stdin. stdout carries only protocol messages;
- * anything else goes to `log` (stderr).
+ * anything else goes to `log` (stderr). A message the transport refuses (too large, not JSON, not
+ * JSON-RPC) is answered with a JSON-RPC error and logged; the server goes on serving.
  */
 export async function serveMcpStdio(options: TrawlMcpOptions, log: (line: string) => void): Promise<void> {
   const { server, dispose } = await createMcpServer(options, log);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
   });
+  // connect() chains these with the server's own handlers.
+  transport.onerror = (err) => log(err.message);
   await server.connect(transport);
   log(`trawl mcp: serving ${options.root} on stdio`);
   await closed;
