@@ -23,6 +23,7 @@ export interface ComposeInput {
   scopePath: string;
   searchPath: string;
   started: number;
+  clock: () => number;
   deadlineMs: number;
 }
 
@@ -53,6 +54,12 @@ export function compose(c: ComposeInput): SearchToolResult {
         : e.file.display;
     });
     capNotes.push(`Only the first ${cap} matching lines per file are shown; more in ${listNames(list)}.`);
+  }
+  const unfetched = c.pageEntries.filter((e) => e.shaped.unfetched).map((e) => e.file.display);
+  if (unfetched.length > 0) {
+    capNotes.push(
+      `The deadline came before the lines of ${unfetched.length === 1 ? 'this file' : `these ${unfetched.length} files`} were fetched (shown by name only): ${listNames(unfetched)}. Search ${unfetched.length === 1 ? 'it' : 'them'} by name for the lines.`,
+    );
   }
   const cutLines = c.pageEntries.reduce((n, e) => n + e.shaped.cutLines, 0);
   if (cutLines > 0) {
@@ -87,7 +94,7 @@ export function compose(c: ComposeInput): SearchToolResult {
     truncated: false,
     outcome: s.timedOut ? 'timeout' : 'complete',
     ...(s.engine ? { engine: s.engine } : {}),
-    elapsedMs: Date.now() - c.started,
+    elapsedMs: c.clock() - c.started,
     ...(c.missingPaths.length > 0 ? { missingPaths: c.missingPaths } : {}),
     ...(c.notSearched.length > 0 ? { notSearched: c.notSearched } : {}),
     notes: [],

@@ -25,6 +25,8 @@ export interface RunContext {
   countFirst: boolean;
   /** Milliseconds kept back from a counting walk so the page can still be searched after it. */
   detailReserveMs: number;
+  /** The clock the deadline is measured on (a seam for tests). */
+  clock: () => number;
   cwd: string;
   cap: number;
   before: number;
@@ -113,7 +115,7 @@ async function runEngine(
   describe: (abs: string) => RootInfo | null,
   countOnly = false,
 ): Promise<void> {
-  const remaining = ctx.deadline - Date.now() - (countOnly ? ctx.detailReserveMs : 0);
+  const remaining = ctx.deadline - ctx.clock() - (countOnly ? ctx.detailReserveMs : 0);
   if (remaining <= 0) {
     ctx.state.timedOut = true;
     return;

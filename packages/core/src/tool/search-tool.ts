@@ -13,6 +13,7 @@ import {
   DEFAULT_CONTEXT_BEFORE,
   DEFAULT_DEADLINE_MS,
   DETAIL_RESERVE_MAX_MS,
+  DETAIL_RESERVE_SHARE,
   ENGINE_LINE_BYTES,
   MAX_FILE_BYTES,
   MULTI_FILE_MATCHES,
@@ -31,7 +32,7 @@ import {
   willUseRipgrep,
 } from './plan.js';
 import { defaultResourceRouter } from './resources.js';
-import type { ShapedLines } from './shape.js';
+import { type ShapedLines, unfetchedLines } from './shape.js';
 import { Notes, RunState } from './state.js';
 import { readTag } from './tag-cache.js';
 import { resolveTargets } from './targets.js';
@@ -46,7 +47,8 @@ export type { FileMatchCount, SearchToolDetails, SearchToolOptions, SearchToolRe
  * aborted call rejects with the signal's reason.
  */
 export async function searchTool(args: unknown, options: SearchToolOptions = {}): Promise<SearchToolResult> {
-  const started = Date.now();
+  const clock = options.clock ?? Date.now;
+  const started = clock();
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const deadline = started + deadlineMs;
   const signal = options.signal;
@@ -135,13 +137,14 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     baseRequest,
     compiled,
     countFirst: willUseRipgrep(options.engine ?? 'auto', runnable),
-    detailReserveMs: Math.min(DETAIL_RESERVE_MAX_MS, deadlineMs / 10),
+    clock,
+    detailReserveMs: Math.min(DETAIL_RESERVE_MAX_MS, deadlineMs * DETAIL_RESERVE_SHARE),
   };
 
   const groups = planGroups(runnable, cwd, fileRanges, memberRanges, virtualRanges, archiveReads);
   for (const g of groups) {
     if (state.timedOut) break;
-    if (Date.now() >= deadline) {
+    if (clock() >= deadline) {
       state.timedOut = true;
       break;
     }
@@ -152,9 +155,14 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   signal?.throwIfAborted();
 
   // Tags for the files shown (hashline mode), read once each, concurrently.
-  const pageEntries = state.page.filter(
-    (e): e is { file: PendingFile; shaped: ShapedLines } => e.shaped !== null && e.shaped.matches > 0,
-  );
+  // A file the deadline left without its lines (counted, then not fetched in time) is still shown, by
+  // name: the page and its count must agree (issue 11 item 2). Fetched files whose matches all fell
+  // outside their ranges are not matches at all.
+  const pageEntries: Array<{ file: PendingFile; shaped: ShapedLines }> = [];
+  for (const e of state.page) {
+    const shaped = e.shaped ?? unfetchedLines();
+    if (shaped.unfetched || shaped.matches > 0) pageEntries.push({ file: e.file, shaped });
+  }
   const tags = await Promise.all(
     pageEntries.map((e) =>
       format === 'hashline' && e.file.taggable && e.file.abs
@@ -181,6 +189,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     scopePath: resolved.map((t) => scopeSpelling(t, cwd)).join(', '),
     searchPath: searchPathOf(runnable, cwd),
     started,
+    clock,
     deadlineMs,
   });
 }

@@ -34,6 +34,21 @@ export interface ShapedLines {
   cutLines: number;
   /** Set when matches after a NUL byte were dropped: the offset of that byte. */
   binaryCut: number | null;
+  /** The file matched, but the deadline came before its lines were fetched (shown by name only). */
+  unfetched: boolean;
+}
+
+/** A matching file shown without lines: the deadline came before they were fetched. */
+export function unfetchedLines(): ShapedLines {
+  return {
+    lines: [],
+    matches: 0,
+    more: false,
+    nextMatchLine: null,
+    cutLines: 0,
+    binaryCut: null,
+    unfetched: true,
+  };
 }
 
 /**
@@ -49,6 +64,7 @@ export function shapeRecords(records: readonly ToolRecord[], o: ShapeOptions): S
     nextMatchLine: null,
     cutLines: 0,
     binaryCut: null,
+    unfetched: false,
   };
   type Piece = { line: ShownLine; cut: boolean };
   const expanded: Array<{ match: boolean; pieces: Piece[]; units: Unit[] }> = [];

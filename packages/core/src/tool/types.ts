@@ -34,6 +34,8 @@ export interface SearchToolOptions {
    * file shown is hashed again.
    */
   tagCache?: TagCache;
+  /** The clock the deadline runs on; a seam for tests (default Date.now). */
+  clock?: () => number;
 }
 
 export interface FileMatchCount {
