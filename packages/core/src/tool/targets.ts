@@ -4,6 +4,7 @@ import { GlobError } from '../glob/glob.js';
 import { IgnoreRules } from '../walk/ignore-rules.js';
 import { type ArchiveSelector, normaliseMemberPath, parseArchiveSelector } from './archive.js';
 import { SearchToolError } from './errors.js';
+import { type Exclusion, parseExclusion } from './exclusions.js';
 import { type LineRange, mergeRanges, parseLineRanges, splitSelector } from './line-ranges.js';
 import {
   closeBraces,
@@ -31,6 +32,8 @@ export type Target =
       ranges: LineRange[] | null;
     }
   | { kind: 'resource'; input: string; url: string; handler: ResourceHandler; ranges: LineRange[] | null }
+  /** `!glob`: takes out what it matches (see exclusions.ts). */
+  | { kind: 'exclude'; input: string; exclusion: Exclusion }
   | { kind: 'missing'; input: string; shown: string }
   | { kind: 'unreadable'; input: string; shown: string; code: string };
 
@@ -52,11 +55,11 @@ export async function resolveTargets(rawEntries: readonly string[], ctx: TargetC
     throw new SearchToolError('empty_path', '`paths` must contain non-empty paths or globs');
   }
   const out: Target[] = [];
-  for (const entry of entries) out.push(await resolveTarget(entry, ctx));
+  for (const [index, entry] of entries.entries()) out.push(await resolveTarget(entry, index, ctx));
   return out;
 }
 
-async function resolveTarget(entry: string, ctx: TargetContext): Promise<Target> {
+async function resolveTarget(entry: string, index: number, ctx: TargetContext): Promise<Target> {
   const scheme = urlScheme(entry);
   if (scheme !== null) {
     const handler = ctx.resources.handler(scheme);
@@ -81,6 +84,9 @@ async function resolveTarget(entry: string, ctx: TargetContext): Promise<Target>
   if (literal.kind === 'file') return { kind: 'file', input: entry, abs, size: literal.size, ranges: null };
   if (literal.kind === 'dir') return { kind: 'dir', input: entry, abs };
   if (literal.kind === 'other') return { kind: 'special', input: entry, abs };
+
+  if (entry.startsWith('!'))
+    return { kind: 'exclude', input: entry, exclusion: parseExclusion(entry, index) };
 
   const { path: bare, selector } = splitSelector(entry);
   if (selector !== null) {
