@@ -2,9 +2,10 @@ import * as path from 'node:path';
 import { EngineUnavailableError, type SearchRequest, search, searchContent } from '../engine/index.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
 import type { SearchEvent, SearchSummary } from '../search/events.js';
+import { Walker } from '../walk/walker.js';
 import { SearchToolError } from './errors.js';
 import type { ShownFile } from './format.js';
-import { ENGINE_LINE_BYTES, VIRTUAL_MAX_BYTES } from './limits.js';
+import { ENGINE_LINE_BYTES, GLOB_CHECK_MAX_ENTRIES, NOTE_MAX_NAMES, VIRTUAL_MAX_BYTES } from './limits.js';
 import type { LineRange } from './line-ranges.js';
 import { displayPath } from './paths.js';
 import type { Group } from './plan.js';
@@ -27,6 +28,8 @@ export interface RunContext {
   detailReserveMs: number;
   /** The clock the deadline is measured on (a seam for tests). */
   clock: () => number;
+  /** Directory names walks skip, when not the usual SKIP_DIRS (the check for hidden matches). */
+  skipDirs?: ReadonlySet<string>;
   cwd: string;
   cap: number;
   before: number;
@@ -48,7 +51,7 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
       {
         ...ctx.baseRequest,
         paths: g.roots.map((r) => r.abs),
-        skipDirs: new Set(SKIP_DIRS),
+        skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS),
         ...(countOnly
           ? COUNT_ONLY
           : g.ranges === null
@@ -80,7 +83,7 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
       globs: g.globs,
       globBase: 'root',
       globMode: 'filter',
-      skipDirs: g.skipDirs,
+      skipDirs: ctx.skipDirs ?? g.skipDirs,
       ...(ctx.countFirst ? COUNT_ONLY : { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted }),
     },
     ctx,
@@ -298,4 +301,59 @@ export async function refetchCounted(ctx: RunContext): Promise<void> {
   for (const e of wanted) e.shaped = found.get(e.file.abs!) ?? null;
   if (sub.timedOut) ctx.state.timedOut = true;
   ctx.state.binaryCuts.push(...sub.binaryCuts);
+}
+
+/** Matching files that ignore rules or skipped directories hid from a search that found nothing. */
+export interface HiddenMatches {
+  /** The first few, as shown. */
+  files: string[];
+  total: number;
+  exact: boolean;
+}
+
+/**
+ * Asked only when a walk found nothing (issue 11 item 4: "No matches found" in 40 ms over a tree whose
+ * .gitignore ignores everything): the same walks again, counting only, with ignore files off and only
+ * `.git` skipped, within what is left of the deadline.
+ */
+export async function findHiddenMatches(groups: readonly Group[], ctx: RunContext): Promise<HiddenMatches> {
+  const sub = new RunState(0, NOTE_MAX_NAMES);
+  const subCtx: RunContext = {
+    ...ctx,
+    state: sub,
+    countFirst: true,
+    detailReserveMs: 0,
+    skipDirs: new Set(['.git']),
+    baseRequest: { ...ctx.baseRequest, ignoreFiles: false },
+  };
+  for (const g of groups) {
+    if (g.type === 'memory' || (g.type === 'engine' && !g.roots.some((r) => r.walks))) continue;
+    if (sub.timedOut) break;
+    await runGroup(g, subCtx);
+  }
+  return { files: sub.page.map((e) => e.file.display), total: sub.total, exact: !sub.timedOut };
+}
+
+/**
+ * Whether any file at all matches a glob group (ignore rules off): a glob that matches nothing is said,
+ * not answered with a bare "No matches found". Unknown (a budget or the deadline stopped the walk) is true.
+ */
+export function globMatchesAnyFile(g: Extract<Group, { type: 'glob' }>, ctx: RunContext): boolean {
+  const walker = new Walker({
+    roots: [g.baseAbs],
+    cwd: ctx.cwd,
+    hidden: true,
+    ignoreFiles: false,
+    requireGit: false,
+    globs: g.globs,
+    globBase: 'root',
+    globMode: 'filter',
+    skipDirs: new Set(['.git']),
+    maxEntries: GLOB_CHECK_MAX_ENTRIES,
+    deadline: ctx.deadline,
+    now: ctx.clock,
+    ...(ctx.baseRequest.exclude ? { exclude: ctx.baseRequest.exclude } : {}),
+  });
+  for (const _ of walker.entries()) return true;
+  return walker.stats.stoppedBy !== undefined;
 }

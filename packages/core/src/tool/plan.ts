@@ -20,14 +20,15 @@ import { type EngineRoot, type Expanded, type PendingFile, SKIP_DIRS } from './t
  */
 
 export type Absent = Extract<Target, { kind: 'missing' } | { kind: 'unreadable' }>;
-export type Present = Exclude<Target, Absent>;
+export type Present = Exclude<Target, Absent | { kind: 'exclude' }>;
 
 /** Missing entries are skipped with a note, unless nothing else is left (then: "Path not found"). */
 export function partitionMissing(
-  resolved: readonly Target[],
+  resolved: readonly Exclude<Target, { kind: 'exclude' }>[],
   notes: Notes,
 ): { present: Present[]; missingPaths: string[] } {
-  const isAbsent = (t: Target): t is Absent => t.kind === 'missing' || t.kind === 'unreadable';
+  const isAbsent = (t: Exclude<Target, { kind: 'exclude' }>): t is Absent =>
+    t.kind === 'missing' || t.kind === 'unreadable';
   const present = resolved.filter((t): t is Present => !isAbsent(t));
   const absent = resolved.filter(isAbsent);
   if (present.length === 0) {
@@ -234,7 +235,7 @@ async function explicitFileProblem(abs: string): Promise<string | null> {
 
 export type Group =
   | { type: 'engine'; roots: EngineRoot[]; ranges: LineRange[] | null }
-  | { type: 'glob'; baseAbs: string; globs: string[]; skipDirs: Set<string> }
+  | { type: 'glob'; baseAbs: string; globs: string[]; skipDirs: Set<string>; inputs: string[] }
   | { type: 'memory'; file: PendingFile; content: Buffer };
 
 /**
@@ -284,7 +285,7 @@ export function planGroups(
     } else if (t.kind === 'glob') {
       if (globSlot === -1) {
         globSlot = groups.length;
-        groups.push({ type: 'glob', baseAbs: '', globs: [], skipDirs: new Set() }); // placeholder
+        groups.push({ type: 'glob', baseAbs: '', globs: [], skipDirs: new Set(), inputs: [] }); // placeholder
       }
       globTargets.push(t);
     } else if (t.kind === 'archive') {
@@ -340,7 +341,13 @@ function globGroups(globs: Array<Extract<Target, { kind: 'glob' }>>): Group[] {
       return g.bare ? `/${escapeGlob(rel)}/**/${g.rest}` : `/${escapeGlob(rel)}/${g.rest}`;
     });
     const skipDirs = new Set(SKIP_DIRS.filter((d) => !patterns.some((p) => p.includes(d))));
-    return { type: 'glob', baseAbs: b, globs: patterns, skipDirs } as Group;
+    return {
+      type: 'glob',
+      baseAbs: b,
+      globs: patterns,
+      skipDirs,
+      inputs: members.map((g) => g.input),
+    } as Group;
   });
 }
 

@@ -5,7 +5,9 @@ import { createSensitiveFence } from '../fence/index.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';
 import { compose } from './compose.js';
 import { SearchToolError } from './errors.js';
+import { canonical, coveringOf, exclusionPredicate } from './exclusions.js';
 import { type RunContext, refetchCounted, runGroup } from './execute.js';
+import { explainEmpty } from './explain.js';
 import type { OutputFormat, ShownFile } from './format.js';
 import { parseSearchToolArgs } from './input.js';
 import {
@@ -35,7 +37,7 @@ import { defaultResourceRouter } from './resources.js';
 import { type ShapedLines, unfetchedLines } from './shape.js';
 import { Notes, RunState } from './state.js';
 import { readTag } from './tag-cache.js';
-import { resolveTargets } from './targets.js';
+import { resolveTargets, type Target } from './targets.js';
 import type { PendingFile, SearchToolOptions, SearchToolResult } from './types.js';
 
 export type { FileMatchCount, SearchToolDetails, SearchToolOptions, SearchToolResult } from './types.js';
@@ -61,14 +63,17 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   const resources = options.resources ?? defaultResourceRouter();
   const multiline = input.pattern.includes('\n') || input.pattern.includes('\\n');
 
-  const resolved = await resolveTargets(input.paths, {
-    cwd,
-    resources,
-    ...(options.homeDir ? { home: options.homeDir } : {}),
-  });
+  const targetContext = { cwd, resources, ...(options.homeDir ? { home: options.homeDir } : {}) };
+  const resolved = await resolveTargets(input.paths, targetContext);
   const notes = new Notes();
+  // `!glob` entries take out what they match; alone, they apply to the working directory (as rg -g '!x').
+  const exclusions = resolved.flatMap((t) => (t.kind === 'exclude' ? [t.exclusion] : []));
+  let positive = resolved.filter((t): t is Exclude<Target, { kind: 'exclude' }> => t.kind !== 'exclude');
+  const implicitCwd = positive.length === 0;
+  if (implicitCwd) positive = (await resolveTargets(['.'], targetContext)) as typeof positive;
+  const excluded = exclusionPredicate(exclusions, coveringOf(resolved, implicitCwd, cwd), canonical(cwd));
 
-  const { present, missingPaths } = partitionMissing(resolved, notes);
+  const { present, missingPaths } = partitionMissing(positive, notes);
 
   // Pattern: compiled once up front, for the in-memory searches and to refuse a bad one before any work.
   let compiled: CompiledPattern;
@@ -119,7 +124,9 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     maxColumns: ENGINE_LINE_BYTES,
     maxFilesize: MAX_FILE_BYTES,
     engine: options.engine ?? 'auto',
-    exclude: (abs) => fence.isSensitiveCanonical(abs),
+    exclude: excluded
+      ? (abs) => fence.isSensitiveCanonical(abs) || excluded(abs)
+      : (abs) => fence.isSensitiveCanonical(abs),
     ...(signal ? { signal } : {}),
     ...(options.index ? { index: options.index } : {}),
   };
@@ -153,6 +160,10 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   }
   await refetchCounted(ctx);
   signal?.throwIfAborted();
+  if (state.total === 0 && !state.timedOut) {
+    await explainEmpty(groups, ctx, input.gitignore);
+    signal?.throwIfAborted();
+  }
 
   // Tags for the files shown (hashline mode), read once each, concurrently.
   // A file the deadline left without its lines (counted, then not fetched in time) is still shown, by

@@ -105,7 +105,7 @@ export type PageEntry = { file: PendingFile; shaped: ShapedLines | null };
 
 /** A target after URL resolution: what the search plan is made of. */
 export type Expanded =
-  | Exclude<Target, { kind: 'resource' } | { kind: 'missing' } | { kind: 'unreadable' }>
+  | Exclude<Target, { kind: 'resource' } | { kind: 'missing' } | { kind: 'unreadable' } | { kind: 'exclude' }>
   | { kind: 'virtual'; input: string; v: { url: string; content: Buffer; ranges: LineRange[] | null } }
   | {
       kind: 'backed';

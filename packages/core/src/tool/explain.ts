@@ -1,0 +1,49 @@
+import { listNames } from './compose.js';
+import { findHiddenMatches, globMatchesAnyFile, type RunContext } from './execute.js';
+import type { Group } from './plan.js';
+import { SKIP_DIRS } from './types.js';
+
+/**
+ * Why a search that walked found nothing, when the answer is not simply "no file matches": a glob that
+ * matches no file at all, or matching files that ignore rules or skipped directories hid (issue 11
+ * item 4). Each becomes a note after "No matches found", with how to include what was hidden.
+ */
+export async function explainEmpty(
+  groups: readonly Group[],
+  ctx: RunContext,
+  gitignore: boolean,
+): Promise<void> {
+  const walks = groups.some(
+    (g) => g.type === 'glob' || (g.type === 'engine' && g.roots.some((r) => r.walks)),
+  );
+  if (!walks) return;
+  for (const g of groups) {
+    if (g.type === 'glob' && !globMatchesAnyFile(g, ctx)) {
+      ctx.notes.add(
+        'empty',
+        `No file matches ${listNames(g.inputs)}${g.inputs.length > 1 ? ' (any of them)' : ''}.`,
+      );
+    }
+  }
+  const hidden = await findHiddenMatches(groups, ctx);
+  if (hidden.total === 0) return;
+  const inSkipped = (p: string) => p.split('/').some((seg) => SKIP_DIRS.includes(seg));
+  const skipped = hidden.files.filter(inSkipped);
+  const ignored = hidden.files.filter((p) => !inSkipped(p));
+  const count = `${hidden.exact ? '' : 'at least '}${hidden.total} file${hidden.total === 1 ? '' : 's'}`;
+  const how: string[] = [];
+  // gitignore: false includes ignored files, never the skipped directories (those are named to be searched).
+  if (gitignore && ignored.length > 0) how.push('pass gitignore: false to include ignored files');
+  if (skipped.length > 0) {
+    how.push(
+      `name a ${SKIP_DIRS.filter((d) => skipped.some((p) => p.split('/').includes(d))).join(' or ')} directory in paths`,
+    );
+  }
+  const what = gitignore
+    ? 'ignore rules (.gitignore, .ignore) or skipped directories'
+    : 'skipped directories';
+  ctx.notes.add(
+    'empty',
+    `${count} hidden by ${what} match${hidden.total === 1 ? 'es' : ''}: ${listNames(hidden.files)}${hidden.total > hidden.files.length ? ', …' : ''}.${how.length > 0 ? ` To search ${hidden.total === 1 ? 'it' : 'them'}, ${how.join('; or ')}.` : ''}`,
+  );
+}
