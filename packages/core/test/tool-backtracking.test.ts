@@ -7,7 +7,7 @@
  * fail when a run is exponential (minutes to years on these inputs) or when the engines disagree.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compilePattern } from '../src/index.js';
+import { compilePattern } from '../src/match/index.js';
 import { makeTree, run } from './fixtures/tool/helpers.js';
 
 const GENEROUS_MS = 600_000;

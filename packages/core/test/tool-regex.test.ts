@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashlineTag } from '../src/index.js';
+import { hashlineTag } from '../src/tool/index.js';
 import { type Engine, makeTree, refusal, run } from './fixtures/tool/helpers.js';
 
 /** The text dollar-brace-platform-brace, a template placeholder in the searched file (not in this test). */

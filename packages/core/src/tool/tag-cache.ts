@@ -16,50 +16,57 @@ export class TagCache {
   constructor(
     /** Clock seam for tests (the "recently changed" rule). */
     private readonly now: () => number = Date.now,
-    readonly capacity: number = TAG_CACHE_ENTRIES,
+    private readonly capacity: number = TAG_CACHE_ENTRIES,
   ) {}
 
+  /** Files remembered. */
   get size(): number {
     return this.entries.size;
   }
 
   /** The file's tag, or null when it is not a regular file, is too large to tag, or cannot be read. */
   async tagOf(abs: string): Promise<string | null> {
-    return readTag(abs, this);
-  }
-
-  lookup(abs: string, signature: string): string | null {
+    const st = await statForTag(abs);
+    if (!st) return null;
     const cached = this.entries.get(abs);
-    if (cached?.signature !== signature) return null;
-    this.entries.delete(abs); // re-insert: most recently used last
-    this.entries.set(abs, cached);
-    return cached.tag;
-  }
-
-  remember(abs: string, signature: string, tag: string, newestMs: number, hashedAt: number): void {
-    if (hashedAt - newestMs <= TAG_CACHE_STABLE_MS) return;
-    this.entries.set(abs, { signature, tag });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
-  }
-
-  clock(): number {
-    return this.now();
+    if (cached?.signature === st.signature) {
+      this.entries.delete(abs); // re-insert: most recently used last
+      this.entries.set(abs, cached);
+      return cached.tag;
+    }
+    const hashedAt = this.now();
+    const tag = await hashFile(abs);
+    if (tag !== null && hashedAt - st.newestMs > TAG_CACHE_STABLE_MS) {
+      this.entries.set(abs, { signature: st.signature, tag });
+      if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    }
+    return tag;
   }
 }
 
 /** A file's tag, through `cache` when one is given. */
 export async function readTag(abs: string, cache: TagCache | null): Promise<string | null> {
+  if (cache) return cache.tagOf(abs);
+  return (await statForTag(abs)) ? hashFile(abs) : null;
+}
+
+/** What identifies a file's content version, or null when the file gets no tag. */
+async function statForTag(abs: string): Promise<{ signature: string; newestMs: number } | null> {
   try {
     const st = await fs.promises.stat(abs, { bigint: true });
     if (!st.isFile() || st.size > BigInt(TAG_MAX_FILE_BYTES)) return null;
-    const signature = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-    const cached = cache?.lookup(abs, signature);
-    if (cached) return cached;
-    const hashedAt = cache ? cache.clock() : 0;
-    const tag = hashlineTag(await fs.promises.readFile(abs));
-    const newest = Math.max(Number(st.mtimeNs / 1_000_000n), Number(st.ctimeNs / 1_000_000n));
-    cache?.remember(abs, signature, tag, newest, hashedAt);
-    return tag;
+    return {
+      signature: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`,
+      newestMs: Math.max(Number(st.mtimeNs / 1_000_000n), Number(st.ctimeNs / 1_000_000n)),
+    };
+  } catch {
+    return null;
+  }
+}
+
+async function hashFile(abs: string): Promise<string | null> {
+  try {
+    return hashlineTag(await fs.promises.readFile(abs));
   } catch {
     return null;
   }
