@@ -83,7 +83,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: globs (spec §3 B45, B47), eng
       'src/a.ts',
     ]);
     expect((await run(g, { pattern: 'needle', paths: 'src/*.rs' }, { engine })).text).toBe(
-      'No matches found',
+      'No matches found\nNo file matches src/*.rs.',
     );
     expect((await run(g, { pattern: 'needle', paths: '{src,lib}/*.md' }, { engine })).details.files).toEqual([
       'lib/README.md',
