@@ -68,6 +68,7 @@ describe('the audit log (spec §3.6)', () => {
         'prev_hash',
         'request_id',
         'resources',
+        'seq',
         'source',
         'timestamp',
         'tool_kind',
@@ -82,6 +83,7 @@ describe('the audit log (spec §3.6)', () => {
       resources: 'q=n0',
       prev_hash: GENESIS_HASH,
     });
+    expect(recs.map((r) => r.seq)).toEqual([1, 2, 3]);
     expect(recs[0]!.event_id).toMatch(/^[0-9a-f]{16}$/);
     expect(recs[1]!.prev_hash).toBe(recs[0]!.entry_hash);
     expect(recs[2]!.prev_hash).toBe(recs[1]!.entry_hash);
@@ -96,7 +98,8 @@ describe('the audit log (spec §3.6)', () => {
     expect(fs.statSync(key).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(key)).mode & 0o777).toBe(0o700);
     expect(fs.statSync(logFile(d)).mode & 0o777).toBe(0o600);
-    expect(fs.readdirSync(path.join(d, 'audit'))).toEqual(['audit.jsonl']);
+    expect(fs.readdirSync(path.join(d, 'audit')).sort()).toEqual(['audit.head', 'audit.jsonl']);
+    expect(fs.statSync(path.join(d, 'audit', 'audit.head')).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a key file other accounts can read 🔒', async () => {
@@ -193,7 +196,13 @@ describe('the audit log (spec §3.6)', () => {
     const r = await verifyAuditLog(d);
     expect(r).toMatchObject({ ok: true, anchor: 'rotated' });
     expect(r.records).toBeLessThan(200);
-    const last = records(logFile(d)).at(-1)!;
+    // Every rotation here deleted records written a moment before: each is on record as a loss.
+    expect(r.losses.length).toBeGreaterThan(0);
+    expect(r.losses.every((l) => l.error === 'audit_rotated_early')).toBe(true);
+    const last = segs
+      .flatMap(records)
+      .filter((x) => x.operation === 'file_search')
+      .at(-1)!;
     expect(last.resources).toBe('q=199');
   });
 
@@ -235,7 +244,11 @@ describe('verifyAuditLog names the first broken record 🔒', () => {
     await writeN(d, 4);
     rewrite(logFile(d), (lines) => lines.filter((_, i) => i !== 1));
     const r = await verifyAuditLog(d);
-    expect(r.broken).toMatchObject({ line: 2, reason: expect.stringContaining('prev_hash') });
+    expect(r.broken).toMatchObject({
+      line: 2,
+      reason: expect.stringContaining('missing'),
+      firstMissingSeq: 2,
+    });
   });
 
   it('reordered records', async () => {
@@ -275,7 +288,7 @@ describe('verifyAuditLog names the first broken record 🔒', () => {
       });
     const ok = run(d);
     expect(ok.status).toBe(0);
-    expect(ok.stdout).toMatch(/audit log ok: 3 record\(s\) in 1 segment\(s\)/);
+    expect(ok.stdout).toMatch(/^audit log ok: 3 record\(s\) \(seq 1\.\.3, 1 segment\(s\)\)/);
     rewrite(logFile(d), (lines) => {
       const r = JSON.parse(lines[1]!) as AuditRecord;
       r.outcome = 'denied';

@@ -1,6 +1,6 @@
 // Shared set-up for the HTTP tests: a real server on port 0 (fetch over loopback), with either the real worker
 // pools or tasks run inline so a test can install seams (tripwires, openers, clocks).
-import type { AuditEvent, AuditSink } from '../src/audit/index.js';
+import type { AuditEvent, AuditSink, Refusal } from '../src/audit/index.js';
 import type { IndexProvider } from '../src/http/index-host.js';
 import type { TaskRunner } from '../src/http/pool.js';
 import { type RunningServer, startServer } from '../src/http/server.js';
@@ -8,8 +8,19 @@ import { createTaskContext, InlineRunner, type TaskContext } from '../src/http/t
 
 export class MemoryAudit implements AuditSink {
   events: AuditEvent[] = [];
+  refusals: Refusal[] = [];
   record(e: AuditEvent): void {
     this.events.push(e);
+  }
+  /** Kept one by one (the real log tallies them); also listed as an `access_control` event. */
+  refused(r: Refusal): void {
+    this.refusals.push(r);
+    this.events.push({
+      operation: 'access_control',
+      outcome: 'denied',
+      error: r.code,
+      resources: r.resources,
+    });
   }
   of(operation: string): AuditEvent[] {
     return this.events.filter((e) => e.operation === operation);
@@ -19,6 +30,7 @@ export class MemoryAudit implements AuditSink {
   }
   clear(): void {
     this.events = [];
+    this.refusals = [];
   }
 }
 
@@ -35,6 +47,8 @@ export interface TestServerOptions {
   indexes?: IndexProvider | null | undefined;
   /** Use the real audit log on disk instead of the memory one. */
   diskAudit?: boolean;
+  /** Use this audit sink (a real log with test-sized segments); the server closes it. */
+  audit?: AuditSink;
   token?: string;
   allowHosts?: string[];
   /** The workbench build to serve (default none: `/` is the placeholder). */
@@ -96,7 +110,7 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
     env,
     port: 0,
     log: () => {},
-    ...(o.diskAudit ? {} : { audit }),
+    ...(o.audit ? { audit: o.audit } : o.diskAudit ? {} : { audit }),
     ...(runners ? { runners } : {}),
     ...(o.indexes === undefined && 'indexes' in o ? {} : { indexes: o.indexes ?? null }),
     ...(o.token ? { token: o.token } : {}),

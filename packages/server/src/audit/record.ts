@@ -5,6 +5,11 @@ export const GENESIS_HASH = '0'.repeat(64);
 
 /** One audit record (spec/file-api.md §3.6), as written: one JSON line. */
 export interface AuditRecord {
+  /**
+   * Position in the log: 1 for the first record ever written, one more for each record after it, across segments
+   * and restarts. Not a spec §3.6 field: it is what lets `verify` name the first record missing at either end.
+   */
+  seq: number;
   event_id: string;
   timestamp: string;
   event_type: string;

@@ -1,30 +1,45 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { AUDIT_HEAD_FILE, type AuditHead, isSeq, readHead } from './head.js';
 import { loadAuditKey } from './key.js';
-import { AUDIT_KEEP_SEGMENTS } from './limits.js';
-import { AUDIT_DIR, AUDIT_FILE } from './log.js';
+import { AUDIT_DIR, AUDIT_FILE, AUDIT_LOSS_CODES } from './log.js';
 import { type AuditRecord, entryHash, GENESIS_HASH } from './record.js';
 
 export interface AuditBreak {
-  /** The segment file and 1-based line of the first record that does not verify. */
+  /** The segment file and 1-based line of the first record that does not verify (line 0: the file as a whole). */
   file: string;
   line: number;
   eventId?: string;
   reason: string;
+  /** When records are missing: the sequence number of the first one. */
+  firstMissingSeq?: number;
+}
+
+/** A record in which the log says it lost records (see AUDIT_LOSS_CODES). */
+export interface AuditLoss {
+  seq: number;
+  timestamp: string;
+  error: string;
+  resources: string;
 }
 
 export interface AuditVerifyResult {
+  /** Every record verifies, the chain is whole, and it reaches both anchors of the head. */
   ok: boolean;
   records: number;
   /** Segment files read, oldest first. */
   segments: string[];
-  /** `genesis`: the chain starts at the first record ever written; `rotated`: older segments were rotated away. */
+  /** `genesis`: the log starts at the first record ever written; `rotated`: rotation deleted older ones. */
   anchor: 'genesis' | 'rotated' | 'empty';
+  firstSeq?: number;
+  lastSeq?: number;
   broken?: AuditBreak;
+  /** Losses the log itself records (dropped, rotated away early, …): the chain is whole but not complete. */
+  losses: AuditLoss[];
 }
 
-const FIELDS: readonly (keyof AuditRecord)[] = [
+const STRING_FIELDS: readonly (keyof AuditRecord)[] = [
   'event_id',
   'timestamp',
   'event_type',
@@ -62,32 +77,42 @@ export function auditSegments(dataDir: string): string[] {
 }
 
 /**
- * Checks every record's HMAC and the chain through `prev_hash`, across segments, and names the first record that
- * fails. A chain may start after genesis only at the oldest rotated segment of a full rotation (older ones were
- * deleted by rotation); anywhere else a non-genesis start means records were removed.
+ * Checks the log against its key and its head, and names the first thing wrong:
+ * - each record's HMAC (an edited or forged record);
+ * - the chain: each record's `prev_hash` is its predecessor's hash and its `seq` is one more (a record removed
+ *   inside the log, a segment removed, records reordered);
+ * - the start: the first record is the one the head says the log must still hold (`oldest`, which only rotation
+ *   moves on), so records cut off the start of the oldest segment are found;
+ * - the end: the log reaches the record the head names (`seq`, `hash`), so records cut off the end, an emptied or
+ *   deleted current segment, or a current segment deleted after a full rotation are found;
+ * and lists the losses the log records about itself (`losses`), which leave the chain whole but the log incomplete.
  */
-export async function verifyAuditLog(
-  dataDir: string,
-  options: { keep?: number } = {},
-): Promise<AuditVerifyResult> {
+export async function verifyAuditLog(dataDir: string): Promise<AuditVerifyResult> {
   const key = loadAuditKey(dataDir, { create: false });
   const segments = auditSegments(dataDir);
-  const keep = options.keep ?? AUDIT_KEEP_SEGMENTS;
-  const result: AuditVerifyResult = { ok: true, records: 0, segments, anchor: 'empty' };
-  let prev: string | undefined;
-  for (const [si, file] of segments.entries()) {
+  const headFile = path.join(dataDir, AUDIT_DIR, AUDIT_HEAD_FILE);
+  const headRead = readHead(headFile, key);
+  const head: AuditHead | undefined = headRead.status === 'ok' ? headRead.head : undefined;
+  const result: AuditVerifyResult = { ok: true, records: 0, segments, anchor: 'empty', losses: [] };
+  const broken = (b: AuditBreak): AuditVerifyResult => ({ ...result, ok: false, broken: b });
+
+  let prev: AuditRecord | undefined;
+  let hashAtHead: string | undefined;
+  for (const file of segments) {
     const rl = readline.createInterface({
       input: fs.createReadStream(file),
       crlfDelay: Number.POSITIVE_INFINITY,
     });
     let lineNo = 0;
-    const fail = (reason: string, eventId?: string): AuditVerifyResult => {
+    const fail = (reason: string, eventId?: string, firstMissingSeq?: number): AuditVerifyResult => {
       rl.close();
-      return {
-        ...result,
-        ok: false,
-        broken: { file, line: lineNo, reason, ...(eventId ? { eventId } : {}) },
-      };
+      return broken({
+        file,
+        line: lineNo,
+        reason,
+        ...(eventId ? { eventId } : {}),
+        ...(firstMissingSeq !== undefined ? { firstMissingSeq } : {}),
+      });
     };
     for await (const line of rl) {
       lineNo++;
@@ -99,9 +124,10 @@ export async function verifyAuditLog(
         return fail('not a JSON record (torn or edited)');
       }
       if (rec === null || typeof rec !== 'object') return fail('not a JSON record');
-      for (const f of FIELDS) {
+      for (const f of STRING_FIELDS) {
         if (typeof rec[f] !== 'string') return fail(`field ${f} is missing or not a string`, idOf(rec));
       }
+      if (!isSeq(rec.seq, 1)) return fail('field seq is missing or not a positive integer', rec.event_id);
       if (entryHash(key, rec) !== rec.entry_hash) {
         return fail(
           'entry_hash does not match the record (edited, or written with another key)',
@@ -109,27 +135,80 @@ export async function verifyAuditLog(
         );
       }
       if (prev === undefined) {
-        if (rec.prev_hash === GENESIS_HASH) result.anchor = 'genesis';
-        else {
-          const m = /\.jsonl\.(\d+)$/.exec(file);
-          const index = m ? Number(m[1]) : 0;
-          if (si !== 0 || index < keep) {
-            return fail(
-              'the chain does not start at the first record ever written (records were removed)',
-              rec.event_id,
-            );
-          }
-          result.anchor = 'rotated';
+        // Without a head the start cannot be judged; the missing head is reported below.
+        const oldest = head?.oldest ?? rec.seq;
+        if (rec.seq > oldest) {
+          return fail(
+            `records were removed from the start: the log must begin at seq ${oldest}, it begins at seq ${rec.seq}`,
+            rec.event_id,
+            oldest,
+          );
         }
-      } else if (rec.prev_hash !== prev) {
+        if (rec.seq === 1 && rec.prev_hash !== GENESIS_HASH) {
+          return fail('seq 1 does not start the chain', rec.event_id);
+        }
+        result.anchor = rec.seq === 1 ? 'genesis' : 'rotated';
+        result.firstSeq = rec.seq;
+      } else if (rec.seq > prev.seq + 1) {
+        return fail(
+          `records seq ${prev.seq + 1}..${rec.seq - 1} are missing (removed, or a segment deleted)`,
+          rec.event_id,
+          prev.seq + 1,
+        );
+      } else if (rec.seq <= prev.seq) {
+        return fail(`seq ${rec.seq} after seq ${prev.seq}: records reordered or repeated`, rec.event_id);
+      } else if (rec.prev_hash !== prev.entry_hash) {
         return fail(
           'prev_hash does not chain to the record before it (a record was removed or reordered)',
           rec.event_id,
         );
       }
-      prev = rec.entry_hash;
+      if (head && rec.seq === head.seq) hashAtHead = rec.entry_hash;
+      if (AUDIT_LOSS_CODES.has(rec.error)) {
+        result.losses.push({
+          seq: rec.seq,
+          timestamp: rec.timestamp,
+          error: rec.error,
+          resources: rec.resources,
+        });
+      }
+      prev = rec;
       result.records++;
+      result.lastSeq = rec.seq;
     }
+  }
+
+  const current = segments.at(-1) ?? path.join(dataDir, AUDIT_DIR, AUDIT_FILE);
+  if (headRead.status === 'invalid') {
+    return broken({ file: headFile, line: 0, reason: `the head does not verify: ${headRead.reason}` });
+  }
+  if (!head) {
+    if (result.records === 0) return result;
+    return broken({
+      file: headFile,
+      line: 0,
+      reason: 'the head is missing: records cut from the end of the log cannot be ruled out',
+    });
+  }
+  const lastSeq = result.lastSeq ?? 0;
+  if (lastSeq < head.seq) {
+    const first = result.records === 0 ? head.oldest : lastSeq + 1;
+    return broken({
+      file: current,
+      line: 0,
+      reason:
+        result.records === 0
+          ? `the log holds no record, the head names seq ${head.seq}: records seq ${first}..${head.seq} are missing`
+          : `records were removed from the end: the log ends at seq ${lastSeq}, the head names seq ${head.seq}`,
+      firstMissingSeq: first,
+    });
+  }
+  if (head.seq > 0 && hashAtHead !== head.hash) {
+    return broken({
+      file: current,
+      line: 0,
+      reason: `the record at seq ${head.seq} is not the one the head names (rewritten)`,
+    });
   }
   return result;
 }

@@ -63,6 +63,12 @@ function hostHeader(c: Context): string | undefined {
   return env?.incoming?.headers?.host ?? c.req.header('host');
 }
 
+/** The peer's address, for the refusal tally (`unknown` when the app runs without a socket, as in `app.request`). */
+function peerAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
 function bearer(c: Context): string | undefined {
   const h = c.req.header('authorization');
   if (!h) return undefined;
@@ -79,7 +85,8 @@ function bearer(c: Context): string | undefined {
  *    port-scoped, so a cookie for 127.0.0.1 reaches every other local server, whoever runs it. The workbench
  *    takes the token from the URL fragment (never sent to a server). The static workbench files (`/`,
  *    `/assets/*`, `/favicon.svg`) carry no data and need no token.
- * Every refusal is audited (`access_control`), without the token or the query string.
+ * Every refusal is audited (`access_control`, tallied per address and kind: `AuditSink.refused`), without the token
+ * or the query string.
  */
 export function accessControl(options: AccessOptions): MiddlewareHandler {
   return async (c, next) => {
@@ -88,12 +95,7 @@ export function accessControl(options: AccessOptions): MiddlewareHandler {
     const port = options.port();
     const hosts = allowedHosts(port, options.allowHosts);
     const refuse = (status: 401 | 403, code: string, error: string) => {
-      options.audit.record({
-        operation: 'access_control',
-        outcome: 'denied',
-        resources: `${c.req.method} ${url.pathname}`,
-        error: code,
-      });
+      options.audit.refused({ address: peerAddress(c), code, resources: `${c.req.method} ${url.pathname}` });
       if (status === 401) c.header('WWW-Authenticate', 'Bearer');
       return c.json({ error, code }, status);
     };

@@ -151,7 +151,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     audit =
       options.audit ??
-      AuditLog.open({ dataDir, literals: [token], onError: (e) => log(`audit: ${e.message}`) });
+      AuditLog.open({
+        dataDir,
+        literals: [token],
+        onError: (e) => log(`audit: ${e.message}`),
+        warn: (line) => log(`trawl serve: ${line}`),
+      });
   } catch (err) {
     if (err instanceof AuditKeyError) throw err;
     throw dataDirProblem(dataDir, err);
