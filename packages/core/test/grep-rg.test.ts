@@ -12,6 +12,8 @@ const trees = new TempTrees('trawl-grep-rg-');
 afterAll(() => trees.remove());
 const fence = new SensitiveFence({ home: trees.home, env: {} });
 const hasRg = grepEngines().includes('rg');
+/** A budget no search here can exhaust, however loaded the machine. */
+const ROOMY = { timeBudgetMs: 120_000 };
 
 function fresh(files: Record<string, string | Buffer>): string {
   const root = trees.fresh('g');
@@ -40,7 +42,7 @@ describe.skipIf(!hasRg)('the rg engine of content grep', () => {
       seen.push(fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8'));
       return child;
     };
-    const { payload } = await grepFiles({ root, query, fence, engine: 'rg', spawnRg });
+    const { payload } = await grepFiles({ root, query, fence, engine: 'rg', spawnRg, limits: ROOMY });
     expect(payload.engine).toBe('rg');
     expect(payload.results.map((r) => r.file)).toEqual(['a.txt']);
     expect(seen).toHaveLength(1);
@@ -68,7 +70,13 @@ describe.skipIf(!hasRg)('the rg engine of content grep', () => {
   it('an rg that cannot start is no verdict: the js engine answers within the same deadline', async () => {
     const root = fresh({ 'a.txt': 'needle\n' });
     const broken = script('rg', '#!/nonexistent/interpreter\n');
-    const { payload, detail } = await grepFiles({ root, query: 'needle', fence, rgPath: broken });
+    const { payload, detail } = await grepFiles({
+      root,
+      query: 'needle',
+      fence,
+      rgPath: broken,
+      limits: ROOMY,
+    });
     expect(payload.engine).toBe('js');
     expect(payload.results.map((r) => r.file)).toEqual(['a.txt']);
     expect(detail.fallback).toMatch(/rg failed/);
@@ -77,7 +85,13 @@ describe.skipIf(!hasRg)('the rg engine of content grep', () => {
   it('an rg that exits with an error and no hits is no verdict either, not "no matches"', async () => {
     const root = fresh({ 'a.txt': 'needle\n' });
     const failing = script('rg', '#!/bin/sh\ncat >/dev/null\necho "rg: something broke" >&2\nexit 2\n');
-    const { payload, detail } = await grepFiles({ root, query: 'needle', fence, rgPath: failing });
+    const { payload, detail } = await grepFiles({
+      root,
+      query: 'needle',
+      fence,
+      rgPath: failing,
+      limits: ROOMY,
+    });
     expect(payload.engine).toBe('js');
     expect(payload.results.map((r) => r.file)).toEqual(['a.txt']);
     expect(detail.fallback).toContain('something broke');
@@ -93,7 +107,7 @@ describe.skipIf(!hasRg)('the rg engine of content grep', () => {
     const root = fresh({ 'a.txt': 'needle\n' });
     const open = script('rg', '#!/bin/sh\nexit 0\n');
     fs.chmodSync(open, 0o777);
-    const { payload } = await grepFiles({ root, query: 'needle', fence, rgPath: open });
+    const { payload } = await grepFiles({ root, query: 'needle', fence, rgPath: open, limits: ROOMY });
     expect(payload.engine).toBe('js');
     expect(payload.results).toHaveLength(1);
   });

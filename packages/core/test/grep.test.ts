@@ -11,6 +11,8 @@ const trees = new TempTrees('trawl-grep-');
 afterAll(() => trees.remove());
 const fence = new SensitiveFence({ home: trees.home, env: {} });
 const AWS_KEY = 'AKIAQ3EGRXW4J5N7TKXZ';
+/** A budget no search here can exhaust, however loaded the machine (the deadline tests set their own). */
+const ROOMY_MS = 120_000;
 
 function fresh(files: Record<string, string | Buffer> = {}): string {
   const root = trees.fresh('g');
@@ -19,7 +21,9 @@ function fresh(files: Record<string, string | Buffer> = {}): string {
 }
 
 async function grep(root: string, query: string, extra: Partial<GrepRequest> = {}) {
-  return (await grepFiles({ root, query, fence, ...extra })).payload;
+  return (
+    await grepFiles({ root, query, fence, ...extra, limits: { timeBudgetMs: ROOMY_MS, ...extra.limits } })
+  ).payload;
 }
 
 describe('grepQuery: which requests are searches', () => {

@@ -20,7 +20,9 @@ let proj: string;
 /** Runs the built CLI with a fake HOME (the real ~/.ssh is never involved). */
 async function trawl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, [BIN, ...args], {
+    // A budget no search here can exhaust, however loaded the machine (usage-error cases ignore it).
+    const full = args[0] === 'grep' ? [...args, '--deadline', '120'] : args;
+    const r = await run(process.execPath, [BIN, ...full], {
       cwd: proj,
       env: { PATH: process.env['PATH'] ?? '', HOME: trees.home },
     });
@@ -114,6 +116,7 @@ describe.each(grepEngines())('MCP grep_files (%s engine)', (engine) => {
       root: proj,
       fence: new SensitiveFence({ home: trees.home, env: {} }),
       engine,
+      grep: { limits: { timeBudgetMs: 120_000 } },
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);

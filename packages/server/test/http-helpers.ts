@@ -51,6 +51,8 @@ export interface TestServerOptions {
   audit?: AuditSink;
   token?: string;
   allowHosts?: string[];
+  /** /api/file-grep's budget (tests that expect a complete answer give a loaded machine room). */
+  grepBudgetMs?: number;
   /** The workbench build to serve (default none: `/` is the placeholder). */
   webDist?: string;
   agent?: string[];
@@ -87,17 +89,18 @@ export interface TestServer {
 export async function startTestServer(o: TestServerOptions): Promise<TestServer> {
   const audit = new MemoryAudit();
   const env = { HOME: o.home, ...(o.env ?? {}) };
+  const budget = o.grepBudgetMs !== undefined ? { grepBudgetMs: o.grepBudgetMs } : {};
   let context: TaskContext | undefined;
   let runners: { probe: TaskRunner; transfer: TaskRunner } | undefined;
   if (o.inline) {
-    context = createTaskContext({ home: o.home, env, extra: [o.dataDir] });
+    context = createTaskContext({ home: o.home, env, extra: [o.dataDir], ...budget });
     if (o.inline !== true) Object.assign(context, o.inline);
     const inline = new InlineRunner(context);
     runners = { probe: inline, transfer: inline };
   }
   if (o.runners) {
     if (!runners) {
-      const base = createTaskContext({ home: o.home, env, extra: [o.dataDir] });
+      const base = createTaskContext({ home: o.home, env, extra: [o.dataDir], ...budget });
       const inline = new InlineRunner(base);
       runners = { probe: inline, transfer: inline };
     }
@@ -115,6 +118,7 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
     ...(o.indexes === undefined && 'indexes' in o ? {} : { indexes: o.indexes ?? null }),
     ...(o.token ? { token: o.token } : {}),
     ...(o.allowHosts ? { allowHosts: o.allowHosts } : {}),
+    ...budget,
     webDist: o.webDist ?? null,
     ...(o.agent ? { agent: o.agent } : {}),
     ...(o.agentLimits ? { agentLimits: o.agentLimits } : {}),

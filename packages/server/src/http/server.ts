@@ -45,6 +45,8 @@ export interface ServeOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Extra sensitive locations (absolute or `~/`). */
   sensitive?: readonly string[];
+  /** /api/file-grep's shared budget in ms (default 2 000). */
+  grepBudgetMs?: number;
   /** Operational log (stderr). */
   log?: (line: string) => void;
   probeSize?: number;
@@ -144,6 +146,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     home,
     env: { ...env },
     extra: [dataDir, ...(options.sensitive ?? [])],
+    ...(options.grepBudgetMs !== undefined ? { grepBudgetMs: options.grepBudgetMs } : {}),
   };
   const mainFence = new SensitiveFence({ home: fence.home, env: fence.env, extra: fence.extra });
   let audit: AuditSink;

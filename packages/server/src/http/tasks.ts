@@ -30,6 +30,8 @@ export interface FenceConfig {
   extra: string[];
   /** Niceness of the worker thread (Linux), so bulk work yields to the event loop. */
   nice?: number;
+  /** /api/file-grep's shared budget in ms (default 2 000; tests on a loaded machine give more). */
+  grepBudgetMs?: number;
 }
 
 /** What every task runs with. The seams are for in-process tests only (functions cannot cross to a worker). */
@@ -58,6 +60,7 @@ export function createTaskContext(config: FenceConfig & { platform?: string }): 
     fence: new SensitiveFence({ home: config.home, env: config.env, extra: config.extra }),
     home: config.home,
     platform: config.platform ?? process.platform,
+    ...(config.grepBudgetMs !== undefined ? { grep: { limits: { timeBudgetMs: config.grepBudgetMs } } } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ interface GrepFlags {
   regex?: boolean;
   caseSensitive?: boolean;
   word?: boolean;
+  deadline?: number;
 }
 
 const ENGINES = ['auto', 'js', 'rg'] as const;
@@ -38,6 +39,7 @@ export const registerGrep: RegisterCommand = (program, io, setExit) => {
     .option('--regex', "the query is a regular expression (ripgrep's Rust syntax)")
     .option('--case-sensitive', 'match case exactly')
     .option('--word', 'match whole words only')
+    .option('--deadline <seconds>', 'the budget both passes share (default 2, as the endpoint)', parseSeconds)
     .action(async (query: string, flags: GrepFlags) => {
       setExit(await runGrep(query, flags, io));
     });
@@ -72,6 +74,7 @@ async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterC
       caseSensitive: flags.caseSensitive === true,
       wholeWord: flags.word === true,
       regex: flags.regex === true,
+      ...(flags.deadline !== undefined ? { limits: { timeBudgetMs: flags.deadline * 1000 } } : {}),
     });
   } catch (err) {
     if (err instanceof PatternError) throw new UsageError(`invalid pattern: ${err.message}`);
@@ -86,4 +89,11 @@ async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterC
   }
   if (answer.detail.fallback) io.stderr.write(`trawl: ${answer.detail.fallback}; the js engine answered\n`);
   return 0;
+}
+
+function parseSeconds(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--deadline expects a positive number of seconds, got '${v}'`);
+  return n;
 }
