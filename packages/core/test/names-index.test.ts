@@ -10,7 +10,7 @@ import {
   nodeNameFs,
   searchNames,
 } from '../src/names/index.js';
-import { lastMatchWasAliasOnly, nameTarget, prepareNameQuery, scoreTarget } from '../src/names/score.js';
+import { nameTarget, prepareNameQuery, scoreTarget } from '../src/names/score.js';
 import { compareRanked } from '../src/names/types.js';
 import { POPULATE, TempTrees } from './fixtures/temp-trees.js';
 
@@ -224,7 +224,8 @@ describe('FileIndex: ranking', () => {
       const brute = entries
         .map((e, order) => {
           const t = nameTarget(e.rel, e.kind === 'dir');
-          const score = scoreTarget(q, t);
+          const match = { aliasOnly: false };
+          const score = scoreTarget(q, t, match);
           return {
             rel: e.rel,
             order,
@@ -232,7 +233,7 @@ describe('FileIndex: ranking', () => {
             isDir: t.isDir,
             nameLength: e.rel.length - t.nameStart,
             mtimeMs: 0,
-            aliasOnly: lastMatchWasAliasOnly(),
+            aliasOnly: match.aliasOnly,
           };
         })
         .filter((x) => x.score > 0)

@@ -11,7 +11,6 @@ import {
   fuzzyQuality,
   fuzzyQualityDense,
   fuzzyScore,
-  lastMatchWasAliasOnly,
   nameTarget,
   prepareNameQuery,
   scoreTarget,
@@ -26,9 +25,17 @@ function rank(q: string, rels: string[]): string[] {
       const isDir = r.endsWith('/');
       const rel = isDir ? r.slice(0, -1) : r;
       const t = nameTarget(rel, isDir);
-      const score = scoreTarget(query, t);
-      const aliasOnly = lastMatchWasAliasOnly();
-      return { r, i, score, isDir, nameLength: rel.length - t.nameStart, mtimeMs: 0, aliasOnly };
+      const match = { aliasOnly: false };
+      const score = scoreTarget(query, t, match);
+      return {
+        r,
+        i,
+        score,
+        isDir,
+        nameLength: rel.length - t.nameStart,
+        mtimeMs: 0,
+        aliasOnly: match.aliasOnly,
+      };
     })
     .filter((x) => x.score > 0)
     .sort((a, b) => compareRanked(a, b) || a.i - b.i)

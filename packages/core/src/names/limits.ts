@@ -1,6 +1,6 @@
 /**
- * Name search's pinned numbers (spec/file-api.md §1.1), each with its reason. The lead merges these into
- * `src/limits.ts` later.
+ * Name search's pinned numbers (spec/file-api.md §1.1), each with its reason. Kept beside the layer, so
+ * `@trawl/core/names` imported alone pulls in nothing of the others.
  */
 
 /** Queries shorter than this (after trimming) return nothing: one character matches most of a tree. */

@@ -280,65 +280,57 @@ function singleReading(text: string, wantsDir: boolean, variants: NameQuery[]): 
   };
 }
 
-/** Score of `t` for `q`; 0 means no match. Higher is better. */
-export function scoreTarget(q: NameQuery, t: NameTarget): number {
-  const s = lexicalScoreTarget(q, t);
+/** Score of `t` for `q`; 0 means no match. Higher is better. `match`, when given, says how it matched. */
+export function scoreTarget(q: NameQuery, t: NameTarget, match?: LexicalMatch): number {
+  const s = lexicalScoreTarget(q, t, match);
   return s > 0 ? s : fuzzyScoreTarget(q, t);
 }
-
-/**
- * Upper bound of {@link fuzzyScoreTarget}: lets a top-K search skip the fuzzy alignment once K better results are
- * in hand.
- */
-export const FUZZY_SCORE_CEILING = SCORE_FUZZY_MAX + WANTS_DIR_BONUS + 5;
 
 /** The highest score a fuzzy match can reach for `q` (a name is at least one character long). */
 export function fuzzyCeilingFor(q: NameQuery): number {
   return SCORE_FUZZY_MAX + (q.wantsDir ? WANTS_DIR_BONUS : 0) + 4.9;
 }
 
-/** The lexical tiers only: 0 when only the fuzzy tier could match. */
-export function lexicalScoreTarget(q: NameQuery, t: NameTarget): number {
-  lastMatchWasAlias = false;
-  const own = lexicalOwn(q, t);
-  const main = t.main;
-  if (main === undefined || (q.mask & ~main.pathMask) !== 0) return own;
-  const asDir = lexicalOwn(q, main);
-  if (own === 0 && asDir > 0) lastMatchWasAlias = true;
-  return Math.max(asDir, own);
+/** What {@link lexicalScoreTarget} found besides the score, written into an object the caller owns. */
+export interface LexicalMatch {
+  /**
+   * Matched only through the candidate's directory (a main file such as `router/index.js` for `router`): on an
+   * equal score it ranks after a file matched by its own name.
+   */
+  aliasOnly: boolean;
 }
 
-/**
- * Whether the last {@link lexicalScoreTarget} matched only through the candidate's directory (a main file such as
- * `router/index.js` for `router`): on an equal score it ranks after a file matched by its own name.
- */
-export function lastMatchWasAliasOnly(): boolean {
-  return lastMatchWasAlias;
+/** The lexical tiers only: 0 when only the fuzzy tier could match. `match`, when given, says how it matched. */
+export function lexicalScoreTarget(q: NameQuery, t: NameTarget, match?: LexicalMatch): number {
+  const own = lexicalOwn(q, t);
+  const main = t.main;
+  if (match) match.aliasOnly = false;
+  if (main === undefined || (q.mask & ~main.pathMask) !== 0) return own;
+  const asDir = lexicalOwn(q, main);
+  if (match && own === 0 && asDir > 0) match.aliasOnly = true;
+  return Math.max(asDir, own);
 }
-let lastMatchWasAlias = false;
 
 function lexicalOwn(q: NameQuery, t: NameTarget): number {
   if ((q.mask & ~t.pathMask) !== 0 || (q.nameMask & ~t.nameMask) !== 0) return 0;
   let best = lexicalReading(q, t);
-  let typed = readingTier >= SCORE_COMPACT_EXACT ? q.name.length : -1;
+  let bestReading = q;
   for (const v of q.variants) {
     const s = lexicalReading(v, t);
     if (s > best) {
       best = s;
-      typed = readingTier >= SCORE_COMPACT_EXACT ? v.name.length : -1;
+      bestReading = v;
     }
   }
   if (best === 0) return 0;
   // An exact match (name, stem, or ignoring separators) is as long as what was typed: an extension is not extra.
   const nameLen = t.rel.length - t.nameStart;
-  return finish(q, t, best, typed >= 0 ? Math.min(typed, nameLen) : nameLen);
+  const exact = lexicalNameScore(bestReading.name, bestReading.nameCompact, t) >= SCORE_COMPACT_EXACT;
+  return finish(q, t, best, exact ? Math.min(bestReading.name.length, nameLen) : nameLen);
 }
 
-/** The name tier of the last {@link lexicalReading} (without its directory bonus). */
-let readingTier = 0;
-
+/** One reading of the query (as typed, or a variant): its name tier plus the directory segments' bonus. */
 function lexicalReading(q: NameQuery, t: NameTarget): number {
-  readingTier = 0;
   if ((q.nameMask & ~t.nameMask) !== 0) return 0;
   const tier = lexicalNameScore(q.name, q.nameCompact, t);
   if (tier === 0) return 0;
@@ -348,7 +340,6 @@ function lexicalReading(q: NameQuery, t: NameTarget): number {
     if (dq < 0) return 0;
     s += DIR_SEGMENTS_WEIGHT * dq;
   }
-  readingTier = tier;
   return s;
 }
 

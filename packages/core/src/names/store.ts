@@ -5,14 +5,14 @@ import {
   fuzzyCeilingFor,
   fuzzyQuality,
   fuzzyScoreOf,
-  lastMatchWasAliasOnly,
+  type LexicalMatch,
   lexicalScoreTarget,
   lowerSameLength,
   type NameQuery,
   NameTarget,
   SplitAligner,
 } from './score.js';
-import type { NameKinds, NameScorer, RankedCandidate } from './types.js';
+import { compareRanked, type NameKinds, type NameScorer, type RankedCandidate } from './types.js';
 
 const KIND_FILE = 1;
 const KIND_DIR = 2;
@@ -299,6 +299,7 @@ export class EntryStore {
     const heap = new TopK(k);
     const n = this.rels.length;
     const qmask = q.mask;
+    const match: LexicalMatch = { aliasOnly: false };
     const kindMask = kinds === 'files' ? KIND_FILE : kinds === 'dirs' ? KIND_DIR : KIND_FILE | KIND_DIR;
     const fuzzy = scratch && scratch.length >= n ? scratch : new Int32Array(n);
     let nf = 0;
@@ -331,9 +332,9 @@ export class EntryStore {
         continue;
       }
       const t = this.target(i);
-      const s = lexicalScoreTarget(q, t);
+      const s = lexicalScoreTarget(q, t, match);
       if (s > 0) {
-        heap.offer(i, s, t.isDir, t.rel.length - t.nameStart, lastMatchWasAliasOnly());
+        heap.offer(i, s, t.isDir, t.rel.length - t.nameStart, match.aliasOnly);
         matched[nm++] = i;
         if (s > ceiling) strong++;
       } else fuzzy[nf++] = i;
@@ -445,7 +446,7 @@ class TopK {
       // strictly better than the worst, else dropped (arrival order keeps the earlier one on a full tie)
       if (score < w.score) return;
       if (score === w.score) {
-        const c = rankOrder({ score, isDir, nameLength, mtimeMs: 0, aliasOnly }, w);
+        const c = compareRanked({ score, isDir, nameLength, mtimeMs: 0, aliasOnly }, w);
         if (c >= 0) return;
       }
       items[0] = { slot, score, isDir, nameLength, mtimeMs: 0, aliasOnly };
@@ -457,12 +458,12 @@ class TopK {
   }
 
   sorted(): RankedSlot[] {
-    return this.items.slice().sort((a, b) => rankOrder(a, b) || a.slot - b.slot);
+    return this.items.slice().sort((a, b) => compareRanked(a, b) || a.slot - b.slot);
   }
 
   // heap order: the WORST candidate at the root
   private worse(a: RankedSlot, b: RankedSlot): boolean {
-    const c = rankOrder(a, b);
+    const c = compareRanked(a, b);
     return c > 0 || (c === 0 && a.slot > b.slot);
   }
 
@@ -490,11 +491,4 @@ class TopK {
       i = m;
     }
   }
-}
-
-function rankOrder(a: RankedCandidate, b: RankedCandidate): number {
-  if (a.score !== b.score) return b.score - a.score;
-  if (a.isDir !== b.isDir) return a.isDir ? 1 : -1;
-  if (!!a.aliasOnly !== !!b.aliasOnly) return a.aliasOnly ? 1 : -1;
-  return a.nameLength - b.nameLength;
 }

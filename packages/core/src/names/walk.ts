@@ -11,7 +11,7 @@ import {
   NAME_WALK_TIME_BUDGET_MS,
 } from './limits.js';
 import { isDotName, NAME_SKIP_DIRS, tccPruner } from './rules.js';
-import { lastMatchWasAliasOnly, nameTarget, prepareNameQuery, scoreTarget } from './score.js';
+import { type LexicalMatch, nameTarget, prepareNameQuery, scoreTarget } from './score.js';
 import {
   compareRanked,
   type NameDirent,
@@ -114,9 +114,10 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
     return false;
   };
 
+  const match: LexicalMatch = { aliasOnly: false };
   const score = (name: string, rel: string, isDir: boolean): number => {
     if (options.scorer) return options.scorer(lowered, name, rel);
-    return scoreTarget(prepared!, nameTarget(rel, isDir));
+    return scoreTarget(prepared!, nameTarget(rel, isDir), match);
   };
 
   rootLoop: for (const [rootIndex, root] of options.roots.entries()) {
@@ -192,7 +193,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
           const childRel = rel ? `${rel}/${entry.name}` : entry.name;
           const s = score(entry.name, childRel, kind === 'dir');
           if (!(s > 0)) continue;
-          const aliasOnly = !options.scorer && lastMatchWasAliasOnly();
+          const aliasOnly = !options.scorer && match.aliasOnly;
           const abs = join(root, childRel);
           const refused = entry.link
             ? await fence.isSensitive(abs)
