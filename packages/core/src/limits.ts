@@ -12,9 +12,6 @@ export const WORKER_BATCH_FILES = 256;
 /** The first batches are small so the first results arrive early. */
 export const WORKER_FIRST_BATCH_FILES = 16;
 
-/** Bytes of file content per worker batch: a batch of huge files should not hog one worker. */
-export const WORKER_BATCH_BYTES = 8 * 1024 * 1024;
-
 /** Workers a search may use. Two cores on the target machines; more threads only add contention. */
 export const DEFAULT_WORKERS = 2;
 

@@ -165,6 +165,14 @@ describe('Walker', () => {
     expect(walk({ globs: ['src/*.ts'] }).paths).toEqual(['src/c.ts']);
   });
 
+  it('reads a lone /** as every path at any depth, as ripgrep does (not only the top level)', () => {
+    for (const f of ['top.ts', 'a/b/deep.ts']) put(f);
+    const everything = ['a/b/deep.ts', 'top.ts'];
+    expect(walk({ globs: ['/**'] }).paths).toEqual(everything);
+    expect(walk({ globs: ['/**'], globMode: 'filter' }).paths).toEqual(everything);
+    expect(walk({ globs: ['**'] }).paths).toEqual(everything);
+  });
+
   it('skips listed directory names below a root but not the root itself', () => {
     put('node_modules/x/a.js');
     put('src/a.js');

@@ -1,6 +1,6 @@
 /**
- * Path completion's pinned numbers (spec/file-api.md §1.2), each with its reason. The lead merges these into
- * `src/limits.ts` later.
+ * Path completion's pinned numbers (spec/file-api.md §1.2), each with its reason. Kept beside the layer, so
+ * `@trawl/core/complete` imported alone pulls in nothing of the others.
  */
 
 /** Rows returned, after sorting: a picker shows a screenful, and the user narrows by typing. */

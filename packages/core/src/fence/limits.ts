@@ -1,5 +1,6 @@
 /**
- * The fence's pinned numbers (the lead merges these into `src/limits.ts` later).
+ * The fence's pinned numbers. Each layer keeps its limits beside it, so a layer imported alone (`@trawl/core/fence`)
+ * pulls in nothing of the others.
  */
 
 /** A candidate that cannot be canonicalised within this many ms is treated as sensitive (fail closed). */

@@ -27,6 +27,15 @@ function escapeChar(c: string): string {
   return REGEX_SPECIAL.test(c) ? `\\${c}` : c;
 }
 
+/**
+ * `text` as a glob that matches exactly that text: every character special to globset (and to
+ * {@link globToRegexSource}) escaped, `,` too since it is special inside braces. One escaper for every glob trawl
+ * builds from a path, whichever engine reads it (ripgrep's `--glob` or ours).
+ */
+export function escapeGlob(text: string): string {
+  return text.replace(/[\\*?[\]{}!,]/g, '\\$&');
+}
+
 /** Regex source (no anchors) for `glob`; throws GlobError on malformed input. */
 export function globToRegexSource(glob: string, options: GlobOptions): string {
   const any = options.literalSeparator ? '[^/]' : '[\\s\\S]';

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import { DOCUMENT_EXTENSIONS, documentKindOf } from '../docs/extract.js';
 import type { ExtractOptions } from '../docs/types.js';
-import { escapeGlob } from '../engine/rg/rg-engine.js';
 import type { SpawnRg } from '../engine/run.js';
 import type { EngineChoice } from '../engine/search.js';
 import type { SensitiveFence } from '../fence/fence.js';
+import { escapeGlob } from '../glob/glob.js';
 import { compilePattern } from '../match/index.js';
 import type { SearchOutcome } from '../search/events.js';
 import { docPass } from './doc-pass.js';

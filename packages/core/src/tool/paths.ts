@@ -106,17 +106,6 @@ export function commonBase(paths: readonly string[]): string {
   return `/${parts.join('/')}`;
 }
 
-/** `inner` is `outer` or below it. */
-export function isWithin(inner: string, outer: string): boolean {
-  if (inner === outer || outer === '/') return true;
-  return inner.startsWith(`${outer}/`);
-}
-
-/** Escapes glob metacharacters so a literal path can be used inside a glob. */
-export function escapeGlob(s: string): string {
-  return s.replace(/[\\*?[\]{}!,]/g, '\\$&');
-}
-
 export type StatResult =
   | { kind: 'file' | 'dir' | 'other'; size: number }
   | { kind: 'missing' }

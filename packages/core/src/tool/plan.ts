@@ -2,12 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type EngineChoice, resolveRipgrep } from '../engine/index.js';
 import type { SensitiveFence } from '../fence/index.js';
+import { escapeGlob } from '../glob/glob.js';
 import { readArchiveMember } from './archive.js';
 import { listNames, unique } from './compose.js';
 import { SearchToolError } from './errors.js';
 import { BINARY_SNIFF_BYTES, MAX_FILE_BYTES } from './limits.js';
 import type { LineRange } from './line-ranges.js';
-import { commonBase, describeSpecialFile, displayPath, escapeGlob } from './paths.js';
+import { commonBase, describeSpecialFile, displayPath } from './paths.js';
 import type { Notes } from './state.js';
 import { describeCode, type Target, unionRanges } from './targets.js';
 import { type EngineRoot, type Expanded, type PendingFile, SKIP_DIRS } from './types.js';
@@ -336,8 +337,7 @@ function globGroups(globs: Array<Extract<Target, { kind: 'glob' }>>): Group[] {
   return sets.map(({ base: b, members }) => {
     const patterns = members.map((g) => {
       const rel = path.relative(b, g.baseAbs).split(path.sep).join('/');
-      // A leading `**` needs no anchor (and the js engine's walker mishandles a lone `/**`).
-      if (rel === '') return g.bare || g.rest.startsWith('**') ? g.rest : `/${g.rest}`;
+      if (rel === '') return g.bare ? g.rest : `/${g.rest}`;
       return g.bare ? `/${escapeGlob(rel)}/**/${g.rest}` : `/${escapeGlob(rel)}/${g.rest}`;
     });
     const skipDirs = new Set(SKIP_DIRS.filter((d) => !patterns.some((p) => p.includes(d))));

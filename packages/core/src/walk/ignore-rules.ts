@@ -195,7 +195,10 @@ function parseLine(
 
   let glob = line;
   let scope: Rule['scope'] = 'path';
-  if (!glob.includes('/')) {
+  if (anchored && glob === '**') {
+    // `/**` is everything below the base at any depth (globset's reading), not the base's children only.
+    scope = 'path';
+  } else if (!glob.includes('/')) {
     scope = anchored ? 'child' : 'name';
   } else if (!anchored && glob.startsWith('**/') && !glob.slice(3).includes('/')) {
     // `**/name` matches the name at any depth: the same as a slash-less pattern.

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { escapeGlob } from '../../glob/glob.js';
 import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
 import { charBoundaryAtOrBefore } from '../../search/utf8.js';
 import { compareUtf8 } from '../../util/path-order.js';
@@ -226,11 +227,6 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
 function newlineFree(p: EngineRun['pattern']): string {
   if (p.fixedStrings) return p.rust.replace(/[\\.+*?()|[\]{}^$#&~-]/g, '\\$&').replace(/\n/g, '\\n');
   return p.rust.replace(/\n/g, '\\n');
-}
-
-/** `name` as a glob that matches exactly that text. */
-export function escapeGlob(name: string): string {
-  return name.replace(/[\\*?[\]{}!]/g, '\\$&');
 }
 
 async function runOnce(
