@@ -47,6 +47,10 @@ export interface ContentIndexOptions {
   buildIn?: 'worker' | 'inline';
   /** Rebuild even when a usable persisted index exists. */
   rebuild?: boolean;
+  /** false: only load a persisted index, never build one (`trawl index --status`). Default true. */
+  build?: boolean;
+  /** What to do when a loaded index differs from the tree: 'overlay' (default) re-indexes the differences in memory; 'rebuild' writes a new index (`trawl index`). */
+  onChanged?: 'overlay' | 'rebuild';
   onProgress?: (p: BuildProgress) => void;
   /** Seams for tests. */
   watchDir?: WatchDir;
@@ -67,6 +71,8 @@ export interface ContentIndexStatus {
   indexBytes: number;
   trigrams: number;
   builtAt: number | null;
+  /** Files that differed from the persisted index when it was loaded (null: built, not loaded). */
+  changedSinceBuild: number | null;
   /** Files re-indexed in memory since the base was built, and files changed but not re-indexed yet. */
   overlayFiles: number;
   pendingFiles: number;
@@ -171,6 +177,7 @@ export class ContentIndex implements SearchIndex {
   private readonly now: () => number;
   private readonly ready: Promise<void>;
   private progress: BuildProgress | undefined;
+  private changedSinceBuild: number | null = null;
   private lastBuild: BuildResult | undefined;
   private barrierWatcher: IndexWatcher | null = null;
   private barrierSeq = 0;
@@ -226,6 +233,7 @@ export class ContentIndex implements SearchIndex {
       indexBytes: b?.fileBytes ?? 0,
       trigrams: b?.data.postings.keys.length ?? 0,
       builtAt: b?.data.builtAt ?? null,
+      changedSinceBuild: this.changedSinceBuild,
       overlayFiles: this.overlay.size,
       pendingFiles: this.dirty.size,
       watchedDirs: this.watchers.size,
@@ -272,11 +280,15 @@ export class ContentIndex implements SearchIndex {
       if (loaded) {
         this.setBase(loaded);
         const changed = this.validate();
+        this.changedSinceBuild = changed;
         this.reason = `loaded; ${changed} changed file(s) re-indexed`;
-        if (this.overlayTooLarge(changed)) {
+        const rebuild = this.options.onChanged === 'rebuild' ? changed > 0 : this.overlayTooLarge(changed);
+        if (rebuild && this.options.build !== false) {
           this.reason = `rebuilt: ${changed} files changed since the index was built`;
           await this.rebuildBase();
         }
+      } else if (this.options.build === false) {
+        throw new Error(this.reason.replace(/^rebuilt: /, ''));
       } else {
         await this.rebuildBase();
       }

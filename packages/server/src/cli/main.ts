@@ -4,6 +4,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerComplete } from './commands/complete.js';
 import { registerFind } from './commands/find.js';
 import { registerGrep } from './commands/grep.js';
+import { registerIndex } from './commands/index-cmd.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerRg } from './commands/rg.js';
 import { registerSearch } from './commands/search.js';
@@ -52,6 +53,7 @@ const commandRegistry: RegisterCommand[] = [
   registerServe,
   registerComplete,
   registerAudit,
+  registerIndex,
 ];
 
 function reportError(err: unknown, io: CliIO): number {

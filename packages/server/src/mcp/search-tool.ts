@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { SearchIndex } from '@trawl/core/content-index';
 import type { EngineChoice } from '@trawl/core/engine';
 import {
   defaultResourceRouter,
@@ -18,6 +19,8 @@ export interface SearchToolRegistration {
   engine?: EngineChoice;
   deadlineMs?: number;
   resources?: ResourceRouter;
+  /** The content index searches go through (they scan while it is not ready). */
+  index?: SearchIndex;
   /** Operational log lines (stderr for the stdio server). */
   log?: (line: string) => void;
 }
@@ -64,6 +67,7 @@ export async function registerSearchTool(server: McpServer, options: SearchToolR
           signal: extra.signal,
           ...(options.engine ? { engine: options.engine } : {}),
           ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+          ...(options.index ? { index: options.index } : {}),
         });
         return {
           content: [{ type: 'text' as const, text: result.text }],

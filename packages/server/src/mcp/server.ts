@@ -1,5 +1,8 @@
+import * as os from 'node:os';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type ContentIndex, openIndex } from '@trawl/core/content-index';
 import type { EngineChoice } from '@trawl/core/engine';
+import { createSensitiveFence } from '@trawl/core/fence';
 import { version } from '../version.js';
 import { registerSearchTool } from './search-tool.js';
 import { LineTransport } from './stdio-transport.js';
@@ -12,6 +15,11 @@ export interface TrawlMcpOptions {
   root: string;
   engine?: EngineChoice;
   deadlineMs?: number;
+  /**
+   * Where the root's content index lives (`trawl index --data-dir`); it is loaded or built in the background
+   * and searches scan until it is ready. Absent: no index.
+   */
+  indexDataDir?: string;
 }
 
 /** An MCP server with trawl's tools, and what to call when it closes (the name index runs in the background). */
@@ -34,14 +42,45 @@ export async function createMcpServer(
         'text, and `list_dir` to list one directory level.',
     },
   );
-  await registerSearchTool(server, { ...options, ...(log ? { log } : {}) });
+  const index = options.indexDataDir ? startContentIndex(options.root, options.indexDataDir, log) : undefined;
+  await registerSearchTool(server, { ...options, ...(log ? { log } : {}), ...(index ? { index } : {}) });
   const stopIndex = registerFindFilesTool(server, { root: options.root, ...(log ? { log } : {}) });
   registerGrepFilesTool(server, {
     root: options.root,
     ...(options.engine ? { engine: options.engine } : {}),
   });
   registerListDirTool(server, { root: options.root });
-  return { server, dispose: stopIndex };
+  return {
+    server,
+    dispose: () => {
+      stopIndex();
+      void index?.close();
+    },
+  };
+}
+
+/** Opens the root's content index in the background and logs when it is ready (or why it is not). */
+function startContentIndex(
+  root: string,
+  dataDir: string,
+  log?: (line: string) => void,
+): ContentIndex | undefined {
+  try {
+    const fence = createSensitiveFence({ home: os.homedir(), env: process.env, extra: [dataDir] });
+    const index = openIndex(root, { dataDir, fence });
+    void index.whenReady().then(() => {
+      const st = index.status();
+      log?.(
+        st.state === 'ready'
+          ? `trawl mcp: content index ready (${st.files} files, ${st.reason}, freshness: ${st.freshness})`
+          : `trawl mcp: no content index (${st.reason}); searches scan`,
+      );
+    });
+    return index;
+  } catch (err) {
+    log?.(`trawl mcp: no content index (${(err as Error).message}); searches scan`);
+    return undefined;
+  }
 }
 
 /**

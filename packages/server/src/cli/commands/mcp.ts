@@ -1,5 +1,6 @@
 import type { EngineChoice } from '@trawl/core/engine';
 import { Option } from 'commander';
+import { dataDirOf } from '../data-dir.js';
 import { UsageError } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 import { cliRoot } from '../root.js';
@@ -8,6 +9,8 @@ interface McpFlags {
   root?: string;
   engine: EngineChoice;
   deadline?: number;
+  index: boolean;
+  dataDir?: string;
 }
 
 /** `trawl mcp`: an MCP server on stdio. Protocol on stdout, logs on stderr. */
@@ -28,6 +31,14 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
       }
       return n;
     })
+    .option(
+      '--data-dir <dir>',
+      'where content indexes live (default: $TRAWL_DATA_DIR, else the data directory of trawl serve)',
+    )
+    .option(
+      '--no-index',
+      'search without the content index (by default it is loaded or built in the background)',
+    )
     .action(async (flags: McpFlags) => {
       const { root } = await cliRoot(flags.root ?? '.', io, { label: '--root' });
       // The MCP SDK takes a while to load; only this command needs it.
@@ -37,6 +48,7 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
           root,
           engine: flags.engine,
           ...(flags.deadline !== undefined ? { deadlineMs: flags.deadline * 1000 } : {}),
+          ...(flags.index ? { indexDataDir: await dataDirOf(flags.dataDir, io) } : {}),
         },
         (line) => io.stderr.write(`${line}\n`),
       );

@@ -1,0 +1,375 @@
+#!/usr/bin/env node
+// The live content index (issue 14): build, start-up, repeated agent searches through `trawl mcp`, freshness.
+//
+//   node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick]
+//
+// Per corpus, in one run:
+//   build      `trawl index DIR --data-dir D` from scratch, as a child: wall time, peak RSS (/usr/bin/time -v when
+//              present), files, text bytes, index bytes (share of the text).
+//   start-up   `trawl mcp --root DIR --data-dir D`: spawn → "content index ready" with the persisted index.
+//   queries    20 agent-style searches (rare and common identifiers, alternations, -i, regexes with a literal,
+//              glob-scoped) through the warm MCP server over stdio (MCP client round trip included), median of N,
+//              side by side with `rg` one-shot (bundled rg 15, a child process, same pattern and scope), median of
+//              N. Every indexed answer's text is compared with the same call to a second server run with
+//              `--no-index` (a scan): a ⚠ marks a difference.
+//   freshness  an external edit (a fresh token appended to a file) then at once a search for it: the answer
+//              must contain it; time from write to answer, p50/p95 of 10. A "checkout" that appends a token to
+//              1 000 files, then one search: all 1 000 must be found; time from the last write to the answer.
+//   memory     the serving process's VmRSS after the queries.
+// The machine is shared and loaded this session: absolute times move; read the ratios, and the load column.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, homedir, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = dirname(here);
+const CACHE = process.env.TRAWL_BENCH_CACHE || join(homedir(), '.cache/trawl-bench');
+const RESULTS = join(here, 'RESULTS.md');
+const CLI = join(repo, 'packages/server/bin/trawl.js');
+const require = createRequire(join(repo, 'packages/server/package.json'));
+const { Client } = await import(
+  pathToFileURL(require.resolve('@modelcontextprotocol/sdk/client/index.js')).href
+);
+const { StdioClientTransport } = await import(
+  pathToFileURL(require.resolve('@modelcontextprotocol/sdk/client/stdio.js')).href
+);
+const RG = (() => {
+  try {
+    return createRequire(join(repo, 'packages/core/package.json'))('@vscode/ripgrep').rgPath;
+  } catch {
+    return 'rg';
+  }
+})();
+
+const QUERIES = {
+  linux: [
+    { kind: 'rare', pattern: 'PM_RESUME', paths: ['.'] },
+    { kind: 'rare', pattern: 'sched_clock_register', paths: ['.'] },
+    { kind: 'rare', pattern: 'copy_from_user_nofault', paths: ['.'] },
+    { kind: 'rare', pattern: 'zq_no_such_symbol_qz', paths: ['.'] },
+    { kind: 'rare', pattern: 'kvmalloc_array', paths: ['.'] },
+    { kind: 'rare', pattern: 'DEFINE_STATIC_KEY_FALSE', paths: ['.'] },
+    { kind: 'alternation', pattern: 'ERR_SYS|PME_TURN_OFF|LINK_REQ_RST|CFG_BME_EVT', paths: ['.'] },
+    { kind: 'alternation', pattern: 'rcu_read_lock_bh|rcu_read_unlock_bh', paths: ['.'] },
+    { kind: '-i', pattern: 'pm_resume', paths: ['.'], i: true },
+    { kind: '-i', pattern: 'Sched_Clock_Stable', paths: ['.'], i: true },
+    { kind: 'regex', pattern: 'netif_rx\\w*\\(skb', paths: ['.'] },
+    { kind: 'regex', pattern: 'kmalloc\\(.*GFP_ATOMIC\\)', paths: ['.'] },
+    { kind: 'regex', pattern: 'static int \\w+_suspend_late', paths: ['.'] },
+    { kind: 'glob', pattern: 'sched_clock', paths: ['kernel/**/*.c'] },
+    { kind: 'glob', pattern: 'ETH_ALEN', paths: ['drivers/net/**/*.h'] },
+    { kind: 'directory', pattern: 'drm_err', paths: ['drivers/gpu'] },
+    { kind: 'common', pattern: 'ERR_PTR', paths: ['.'] },
+    { kind: 'common', pattern: 'mutex_lock', paths: ['.'] },
+    { kind: 'common', pattern: 'return -EINVAL', paths: ['.'] },
+    { kind: 'common', pattern: '\\w+_probe\\s*\\(', paths: ['.'] },
+  ],
+  npm: [
+    { kind: 'rare', pattern: 'createRequire', paths: ['.'] },
+    { kind: 'rare', pattern: 'zq_no_such_symbol_qz', paths: ['.'] },
+    { kind: 'rare', pattern: 'getTypeOfSymbolAtLocation', paths: ['.'] },
+    { kind: 'rare', pattern: 'useSyncExternalStore', paths: ['.'] },
+    { kind: 'rare', pattern: 'structuredClone', paths: ['.'] },
+    { kind: 'rare', pattern: 'ERR_REQUIRE_ESM', paths: ['.'] },
+    { kind: 'alternation', pattern: 'componentDidCatch|getDerivedStateFromError', paths: ['.'] },
+    { kind: 'alternation', pattern: 'WeakRef|FinalizationRegistry', paths: ['.'] },
+    { kind: '-i', pattern: 'usesyncexternalstore', paths: ['.'], i: true },
+    { kind: '-i', pattern: 'Content-Security-Policy', paths: ['.'], i: true },
+    { kind: 'regex', pattern: 'function\\s+\\w+Async\\(', paths: ['.'] },
+    { kind: 'regex', pattern: 'import\\(.*webpackChunkName', paths: ['.'] },
+    { kind: 'regex', pattern: 'class \\w+ extends Observable', paths: ['.'] },
+    { kind: 'glob', pattern: 'interface \\w+Options', paths: ['**/*.d.ts'] },
+    { kind: 'glob', pattern: 'createElement', paths: ['react-dom/**/*.js'] },
+    { kind: 'directory', pattern: 'SyntaxKind', paths: ['typescript'] },
+    { kind: 'common', pattern: 'TODO', paths: ['.'] },
+    { kind: 'common', pattern: 'module.exports', paths: ['.'] },
+    { kind: 'common', pattern: 'function', paths: ['.'] },
+    { kind: 'common', pattern: '\\w+Error\\(', paths: ['.'] },
+  ],
+};
+
+function parseArgs(argv) {
+  const o = { runs: 5, corpus: 'all', write: false, quick: false };
+  for (let k = 0; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--runs') o.runs = Number(argv[++k]);
+    else if (a === '--corpus') o.corpus = argv[++k];
+    else if (a === '--write') o.write = true;
+    else if (a === '--quick') o.quick = true;
+    else if (a === '--help' || a === '-h') {
+      console.log('node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  return o;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const pctile = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
+const mb = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+
+function build(dir, dataDir) {
+  rmSync(dataDir, { recursive: true, force: true });
+  const timeBin = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-v'] : [];
+  const started = performance.now();
+  const r = spawnSync(
+    timeBin[0] ?? process.execPath,
+    [
+      ...timeBin.slice(1),
+      ...(timeBin.length ? [process.execPath] : []),
+      CLI,
+      'index',
+      dir,
+      '--data-dir',
+      dataDir,
+      '--json',
+    ],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    },
+  );
+  const wall = performance.now() - started;
+  if (r.status !== 0) throw new Error(`trawl index failed: ${r.stderr}`);
+  const status = JSON.parse(r.stdout.trim().split('\n').pop());
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+  return { wall, status, peakRss: rss ? Number(rss[1]) * 1024 : null };
+}
+
+async function startMcp(dir, dataDir, index) {
+  const started = performance.now();
+  let stderr = '';
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--root', dir, '--data-dir', dataDir, ...(index ? [] : ['--no-index'])],
+    cwd: dir,
+    stderr: 'pipe',
+    env: { ...process.env },
+  });
+  let readyAt = null;
+  const ready = new Promise((resolve) => {
+    transport.stderr?.on('data', (b) => {
+      stderr += b.toString();
+      if (readyAt === null && /content index (ready|\()/.test(stderr) && /content index ready/.test(stderr)) {
+        readyAt = performance.now();
+        resolve();
+      }
+    });
+  });
+  const client = new Client({ name: 'trawl-bench', version: '0' });
+  await client.connect(transport);
+  if (index) await ready;
+  return {
+    client,
+    transport,
+    startupMs: index ? readyAt - started : null,
+    pid: transport.pid,
+    stderr: () => stderr,
+  };
+}
+
+async function call(client, q) {
+  const t = performance.now();
+  const r = await client.callTool(
+    {
+      name: 'search',
+      arguments: { pattern: q.pattern, paths: q.paths, ...(q.i ? { i: true } : {}) },
+    },
+    undefined,
+    { timeout: 600_000 },
+  );
+  return { ms: performance.now() - t, text: r.content?.[0]?.text ?? '' };
+}
+
+function rgOnce(dir, q) {
+  const args = ['--no-config', '-n', ...(q.i ? ['-i'] : [])];
+  let paths = q.paths;
+  const globbed = q.paths.filter((p) => p.includes('*'));
+  if (globbed.length) {
+    paths = ['.'];
+    for (const g of globbed) args.push('-g', g);
+  }
+  const t = performance.now();
+  spawnSync(RG, [...args, '--', q.pattern, ...paths], { cwd: dir, stdio: ['ignore', 'ignore', 'ignore'] });
+  return performance.now() - t;
+}
+
+function rssOf(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function freshness(dir, client) {
+  // External edits: a file gets a fresh token, then at once a search for it.
+  const files = [];
+  const walk = (d, depth) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (files.length >= 2000) return;
+      if (e.name.startsWith('.')) continue;
+      const p = join(d, e.name);
+      if (e.isDirectory() && depth < 6) walk(p, depth + 1);
+      else if (e.isFile() && /\.(c|h|js|ts)$/.test(e.name) && statSync(p).size < 200_000) files.push(p);
+    }
+  };
+  walk(dir, 0);
+  const originals = new Map();
+  const remember = (f) => {
+    if (!originals.has(f)) originals.set(f, readFileSync(f));
+  };
+  const edits = [];
+  let missed = 0;
+  try {
+    for (let k = 0; k < 10; k++) {
+      const f = files[(k * 97) % files.length];
+      remember(f);
+      const token = `zqfresh${k}x${Date.now()}`;
+      const t = performance.now();
+      appendFileSync(f, `\n// ${token}\n`);
+      const r = await call(client, { pattern: token, paths: ['.'] });
+      edits.push(performance.now() - t);
+      if (!r.text.includes(token)) missed++;
+    }
+    // A checkout touching 1 000 files.
+    const touched = files.slice(0, 1000);
+    const token = `zqcheckout${Date.now()}`;
+    for (const f of touched) {
+      remember(f);
+      appendFileSync(f, `\n// ${token}\n`);
+    }
+    const t = performance.now();
+    const r = await call(client, { pattern: token, paths: ['.'] });
+    const checkoutMs = performance.now() - t;
+    const found = /(\d+) (?:matches|match) in (\d+) files?/.exec(r.text) ?? /in (\d+) files/.exec(r.text);
+    return {
+      edits,
+      missed,
+      checkoutMs,
+      checkoutFiles: touched.length,
+      checkoutText: r.text.split('\n').slice(-3).join(' ⏎ '),
+      found: found?.[0] ?? '',
+    };
+  } finally {
+    for (const [f, b] of originals) writeFileSync(f, b);
+  }
+}
+
+async function benchCorpus(name, opts) {
+  const dir = join(CACHE, name);
+  if (!existsSync(`${dir}.done`)) {
+    console.log(`${name}: corpus not built (${dir}.done missing), skipped`);
+    return null;
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), `trawl-bench-index-${name}-`));
+  const load0 = loadavg()[0];
+  console.log(`${name}: building…`);
+  const b = build(dir, dataDir);
+  console.log(
+    `${name}: built in ${ms(b.wall)}, ${b.status.files} files, index ${mb(b.status.indexBytes)} of ${mb(b.status.textBytes)}`,
+  );
+  const indexed = await startMcp(dir, dataDir, true);
+  console.log(`${name}: mcp ready in ${ms(indexed.startupMs)}`);
+  const scanner = await startMcp(dir, dataDir, false);
+  const queries = opts.quick ? QUERIES[name].slice(0, 4) : QUERIES[name];
+  const rows = [];
+  for (const q of queries) {
+    const first = await call(indexed.client, q); // warm-up, and the answer compared below
+    const scan = await call(scanner.client, q);
+    const t = [];
+    const r = [];
+    for (let k = 0; k < opts.runs; k++) {
+      t.push((await call(indexed.client, q)).ms);
+      r.push(rgOnce(dir, q));
+    }
+    const row = { q, index: median(t), rg: median(r), same: first.text === scan.text, scan: scan.ms };
+    rows.push(row);
+    console.log(
+      `${name}: ${q.kind} ${q.pattern}: ${ms(row.index)} vs rg ${ms(row.rg)} (${(row.index / row.rg).toFixed(3)}×)${row.same ? '' : ' ⚠ differs from scan'}`,
+    );
+  }
+  const rss = rssOf(indexed.pid);
+  const fresh = await freshness(dir, indexed.client);
+  await indexed.client.close();
+  await scanner.client.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  return { name, b, startupMs: indexed.startupMs, rows, rss, fresh, load: [load0, loadavg()[0]] };
+}
+
+function render(res) {
+  const { name, b, rows } = res;
+  const st = b.status;
+  const sel = rows.filter((r) => r.q.kind !== 'common');
+  const out = [];
+  out.push(`## index: ${name}`, '');
+  out.push(
+    `Build (\`trawl index\`, from scratch): ${ms(b.wall)} wall, peak RSS ${b.peakRss ? mb(b.peakRss) : 'n/a'}; ${st.files} files, ${mb(st.textBytes)} of text indexed; index ${mb(st.indexBytes)} = ${((100 * st.indexBytes) / st.textBytes).toFixed(1)} % of the text, ${st.trigrams} trigrams.`,
+    `Start-up of \`trawl mcp\` with the persisted index (spawn → index ready, validation of every file's size+mtime included): ${ms(res.startupMs)}. Resident memory of the serving process after the queries: ${res.rss ? mb(res.rss) : 'n/a'}.`,
+    '',
+    `Queries through \`trawl mcp\` (stdio round trip, warm, index ready) vs \`rg\` one-shot (bundled rg 15, same pattern and scope), median of ${rows.length ? 'N' : 0} runs; "= scan": the text equals the same call to a \`--no-index\` server.`,
+    '',
+    '| kind | query | trawl mcp + index | rg one-shot | ratio | mcp scan (1 run) | = scan |',
+    '|---|---|---:|---:|---:|---:|:-:|',
+  );
+  for (const r of rows) {
+    out.push(
+      `| ${r.q.kind} | \`${r.q.i ? '-i ' : ''}${r.q.pattern.replace(/\|/g, '\\|')}\` ${r.q.paths.join(' ')} | ${ms(r.index)} | ${ms(r.rg)} | ${(r.index / r.rg).toFixed(3)}× | ${ms(r.scan)} | ${r.same ? '✓' : '⚠'} |`,
+    );
+  }
+  out.push(
+    '',
+    `Selective queries (all but "common"): p50 ${ms(median(sel.map((r) => r.index)))}; whole mix p50 ${ms(median(rows.map((r) => r.index)))} = ${(median(rows.map((r) => r.index / r.rg))).toFixed(3)}× rg (median of per-query ratios); worst ratio ${Math.max(...rows.map((r) => r.index / r.rg)).toFixed(2)}×.`,
+    '',
+    `Freshness: external edit → search for the new token at once: p50 ${ms(median(res.fresh.edits))}, p95 ${ms(pctile(res.fresh.edits, 95))} (write to answer), missed ${res.fresh.missed}/10. A checkout appending a token to ${res.fresh.checkoutFiles} files, then one search: ${ms(res.fresh.checkoutMs)} from the last write to the answer ("${res.fresh.checkoutText.slice(0, 160)}").`,
+    '',
+    `Load average (1 min) at start / end: ${res.load.map((x) => x.toFixed(1)).join(' / ')} on ${cpus().length} cores — the machine is shared with other builds and tests this session; absolute times are inflated, ratios less so.`,
+    '',
+  );
+  return out.join('\n');
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const names = opts.corpus === 'all' ? ['linux', 'npm'] : [opts.corpus];
+const sections = [];
+for (const n of names) {
+  const res = await benchCorpus(n, opts);
+  if (!res) continue;
+  const text = render(res);
+  console.log(`\n${text}`);
+  sections.push([n, text]);
+}
+if (opts.write) {
+  let md = readFileSync(RESULTS, 'utf8');
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: repo,
+    encoding: 'utf8',
+  }).stdout.trim();
+  for (const [n, text] of sections) {
+    const begin = `<!-- index:${n}:begin -->`;
+    const end = `<!-- index:${n}:end -->`;
+    const block = `${begin}\n${text}\nCommand: \`node bench/index.mjs --corpus ${n} --runs ${opts.runs} --write\` (commit ${commit}, ${new Date().toISOString()}).\n${end}`;
+    const i = md.indexOf(begin);
+    const j = md.indexOf(end);
+    md =
+      i >= 0 && j > i ? md.slice(0, i) + block + md.slice(j + end.length) : `${md.trimEnd()}\n\n${block}\n`;
+  }
+  writeFileSync(RESULTS, md);
+  console.log(`wrote ${RESULTS}`);
+}
+process.exit(0);
