@@ -17,7 +17,7 @@
 //              1 000 files, then one search: all 1 000 must be found; time from the last write to the answer.
 //   memory     the serving process's VmRSS after the queries.
 // The machine is shared and loaded this session: absolute times move; read the ratios, and the load column.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
@@ -101,15 +101,19 @@ const QUERIES = {
 };
 
 function parseArgs(argv) {
-  const o = { runs: 5, corpus: 'all', write: false, quick: false };
+  const o = { runs: 5, corpus: 'all', write: false, quick: false, dataDir: null };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
     if (a === '--runs') o.runs = Number(argv[++k]);
     else if (a === '--corpus') o.corpus = argv[++k];
     else if (a === '--write') o.write = true;
     else if (a === '--quick') o.quick = true;
+    // An index already built there (by `trawl index … --data-dir D`) is reused: no build is timed.
+    else if (a === '--data-dir') o.dataDir = argv[++k];
     else if (a === '--help' || a === '-h') {
-      console.log('node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick]');
+      console.log(
+        'node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick] [--data-dir D]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -148,6 +152,14 @@ function build(dir, dataDir) {
   const status = JSON.parse(r.stdout.trim().split('\n').pop());
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
   return { wall, status, peakRss: rss ? Number(rss[1]) * 1024 : null };
+}
+
+function statusOnly(dir, dataDir) {
+  const r = spawnSync(process.execPath, [CLI, 'index', dir, '--status', '--json', '--data-dir', dataDir], {
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`no index to reuse in ${dataDir}: ${r.stdout}${r.stderr}`);
+  return { wall: null, status: JSON.parse(r.stdout.trim().split('\n').pop()), peakRss: null };
 }
 
 async function startMcp(dir, dataDir, index) {
@@ -277,12 +289,13 @@ async function benchCorpus(name, opts) {
     console.log(`${name}: corpus not built (${dir}.done missing), skipped`);
     return null;
   }
-  const dataDir = mkdtempSync(join(tmpdir(), `trawl-bench-index-${name}-`));
+  const reuse = opts.dataDir !== null;
+  const dataDir = reuse ? opts.dataDir : mkdtempSync(join(tmpdir(), `trawl-bench-index-${name}-`));
   const load0 = loadavg()[0];
-  console.log(`${name}: building…`);
-  const b = build(dir, dataDir);
+  console.log(`${name}: ${reuse ? 'reusing the index in' : 'building…'} ${reuse ? dataDir : ''}`);
+  const b = reuse ? statusOnly(dir, dataDir) : build(dir, dataDir);
   console.log(
-    `${name}: built in ${ms(b.wall)}, ${b.status.files} files, index ${mb(b.status.indexBytes)} of ${mb(b.status.textBytes)}`,
+    `${name}: ${b.wall === null ? 'reused' : `built in ${ms(b.wall)}`}, ${b.status.files} files, index ${mb(b.status.indexBytes)} of ${mb(b.status.textBytes)}`,
   );
   const indexed = await startMcp(dir, dataDir, true);
   console.log(`${name}: mcp ready in ${ms(indexed.startupMs)}`);
@@ -308,7 +321,7 @@ async function benchCorpus(name, opts) {
   const fresh = await freshness(dir, indexed.client);
   await indexed.client.close();
   await scanner.client.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!reuse) rmSync(dataDir, { recursive: true, force: true });
   return { name, b, startupMs: indexed.startupMs, rows, rss, fresh, load: [load0, loadavg()[0]] };
 }
 
@@ -319,7 +332,7 @@ function render(res) {
   const out = [];
   out.push(`## index: ${name}`, '');
   out.push(
-    `Build (\`trawl index\`, from scratch): ${ms(b.wall)} wall, peak RSS ${b.peakRss ? mb(b.peakRss) : 'n/a'}; ${st.files} files, ${mb(st.textBytes)} of text indexed; index ${mb(st.indexBytes)} = ${((100 * st.indexBytes) / st.textBytes).toFixed(1)} % of the text, ${st.trigrams} trigrams.`,
+    `Build (\`trawl index\`, from scratch): ${b.wall === null ? 'not timed in this run (index reused)' : `${ms(b.wall)} wall`}, peak RSS ${b.peakRss ? mb(b.peakRss) : 'n/a'}; ${st.files} files, ${mb(st.textBytes)} of text indexed; index ${mb(st.indexBytes)} = ${((100 * st.indexBytes) / st.textBytes).toFixed(1)} % of the text, ${st.trigrams} trigrams.`,
     `Start-up of \`trawl mcp\` with the persisted index (spawn → index ready, validation of every file's size+mtime included): ${ms(res.startupMs)}. Resident memory of the serving process after the queries: ${res.rss ? mb(res.rss) : 'n/a'}.`,
     '',
     `Queries through \`trawl mcp\` (stdio round trip, warm, index ready) vs \`rg\` one-shot (bundled rg 15, same pattern and scope), median of ${rows.length ? 'N' : 0} runs; "= scan": the text equals the same call to a \`--no-index\` server.`,

@@ -406,14 +406,13 @@ export class ContentIndex implements SearchIndex {
         changed++;
         continue;
       }
-      if (
-        flags & FLAG_RACY ||
-        st.size !== r[id * 4] ||
-        st.mtimeMs !== r[id * 4 + 1] ||
-        st.ino !== r[id * 4 + 2]
-      ) {
+      if (st.size !== r[id * 4] || st.mtimeMs !== r[id * 4 + 1] || st.ino !== r[id * 4 + 2]) {
         this.markChanged(rel);
         changed++;
+      } else if (flags & FLAG_RACY) {
+        // Written within an mtime tick of its read: it may differ with the same size and mtime. Re-read it,
+        // but it does not count as a difference.
+        this.markChanged(rel);
       }
     }
     for (let id = 0; id < seen.length; id++) if (!seen[id]) b.stale[id] = 1; // gone
@@ -731,7 +730,8 @@ export class ContentIndex implements SearchIndex {
     ) {
       return scan(`${picked.length} of ${n} files may match: a scan is faster`);
     }
-    const excluded = req.walk.exclude ? dirMemo(this.root, req.walk.exclude) : null;
+    const rootsAbs = req.walk.roots.map((r) => path.resolve(req.walk.cwd, r === '' ? '.' : r));
+    const excluded = req.walk.exclude ? dirMemo(rootsAbs, req.walk.exclude) : null;
     const out: WalkEntry[] = [];
     for (const i of picked) {
       const e = entries[i]!;
@@ -912,22 +912,23 @@ function underNeverEntered(rel: string): boolean {
 }
 
 /**
- * The request's exclusion applied as its walk would: to the file and to every directory above it up to the
- * root (the predicate is prefix-closed, as the fence is: below an excluded directory everything is excluded).
+ * The request's exclusion applied as its walk applies it: to the file and to every directory from its search
+ * root down (the walk prunes an excluded directory with everything below it). Paths are canonical: the roots
+ * were checked to be free of links.
  */
-function dirMemo(root: string, exclude: (abs: string) => boolean): (abs: string) => boolean {
+function dirMemo(roots: readonly string[], exclude: (abs: string) => boolean): (abs: string) => boolean {
+  const stopAt = new Set(roots);
   const memo = new Map<string, boolean>();
   const dirExcluded = (dir: string): boolean => {
-    if (dir.length < root.length) return false;
-    if (path.dirname(dir) === dir) return exclude(dir);
     let v = memo.get(dir);
     if (v === undefined) {
-      v = exclude(dir) || dirExcluded(path.dirname(dir));
+      const parent = path.dirname(dir);
+      v = exclude(dir) || (!stopAt.has(dir) && parent !== dir && dirExcluded(parent));
       memo.set(dir, v);
     }
     return v;
   };
-  return (abs) => exclude(abs) || dirExcluded(path.dirname(abs));
+  return (abs) => exclude(abs) || (!stopAt.has(abs) && dirExcluded(path.dirname(abs)));
 }
 
 /** The compiled worker script (under a TS-source test runner this module is `src/…/*.ts`; use `dist`). */

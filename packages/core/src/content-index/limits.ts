@@ -24,12 +24,13 @@ export const MAX_INDEXED_DIRS = 400_000;
 export const MAX_WATCHED_DIRS = 32_768;
 
 /**
- * A query whose candidates exceed this share of the walked files, or of their bytes, scans instead: reading
- * most of the tree through the candidate list is no faster than a scan, and ripgrep scans faster than the
- * js workers read (bench/index.mjs: broad queries must stay within 1.1× of rg).
+ * A query whose candidates exceed this share of the walked files, or of their bytes, scans instead: past it,
+ * reading the candidates through the js workers (1.5–3× ripgrep's time per byte here, spec/engine-notes.md)
+ * stops being clearly cheaper than ripgrep reading everything, and broad queries must stay within 1.1× of rg.
+ * Bytes matter as much as files: a literal found in a few minified bundles can mean a quarter of a tree's bytes.
  */
-export const MAX_CANDIDATE_FILE_SHARE = 0.2;
-export const MAX_CANDIDATE_BYTE_SHARE = 0.1;
+export const MAX_CANDIDATE_FILE_SHARE = 0.25;
+export const MAX_CANDIDATE_BYTE_SHARE = 0.25;
 /** Trees this small are not worth an index decision: below it the share rule is not applied. */
 export const MIN_FILES_FOR_SHARE_RULE = 200;
 

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { SearchIndex } from '../content-index/registry.js';
 import { DOCUMENT_EXTENSIONS, documentKindOf } from '../docs/extract.js';
 import type { ExtractOptions } from '../docs/types.js';
 import type { SpawnRg } from '../engine/run.js';
@@ -39,6 +40,8 @@ export interface GrepRequest {
   extract?: Omit<ExtractOptions, 'deadline' | 'now'>;
   now?: () => number;
   spawnRg?: SpawnRg;
+  /** A content index of a directory holding `root`: the text pass reads only the files it may match in. */
+  index?: SearchIndex;
 }
 
 export interface GrepLimits {
@@ -133,6 +136,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
       now,
       ...(request.rgPath !== undefined ? { rgPath: request.rgPath } : {}),
       ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
+      ...(request.index ? { index: request.index } : {}),
     },
     engine: request.engine ?? 'auto',
     cap: limits.maxResults,

@@ -3,7 +3,7 @@ import { emptyGrepPayload, grepQuery } from '@trawl/core/grep';
 import type { Context } from 'hono';
 import { poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';
-import type { GrepPayloadTask, GrepTaskResult, ResolveProjectResult } from './tasks.js';
+import { type GrepPayloadTask, type GrepTaskResult, type ResolveProjectResult, runTask } from './tasks.js';
 
 const OP = 'file_grep';
 
@@ -69,8 +69,12 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     regex: fields['regex'] === true,
   };
   let result: GrepTaskResult;
+  const indexed = ctx.contentIndexes?.registry.covering([resolved.root]);
   try {
-    result = await ctx.transfer.run<GrepTaskResult>('grep', task);
+    result =
+      indexed?.status().state === 'ready' && ctx.contentIndexes
+        ? ((await runTask(ctx.contentIndexes.tasks, 'grep', task)) as GrepTaskResult)
+        : await ctx.transfer.run<GrepTaskResult>('grep', task);
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged} root=${resolved.root}` });
   }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { serve } from '@hono/node-server';
+import { type ContentIndex, ContentIndexRegistry, openIndex } from '@trawl/core/content-index';
 import { SensitiveFence } from '@trawl/core/fence';
 import { AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
 import type { AgentCommand } from '../conversations/agent.js';
@@ -28,7 +29,7 @@ import { builtScriptUrl, type TaskRunner, WorkerPool } from './pool.js';
 import { KnownProjects } from './projects.js';
 import { ResolveCache } from './resolve-cache.js';
 import { resolveWebDist } from './static.js';
-import type { FenceConfig } from './tasks.js';
+import { createTaskContext, type FenceConfig, type TaskContext } from './tasks.js';
 
 export interface ServeOptions {
   /** Known projects given on the command line (absolute paths of existing directories). */
@@ -111,6 +112,44 @@ export function defaultDataDir(env: Readonly<Record<string, string | undefined>>
   if (env['TRAWL_DATA_DIR']) return path.resolve(env['TRAWL_DATA_DIR']);
   const xdg = env['XDG_DATA_HOME'];
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share'), 'trawl');
+}
+
+/**
+ * The known projects' content indexes, loaded or built in the background (a build runs in its own worker);
+ * `/api/file-grep` on a covered root goes through one once it is ready, and scans until then.
+ */
+function openContentIndexes(
+  projects: readonly string[],
+  o: { dataDir: string; fence: SensitiveFence; fenceConfig: FenceConfig; log: (line: string) => void },
+): { registry: ContentIndexRegistry; tasks: TaskContext } {
+  const registry = new ContentIndexRegistry();
+  for (const p of projects) {
+    let canonical: string;
+    try {
+      canonical = fs.realpathSync(p);
+    } catch {
+      continue;
+    }
+    if (o.fence.isSensitiveCanonical(canonical)) continue;
+    let index: ContentIndex;
+    try {
+      index = registry.add(openIndex(canonical, { dataDir: o.dataDir, fence: o.fence }));
+    } catch (err) {
+      o.log(`trawl serve: no content index of ${canonical} (${(err as Error).message})`);
+      continue;
+    }
+    void index.whenReady().then(() => {
+      const st = index.status();
+      o.log(
+        st.state === 'ready'
+          ? `trawl serve: content index of ${st.root} ready (${st.files} files; ${st.reason}; freshness: ${st.freshness})`
+          : `trawl serve: no content index of ${st.root} (${st.reason}); greps scan`,
+      );
+    });
+  }
+  const tasks = createTaskContext(o.fenceConfig);
+  tasks.grep = { index: registry };
+  return { registry, tasks };
 }
 
 function urlHost(host: string): string {
@@ -229,7 +268,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   }
   let boundPort = options.port ?? SERVE_DEFAULT_PORT;
+  const contentIndexes =
+    options.indexes === null || options.index === false
+      ? undefined
+      : openContentIndexes(options.projects, { dataDir, fence: mainFence, fenceConfig: fence, log });
   const context: ServerContext = {
+    ...(contentIndexes ? { contentIndexes } : {}),
     audit,
     projects,
     probe: runners.probe,
@@ -265,7 +309,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? SERVE_DEFAULT_HOST;
   const stopWorkers = async () => {
     await replies.close();
-    await Promise.all([pools?.probe.close(), pools?.transfer.close(), indexHost?.close()]);
+    await Promise.all([
+      pools?.probe.close(),
+      pools?.transfer.close(),
+      indexHost?.close(),
+      contentIndexes?.registry.close(),
+    ]);
     if (audit instanceof AuditLog) await audit.close();
   };
   let server: Server;

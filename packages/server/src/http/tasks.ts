@@ -50,7 +50,7 @@ export interface TaskContext {
     Pick<NameWalkOptions, 'maxScan' | 'maxCandidates' | 'maxDirsVisited' | 'timeBudgetMs' | 'now'>
   >;
   /** Content grep's seams: engine, caps and clock, the rg spawner, extraction caps. */
-  grep?: Partial<Pick<GrepRequest, 'engine' | 'rgPath' | 'limits' | 'extract' | 'now' | 'spawnRg'>>;
+  grep?: Partial<Pick<GrepRequest, 'engine' | 'rgPath' | 'limits' | 'extract' | 'now' | 'spawnRg' | 'index'>>;
   /** Probe filesystem (default `fs.promises`). */
   probeFs?: RootProbeFs;
 }

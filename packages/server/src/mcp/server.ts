@@ -48,6 +48,7 @@ export async function createMcpServer(
   registerGrepFilesTool(server, {
     root: options.root,
     ...(options.engine ? { engine: options.engine } : {}),
+    ...(index ? { index } : {}),
   });
   registerListDirTool(server, { root: options.root });
   return {

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { SearchIndex } from '@trawl/core/content-index';
 import type { EngineChoice } from '@trawl/core/engine';
 import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
 import {
@@ -24,6 +25,8 @@ export interface GrepFilesRegistration {
   engine?: EngineChoice;
   /** Seams (tests shrink the budget). */
   grep?: Partial<Pick<GrepRequest, 'limits' | 'now' | 'rgPath'>>;
+  /** The root's content index: the text pass reads only the files it may match in. */
+  index?: SearchIndex;
 }
 
 /** Input: /api/file-grep's body (the root is the server's). */
@@ -109,6 +112,7 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
           wholeWord: args.whole_word === true,
           regex: args.regex === true,
           ...(options.engine ? { engine: options.engine } : {}),
+          ...(options.index ? { index: options.index } : {}),
           ...options.grep,
         });
         return {
