@@ -210,7 +210,9 @@ process.stdin.on('end', async () => {
         page.setDefaultTimeout(60_000);
         await page.goto(server.url);
         await page.getByTestId('user-message').first().waitFor();
-        await page.getByRole('treeitem', { name: /src/ }).click();
+        await page.getByRole('button', { name: 'Search file contents' }).click();
+        await page.getByPlaceholder('Search in files…').fill('main');
+        await page.getByTestId('file-grep-status').getByText(/result/).waitFor();
         const box = page.getByLabel('Message');
         await box.fill('');
         await box.click();

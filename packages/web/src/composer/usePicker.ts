@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import { api, type FileRow } from '../api/endpoints.js';
 import { matchMentionToken, matchPathToken, splitPathToken } from '../tokens/caret.js';
 import { makeRelative } from '../tokens/paths.js';
+import { useDebounced } from '../ui/useDebounced.js';
 
 /** Keystrokes within this window make one request (the study's 200 ms). */
 export const PICKER_DEBOUNCE_MS = 200;
@@ -34,15 +35,6 @@ export function modeFor(before: string, project: string): PickerMode | null {
   if (project === '') return null;
   const t = matchPathToken(before);
   return t !== null ? { kind: 'path', token: t } : null;
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }
 
 export const rowKind = (r: FileRow): 'file' | 'dir' => (r.kind === 'dir' ? 'dir' : 'file');

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { api, type FileRow, type GrepAnswer } from '../api/endpoints.js';
 import { makeRelative } from '../tokens/paths.js';
 import { CloseIcon, FileIcon, FolderIcon } from '../ui/icons.js';
+import { useDebounced } from '../ui/useDebounced.js';
 import { Highlighted } from './highlight.js';
 import { Tree } from './Tree.js';
 
@@ -17,15 +18,6 @@ export const GREP_DEBOUNCE_MS = 250;
 export const NAME_DEBOUNCE_MS = 200;
 
 export type SearchMode = 'name' | 'content';
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 export interface FilesRailProps {
   project: string;
