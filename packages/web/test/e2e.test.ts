@@ -212,7 +212,10 @@ process.stdin.on('end', async () => {
         await page.getByTestId('user-message').first().waitFor();
         await page.getByRole('button', { name: 'Search file contents' }).click();
         await page.getByPlaceholder('Search in files…').fill('main');
-        await page.getByTestId('file-grep-status').getByText(/result/).waitFor();
+        await page
+          .getByTestId('file-grep-status')
+          .getByText(/result/)
+          .waitFor();
         const box = page.getByLabel('Message');
         await box.fill('');
         await box.click();
