@@ -20,6 +20,14 @@ export const NAMED_FILES_ONLY_MAX = 256;
 /** …when they hold at most this many bytes together (past it, rg's linear-time regex engine pays off). */
 export const NAMED_FILES_ONLY_MAX_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The rg engine holds ripgrep's output (to print it in path order) up to this many bytes of rg's JSON. A
+ * search that outgrows it runs again with `rg --sort path` and streams instead, so memory stays flat for
+ * any output (`\w+\d{4}` over the Linux tree: 3.4 M lines). 4 MiB of JSON is about 15 000 matching lines, far
+ * more than an agent's search prints; held as parsed events it costs a few times that in heap.
+ */
+export const RG_HELD_OUTPUT_BYTES = 4 * 1024 * 1024;
+
 /** Batches handed out past the first one not yet emitted, at most (results are emitted in walk order). */
 export const REORDER_WINDOW_BATCHES = 16;
 

@@ -69,6 +69,20 @@ const CASES: ParityCase[] = [
   // Not with two roots: rg 15 then applies the parent's anchored rule `docs/**/*.bak` only sometimes
   // (a race; with -j1 never), which is a ripgrep bug, not a behaviour to match.
   { name: 'root with a trailing slash', pattern: 'needle', paths: ['docs/'] },
+  // The flags `trawl rg` added for issue 13, each in both engines.
+  { name: '-v', pattern: 'needle|foo', v: true },
+  { name: '-v with context and a cap', pattern: 'needle', v: true, A: 1, m: 2 },
+  { name: '-a (binary files as text)', pattern: 'needle', text: true },
+  { name: '--binary', pattern: 'needle', binary: true },
+  { name: '--max-depth 1', pattern: 'needle', maxDepth: 1 },
+  { name: '--max-depth 2, hidden', pattern: 'needle', maxDepth: 2, hidden: true },
+  { name: '-t ts -t md', pattern: 'needle', types: ['ts', 'markdown'] },
+  { name: '-T ts', pattern: 'needle', typesNot: ['ts'] },
+  { name: '-t with a type that selects dotfiles', pattern: 'NEEDLE|needle', types: ['sh', 'txt'] },
+  { name: '--no-ignore-vcs', pattern: 'needle', noIgnoreVcs: true },
+  { name: '--no-ignore-dot', pattern: 'needle', noIgnoreDot: true },
+  { name: 'multiline, adjacent lines join', pattern: 'needle.*\\n|foo', U: true },
+  { name: 'multiline, a match ending at a line end', pattern: '\\n', U: true },
 ];
 
 /**

@@ -6,6 +6,7 @@ import type { EngineName } from '../search/events.js';
 import { compareUtf8 } from '../util/path-order.js';
 import { Walker, type WalkIssue } from '../walk/walker.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
+import { rgWalkArgs } from './rg/rg-engine.js';
 import { EngineUnavailableError, type SearchRequest, walkOptionsOf } from './search.js';
 
 /** What a listing found: the files, in output order, and what went wrong on the way. */
@@ -54,21 +55,12 @@ async function listWithRg(
   roots: string[],
   cwd: string,
 ): Promise<FileListing> {
-  const args = ['--files', '--no-config', '--no-ignore-global'];
-  const w = walkOptionsOf(request, roots, cwd);
-  if (w.hidden) args.push('--hidden');
-  if (w.ignoreFiles === false) args.push('--no-ignore');
-  if (w.requireGit === false) args.push('--no-require-git');
-  if (w.vcsIgnore === false) args.push('--no-ignore-vcs');
-  if (w.dotIgnore === false) args.push('--no-ignore-dot');
-  for (const f of w.extraIgnoreFiles ?? []) args.push('--ignore-file', path.resolve(cwd, f));
-  if (w.maxDepth !== undefined) args.push('--max-depth', String(w.maxDepth));
-  if (w.globCaseInsensitive) args.push('--glob-case-insensitive');
-  for (const g of w.globs ?? []) args.push('--glob', g);
-  for (const g of w.fileTypes?.include ?? []) args.push('--type-add', `trawlselected:${g}`);
-  for (const g of w.fileTypes?.exclude ?? []) args.push('--type-add', `trawlnegated:${g}`);
-  if (w.fileTypes?.include.length) args.push('--type', 'trawlselected');
-  if (w.fileTypes?.exclude.length) args.push('--type-not', 'trawlnegated');
+  const args = [
+    '--files',
+    '--no-config',
+    '--no-ignore-global',
+    ...rgWalkArgs(walkOptionsOf(request, roots, cwd)),
+  ];
   if (request.maxFilesize !== undefined) args.push('--max-filesize', String(request.maxFilesize));
   const files: string[] = [];
   const errors: WalkIssue[] = [];

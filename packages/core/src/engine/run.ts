@@ -39,6 +39,8 @@ export interface EngineRun {
   reportUnmatched?: boolean;
   /** With reportUnmatched, the rg engine counts matches rather than matching lines (--count-matches). */
   countMatches?: boolean;
+  /** Seam: the rg engine's RG_HELD_OUTPUT_BYTES (tests make it small to take the streaming path). */
+  rgHeldOutputBytes?: number;
   /** Why this engine was chosen, reported in the summary. */
   engineReason: string;
   /** For the rg engine: the vetted binary, and whether the pattern goes through stdin. */

@@ -85,6 +85,8 @@ export interface SearchRequest extends WalkChoices {
   index?: SearchIndex;
   /** A ripgrep binary to use instead of the bundled one / PATH (vetted all the same). */
   rgPath?: string;
+  /** Seam for tests: how much rg output the rg engine holds before it streams instead (limits.ts). */
+  rgHeldOutputBytes?: number;
   /** 'stdin' keeps the pattern off rg's argv (process listings); default 'argv'. */
   patternChannel?: 'argv' | 'stdin';
   /**
@@ -178,11 +180,7 @@ function prepareRun(request: SearchRequest): {
   compiled: CompiledPattern;
 } {
   const compiled = compilePattern(request.pattern, {
-    fixedStrings: request.fixedStrings ?? false,
-    caseInsensitive: request.caseInsensitive ?? false,
-    wordRegexp: request.wordRegexp ?? false,
-    multiline: request.multiline ?? false,
-    lenient: request.lenient ?? true,
+    ...patternOptionsOf(request),
     banNul: (request.banNul ?? false) && request.binary !== 'text',
   });
   const cwd = path.resolve(request.cwd ?? process.cwd());
@@ -239,6 +237,7 @@ function prepareRun(request: SearchRequest): {
     engineReason,
     ...(request.reportUnmatched ? { reportUnmatched: true } : {}),
     ...(request.countMatches ? { countMatches: true } : {}),
+    ...(request.rgHeldOutputBytes !== undefined ? { rgHeldOutputBytes: request.rgHeldOutputBytes } : {}),
     ...(rgPath ? { rgPath } : {}),
     patternChannel: request.patternChannel ?? 'argv',
     ...(request.rgExcludeIglobs ? { rgExcludeIglobs: request.rgExcludeIglobs } : {}),
@@ -318,14 +317,7 @@ export function replacerFor(
   >,
   template: string,
 ): (line: string, start: number, end: number) => string {
-  const compiled = compilePattern(request.pattern, {
-    fixedStrings: request.fixedStrings ?? false,
-    caseInsensitive: request.caseInsensitive ?? false,
-    wordRegexp: request.wordRegexp ?? false,
-    multiline: request.multiline ?? false,
-    lenient: request.lenient ?? true,
-    captures: true,
-  });
+  const compiled = compilePattern(request.pattern, { ...patternOptionsOf(request), captures: true });
   const withGroups = compiled.captureRegex ?? compiled.regex;
   const sticky = new RegExp(withGroups.source, withGroups.flags.replace('g', 'y'));
   return (line, start, end) => {
@@ -338,5 +330,17 @@ export function replacerFor(
       input: line,
     }) as unknown as RegExpExecArray;
     return expandReplacement(template, whole);
+  };
+}
+
+function patternOptionsOf(
+  request: Pick<SearchRequest, 'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient'>,
+) {
+  return {
+    fixedStrings: request.fixedStrings ?? false,
+    caseInsensitive: request.caseInsensitive ?? false,
+    wordRegexp: request.wordRegexp ?? false,
+    multiline: request.multiline ?? false,
+    lenient: request.lenient ?? true,
   };
 }

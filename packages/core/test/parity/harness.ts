@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { type SearchEvent, search } from '../../src/index.js';
+import { type SearchEvent, type SearchRequest, search } from '../../src/index.js';
 import { compareUtf8 } from '../../src/util/path-order.js';
+import { FILE_TYPES } from '../../src/walk/file-types.js';
 
 /** One parity case: a pattern and the rg flags it runs with. */
 export interface ParityCase {
@@ -17,6 +18,17 @@ export interface ParityCase {
   A?: number;
   B?: number;
   m?: number;
+  /** -v */
+  v?: boolean;
+  /** -a / --binary */
+  text?: boolean;
+  binary?: boolean;
+  maxDepth?: number;
+  /** -t / -T, by ripgrep's type names (trawl's table is ripgrep 15's). */
+  types?: string[];
+  typesNot?: string[];
+  noIgnoreVcs?: boolean;
+  noIgnoreDot?: boolean;
   /** Search these paths instead of `.`. */
   paths?: string[];
   /** A named, deliberate difference from ripgrep (see README "Where trawl differs from ripgrep"). */
@@ -54,6 +66,14 @@ export function rgArgs(c: ParityCase): string[] {
   if (c.A) a.push('-A', String(c.A));
   if (c.B) a.push('-B', String(c.B));
   if (c.m !== undefined) a.push('-m', String(c.m));
+  if (c.v) a.push('-v');
+  if (c.text) a.push('-a');
+  if (c.binary) a.push('--binary');
+  if (c.maxDepth !== undefined) a.push('--max-depth', String(c.maxDepth));
+  for (const t of c.types ?? []) a.push('-t', t);
+  for (const t of c.typesNot ?? []) a.push('-T', t);
+  if (c.noIgnoreVcs) a.push('--no-ignore-vcs');
+  if (c.noIgnoreDot) a.push('--no-ignore-dot');
   a.push('-e', c.pattern, '--', ...(c.paths ?? ['.']));
   return a;
 }
@@ -116,10 +136,11 @@ export async function runTrawl(
   cwd: string,
   c: ParityCase,
   rgPath?: string,
+  extra: Partial<SearchRequest> = {},
 ): Promise<FileRecords[]> {
   const files: FileRecords[] = [];
   let current: FileRecords | null = null;
-  for await (const e of trawlEvents(engine, cwd, c, rgPath, 'lines')) {
+  for await (const e of trawlEvents(engine, cwd, c, rgPath, 'lines', extra)) {
     if (e.type === 'begin') current = { path: e.path, lines: [] };
     else if ((e.type === 'match' || e.type === 'context') && current) {
       current.lines.push(
@@ -148,7 +169,7 @@ export async function runTrawlFileList(
   rgPath?: string,
 ): Promise<string[]> {
   const paths: string[] = [];
-  for await (const e of trawlEvents(engine, cwd, c, rgPath, 'files-with-matches'))
+  for await (const e of trawlEvents(engine, cwd, c, rgPath, 'files-with-matches', {}))
     if (e.type === 'end') paths.push(e.path);
   return paths;
 }
@@ -159,6 +180,7 @@ async function* trawlEvents(
   c: ParityCase,
   rgPath: string | undefined,
   mode: 'lines' | 'files-with-matches',
+  extra: Partial<SearchRequest>,
 ): AsyncGenerator<SearchEvent> {
   const events: AsyncIterable<SearchEvent> = search({
     pattern: c.pattern,
@@ -176,10 +198,24 @@ async function* trawlEvents(
     beforeContext: c.B ?? 0,
     afterContext: c.A ?? 0,
     ...(c.m !== undefined ? { maxCount: c.m } : {}),
+    ...(c.v ? { invertMatch: true } : {}),
+    ...(c.text ? { binary: 'text' as const } : c.binary ? { binary: 'search' as const } : {}),
+    ...(c.maxDepth !== undefined ? { maxDepth: c.maxDepth } : {}),
+    ...(c.types || c.typesNot
+      ? {
+          fileTypes: {
+            include: (c.types ?? []).flatMap((t) => FILE_TYPES[t] ?? []),
+            exclude: (c.typesNot ?? []).flatMap((t) => FILE_TYPES[t] ?? []),
+          },
+        }
+      : {}),
+    ...(c.noIgnoreVcs ? { vcsIgnore: false } : {}),
+    ...(c.noIgnoreDot ? { dotIgnore: false } : {}),
     mode,
     engine,
     ...(rgPath ? { rgPath } : {}),
     timeoutMs: 60_000,
+    ...extra,
   });
   for await (const e of events) {
     if (e.type === 'summary' && e.summary.outcome !== 'complete')

@@ -187,6 +187,16 @@ export function buildTree(root: string, seed: number): ParityTree {
   write('a-b.ts', 'needle dash\n');
   write('a.ts', 'needle dot\n');
   write('a/x.ts', 'needle slash\n');
+  // Byte-order marks: ripgrep drops a UTF-8 one and decodes UTF-16 before matching.
+  write('bom-utf8.txt', '\ufeffneedle first\nfoo needle\n');
+  fs.writeFileSync(
+    path.join(root, 'bom-utf16le.txt'),
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('needle σοφία\r\nfoo\nneedle\n', 'utf16le')]),
+  );
+  fs.writeFileSync(
+    path.join(root, 'bom-utf16be.txt'),
+    Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('foo needle\n', 'utf16le').swap16()]),
+  );
   if (rng.chance(0.5)) {
     const late = `needle before\n${'a'.repeat(70_000)}\nneedle near\n\0needle after\nneedle last\n`;
     write('late-binary.dat', late);

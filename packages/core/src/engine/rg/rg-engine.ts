@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { escapeGlob } from '../../glob/glob.js';
+import { RG_HELD_OUTPUT_BYTES } from '../../limits.js';
 import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
 import { charBoundaryAtOrBefore } from '../../search/utf8.js';
 import { compareUtf8 } from '../../util/path-order.js';
@@ -18,6 +18,8 @@ interface FileBlock {
   path: string;
   rootIndex: number;
   events: SearchEvent[];
+  /** Size of rg's output for it: what holding it costs, roughly. */
+  bytes: number;
 }
 
 /**
@@ -55,37 +57,60 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       : { cwd, roots: [r.spelling], prefix: null },
   );
 
-  const blocks: FileBlock[] = [];
+  const keep = resultFilter(run);
+  /** A block as the caller sees it: its path spelled from the caller's root; dropped if the filter says so. */
+  const admit = (b: FileBlock, inv: (typeof invocations)[number]): boolean => {
+    if (inv.prefix) {
+      const spelled = inv.prefix.spelling.replace(/\/+$/, '');
+      b.path = spelled === '' ? b.path : `${spelled}/${b.path}`;
+      for (const e of b.events) if ('path' in e) e.path = b.path;
+      b.rootIndex = inv.prefix.index;
+    } else {
+      b.rootIndex = rootIndexOf(b.path, existing);
+    }
+    if (!keep || keep(b)) return true;
+    const end = b.events.at(-1);
+    if (end?.type === 'end' && end.stats.matchedLines > 0) {
+      summary.filesWithMatch--;
+      summary.matches -= end.stats.matches;
+      summary.matchedLines -= end.stats.matchedLines;
+    }
+    return false;
+  };
   let outcome: SearchOutcome = 'complete';
   for (const inv of invocations) {
-    if (existing.length === 0 || outcome !== 'complete') break;
-    const result = await runOnce(run, inv.cwd, inv.roots, summary);
-    outcome = result.outcome;
-    for (const b of result.blocks) {
-      if (inv.prefix) {
-        const spelled = inv.prefix.spelling.replace(/\/+$/, '');
-        b.path = spelled === '' ? b.path : `${spelled}/${b.path}`;
-        for (const e of b.events) if ('path' in e) e.path = b.path;
-        b.rootIndex = inv.prefix.index;
-      } else {
-        b.rootIndex = rootIndexOf(b.path, existing);
+    if (outcome !== 'complete') break;
+    // First as ripgrep runs best, in parallel, holding its results to put them in path order. Most
+    // searches end here. One whose output outgrows RG_HELD_OUTPUT_BYTES is started again with
+    // `--sort path` (one rg thread, files in order) and streamed, so memory stays flat whatever the output.
+    const before = countersOf(summary);
+    const control: RgControl = { outcome: 'complete' };
+    const held: FileBlock[] = [];
+    let heldBytes = 0;
+    let overflow = false;
+    for await (const b of rgBlocks(run, inv.cwd, inv.roots, summary, [], control)) {
+      held.push(b);
+      heldBytes += b.bytes;
+      if (heldBytes > (run.rgHeldOutputBytes ?? RG_HELD_OUTPUT_BYTES) && control.outcome === 'complete') {
+        overflow = true;
+        break;
       }
-      blocks.push(b);
     }
-  }
-  blocks.sort((a, b) => a.rootIndex - b.rootIndex || compareUtf8(a.path, b.path));
-  const keep = resultFilter(run);
-  for (const b of blocks) {
-    if (keep && !keep(b)) {
-      const end = b.events.at(-1);
-      if (end?.type === 'end' && end.stats.matchedLines > 0) {
-        summary.filesWithMatch--;
-        summary.matches -= end.stats.matches;
-        summary.matchedLines -= end.stats.matchedLines;
-      }
+    outcome = control.outcome;
+    if (!overflow) {
+      const kept = held.filter((b) => admit(b, inv));
+      kept.sort((a, b) => compareUtf8(a.path, b.path));
+      for (const b of kept) yield b.events;
       continue;
     }
-    yield b.events;
+    restoreCounters(summary, before);
+    held.length = 0;
+    const order = new PathOrderWindow(inv.cwd, inv.roots[0] ?? '');
+    for await (const b of rgBlocks(run, inv.cwd, inv.roots, summary, ['--sort', 'path'], control)) {
+      for (const ready of order.push(b)) if (admit(ready, inv)) yield ready.events;
+    }
+    for (const ready of order.flush()) if (admit(ready, inv)) yield ready.events;
+    outcome = control.outcome;
   }
   summary.outcome = outcome;
   summary.elapsedMs = run.now() - started;
@@ -184,26 +209,12 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   if (p.fixedStrings) args.push('--fixed-strings');
   if (p.wordRegexp) args.push('--word-regexp');
   if (p.multiline) args.push('--multiline');
-  if (w.hidden) args.push('--hidden');
-  if (w.ignoreFiles === false) args.push('--no-ignore');
-  if (w.requireGit === false) args.push('--no-require-git');
-  if (w.parents === false) args.push('--no-ignore-parent');
-  if (w.vcsIgnore === false) args.push('--no-ignore-vcs');
-  if (w.dotIgnore === false) args.push('--no-ignore-dot');
-  for (const f of w.extraIgnoreFiles ?? []) args.push('--ignore-file', path.resolve(w.cwd, f));
-  if (w.maxDepth !== undefined) args.push('--max-depth', String(w.maxDepth));
-  // Our type table, given to rg as two ad-hoc types, so both engines select the same files.
-  for (const g of w.fileTypes?.include ?? []) args.push('--type-add', `trawlselected:${g}`);
-  for (const g of w.fileTypes?.exclude ?? []) args.push('--type-add', `trawlnegated:${g}`);
-  if (w.fileTypes?.include.length) args.push('--type', 'trawlselected');
-  if (w.fileTypes?.exclude.length) args.push('--type-not', 'trawlnegated');
+  args.push(...rgWalkArgs(w));
   if (s.invert) args.push('--invert-match');
   if (s.binaryDetection === 'none') args.push('--text');
   else if (s.binaryDetection === 'search') args.push('--binary');
   for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);
   for (const g of run.rgExcludeIglobs ?? []) args.push('--iglob', g);
-  if (w.globCaseInsensitive) args.push('--glob-case-insensitive');
-  for (const g of w.globs ?? []) args.push('--glob', g);
   if (Number.isFinite(run.maxFilesize)) args.push('--max-filesize', String(run.maxFilesize));
   if (!pathsOnly && s.maxCount !== undefined) args.push('--max-count', String(s.maxCount));
   if (s.mode === 'lines') {
@@ -224,24 +235,57 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   return { args, stdin };
 }
 
+/** The rg flags that choose the same files as the walk options do (the searching flags aside). */
+export function rgWalkArgs(w: EngineRun['walk']): string[] {
+  const args: string[] = [];
+  if (w.hidden) args.push('--hidden');
+  if (w.ignoreFiles === false) args.push('--no-ignore');
+  if (w.requireGit === false) args.push('--no-require-git');
+  if (w.parents === false) args.push('--no-ignore-parent');
+  if (w.vcsIgnore === false) args.push('--no-ignore-vcs');
+  if (w.dotIgnore === false) args.push('--no-ignore-dot');
+  for (const f of w.extraIgnoreFiles ?? []) args.push('--ignore-file', path.resolve(w.cwd, f));
+  if (w.maxDepth !== undefined) args.push('--max-depth', String(w.maxDepth));
+  // Our type table, given to rg as two ad-hoc types, so both engines select the same files.
+  for (const g of w.fileTypes?.include ?? []) args.push('--type-add', `trawlselected:${g}`);
+  for (const g of w.fileTypes?.exclude ?? []) args.push('--type-add', `trawlnegated:${g}`);
+  if (w.fileTypes?.include.length) args.push('--type', 'trawlselected');
+  if (w.fileTypes?.exclude.length) args.push('--type-not', 'trawlnegated');
+  if (w.globCaseInsensitive) args.push('--glob-case-insensitive');
+  for (const g of w.globs ?? []) args.push('--glob', g);
+  return args;
+}
+
 function newlineFree(p: EngineRun['pattern']): string {
   if (p.fixedStrings) return p.rust.replace(/[\\.+*?()|[\]{}^$#&~-]/g, '\\$&').replace(/\n/g, '\\n');
   return p.rust.replace(/\n/g, '\\n');
 }
 
-async function runOnce(
+/** How one rg run ended: killed by the deadline or an abort, or complete. */
+interface RgControl {
+  outcome: SearchOutcome;
+}
+
+/**
+ * One rg run as a stream of file blocks, in the order rg prints them. rg's output is read only as fast as
+ * the blocks are taken, so a slow consumer holds rg back instead of piling up its output. Stopping early
+ * (the consumer returns) kills rg.
+ */
+async function* rgBlocks(
   run: EngineRun,
   cwd: string,
   roots: string[],
   summary: SearchSummary,
-): Promise<{ blocks: FileBlock[]; outcome: SearchOutcome }> {
+  extraArgs: string[],
+  control: RgControl,
+): AsyncGenerator<FileBlock, void, undefined> {
   const { args, stdin } = buildRgArgs(run, roots);
+  args.unshift(...extraArgs);
   const child = (run.spawnRg ?? spawn)(run.rgPath!, args, {
     cwd,
     stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     windowsHide: true,
   });
-  let outcome: SearchOutcome = 'complete';
   const exited = new Promise<number | null>((resolve) => {
     child.on('close', (code) => resolve(code));
     child.on('error', () => resolve(null));
@@ -261,7 +305,7 @@ async function runOnce(
   });
 
   const kill = (why: SearchOutcome) => {
-    if (outcome === 'complete') outcome = why;
+    if (control.outcome === 'complete') control.outcome = why;
     killChild(child);
   };
   const onAbort = () => kill('aborted');
@@ -272,19 +316,20 @@ async function runOnce(
       ? setTimeout(() => kill('timeout'), Math.max(0, run.deadline - run.now()))
       : null;
 
-  const blocks: FileBlock[] = [];
+  let finished = false;
   try {
     const read = run.reportUnmatched || run.searcher.mode === 'files-with-matches' ? readCounts : readJson;
-    await read(child.stdout!, roots, run, summary, blocks, () => outcome !== 'complete');
+    yield* read(child.stdout!, roots, run, summary, () => control.outcome !== 'complete');
+    finished = true;
   } finally {
     if (timer) clearTimeout(timer);
     run.signal?.removeEventListener('abort', onAbort);
     killChild(child);
+    const code = await exited;
+    if (spawnError) throw new Error(`cannot run rg: ${(spawnError as Error).message}`);
+    // Killed because the consumer stopped reading: rg's complaints about the cut are not errors.
+    if (finished || control.outcome !== 'complete') collectErrors(stderr, summary, code);
   }
-  const code = await exited;
-  if (spawnError) throw new Error(`cannot run rg: ${(spawnError as Error).message}`);
-  collectErrors(stderr, summary, code);
-  return { blocks, outcome };
 }
 
 type OutputReader = (
@@ -292,16 +337,15 @@ type OutputReader = (
   roots: string[],
   run: EngineRun,
   summary: SearchSummary,
-  blocks: FileBlock[],
   stopped: () => boolean,
-) => Promise<void>;
+) => AsyncGenerator<FileBlock, void, undefined>;
 
 /**
  * `--count --with-filename --null --stats`: records `PATH\0COUNT\n`, then rg's statistics as text. A path
  * never holds a NUL and the statistics never do, so what is left without one at the end is the
  * statistics (absent if rg was killed).
  */
-const readCounts: OutputReader = async (stdout, roots, run, summary, blocks, stopped) => {
+const readCounts: OutputReader = async function* (stdout, roots, run, summary, stopped) {
   let rest: Buffer = Buffer.alloc(0);
   for await (const chunk of stdout as AsyncIterable<Buffer>) {
     if (stopped()) continue; // drain what was buffered before the kill
@@ -315,9 +359,10 @@ const readCounts: OutputReader = async (stdout, roots, run, summary, blocks, sto
       // With -m1 rg stopped at the first matching line; with --include-zero this is the file's count.
       const n = run.reportUnmatched ? Number(buf.toString('utf8', nul + 1, eol)) : 1;
       start = eol + 1;
-      blocks.push({
+      yield {
         path: p,
         rootIndex: 0,
+        bytes: eol - nul + p.length,
         events: [
           {
             type: 'end',
@@ -326,7 +371,7 @@ const readCounts: OutputReader = async (stdout, roots, run, summary, blocks, sto
             stats: { matches: n, matchedLines: n, bytesSearched: 0, limitReached: false },
           },
         ],
-      });
+      };
       if (n === 0) continue;
       summary.filesWithMatch++;
       summary.matches += n;
@@ -341,16 +386,21 @@ const readCounts: OutputReader = async (stdout, roots, run, summary, blocks, sto
 };
 
 /** `--json`: one message a line (begin, match, context, end, summary), translated into our events. */
-const readJson: OutputReader = async (stdout, roots, run, summary, blocks, stopped) => {
+const readJson: OutputReader = async function* (stdout, roots, run, summary, stopped) {
   let current: FileBlock | null = null;
-  const lines = createInterface({ input: stdout, crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
+  for await (const line of jsonLines(stdout)) {
     if (stopped()) continue; // drain what was buffered before the kill
+    if (current) current.bytes += line.length;
     const msg = parseLine(line);
     if (!msg) continue;
     switch (msg.type) {
       case 'begin':
-        current = { path: outputPath(decodeData(msg.data.path).text, roots), rootIndex: 0, events: [] };
+        current = {
+          path: outputPath(decodeData(msg.data.path).text, roots),
+          rootIndex: 0,
+          events: [],
+          bytes: line.length,
+        };
         current.events.push({ type: 'begin', path: current.path });
         break;
       case 'match':
@@ -375,7 +425,7 @@ const readJson: OutputReader = async (stdout, roots, run, summary, blocks, stopp
         summary.filesWithMatch++;
         summary.matches += st.matches ?? 0;
         summary.matchedLines += matchedLines;
-        blocks.push(current);
+        yield current;
         current = null;
         break;
       }
@@ -487,4 +537,126 @@ function toLineRecord(
     if (record.bytes) record.bytes = record.bytes.slice(0, cut);
   }
   return record;
+}
+
+/** rg's stdout as lines, read only as fast as they are taken (no line is held twice). */
+async function* jsonLines(stdout: Readable): AsyncGenerator<string, void, undefined> {
+  let rest = '';
+  stdout.setEncoding('utf8');
+  for await (const chunk of stdout as AsyncIterable<string>) {
+    const text = rest + chunk;
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      yield text.slice(start, nl);
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+  }
+  if (rest) yield rest;
+}
+
+type Counters = Pick<
+  SearchSummary,
+  'filesWithMatch' | 'matches' | 'matchedLines' | 'filesSearched' | 'bytesSearched'
+> & {
+  errors: number;
+  unreadable: number;
+};
+
+function countersOf(s: SearchSummary): Counters {
+  return {
+    filesWithMatch: s.filesWithMatch,
+    matches: s.matches,
+    matchedLines: s.matchedLines,
+    filesSearched: s.filesSearched,
+    bytesSearched: s.bytesSearched,
+    errors: s.errors.length,
+    unreadable: s.skipped.unreadable,
+  };
+}
+
+/** Forgets what a run that is started again had counted. */
+function restoreCounters(s: SearchSummary, c: Counters): void {
+  s.filesWithMatch = c.filesWithMatch;
+  s.matches = c.matches;
+  s.matchedLines = c.matchedLines;
+  s.filesSearched = c.filesSearched;
+  s.bytesSearched = c.bytesSearched;
+  s.errors.length = c.errors;
+  s.skipped.unreadable = c.unreadable;
+}
+
+/**
+ * From `rg --sort path` order to path byte order, holding as little as it can. rg sorts names within
+ * each directory, so a directory `x` comes whole before its siblings `x-y` and `x.c`; in byte order of the
+ * path (`x-y` < `x.c` < `x/…`) they come first. Only the files below such a directory — one with a
+ * sibling named like it plus a character below `/` — are held, and each is let go as soon as a file that
+ * sorts after it arrives. Everything else passes straight through.
+ */
+export class PathOrderWindow {
+  private held: FileBlock[] = [];
+  /** Per directory: its subdirectories that have such siblings. */
+  private readonly conflicts = new Map<string, Set<string>>();
+  private readonly rootDepth: number;
+
+  constructor(
+    private readonly cwd: string,
+    root: string,
+  ) {
+    const spelled = root.replace(/\/+$/, '');
+    this.rootDepth = spelled === '' || spelled === '.' ? 0 : spelled.split('/').length;
+  }
+
+  push(b: FileBlock): FileBlock[] {
+    if (this.mustWait(b.path)) {
+      this.held.push(b);
+      return [];
+    }
+    const out = this.releaseBefore(b.path);
+    out.push(b);
+    return out;
+  }
+
+  flush(): FileBlock[] {
+    const out = this.held.sort((x, y) => compareUtf8(x.path, y.path));
+    this.held = [];
+    return out;
+  }
+
+  private releaseBefore(p: string): FileBlock[] {
+    if (this.held.length === 0) return [];
+    const out: FileBlock[] = [];
+    const keep: FileBlock[] = [];
+    for (const h of this.held) (compareUtf8(h.path, p) < 0 ? out : keep).push(h);
+    this.held = keep;
+    return out.sort((x, y) => compareUtf8(x.path, y.path));
+  }
+
+  private mustWait(p: string): boolean {
+    const parts = p.replace(/^\.\//, '').split('/');
+    let dir = this.rootDepth === 0 ? '' : parts.slice(0, this.rootDepth).join('/');
+    for (let i = this.rootDepth; i < parts.length - 1; i++) {
+      if (this.conflictsIn(dir).has(parts[i]!)) return true;
+      dir = dir === '' ? parts[i]! : `${dir}/${parts[i]}`;
+    }
+    return false;
+  }
+
+  private conflictsIn(dir: string): Set<string> {
+    let set = this.conflicts.get(dir);
+    if (set) return set;
+    set = new Set();
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(path.resolve(this.cwd, dir || '.'));
+    } catch {}
+    const all = new Set(names);
+    for (const n of names) {
+      // `n` extends a sibling's name with a character below '/': that sibling, if a directory, conflicts.
+      for (let k = 1; k < n.length; k++)
+        if (n.charCodeAt(k) < 0x2f && all.has(n.slice(0, k))) set.add(n.slice(0, k));
+    }
+    this.conflicts.set(dir, set);
+    return set;
+  }
 }
