@@ -34,9 +34,10 @@ export interface SearcherConfig {
   /**
    * 'quit': a NUL in the first 64 KiB skips the file and a later NUL ends the search before the line
    * holding it (ripgrep's rule for files found by walking). 'text': search everything, report the NUL offset
-   * (ripgrep's JSON output for files named on the command line).
+   * (ripgrep's JSON output for files named on the command line). 'convert': every NUL reads as a line end,
+   * as ripgrep's --binary does for files it walks. 'none': no detection (-a).
    */
-  binary: 'quit' | 'text' | 'none';
+  binary: 'quit' | 'text' | 'convert' | 'none';
   /**
    * How the engines choose `binary` per file (ripgrep's flags): 'auto' — 'quit' for walked files, 'text'
    * for named ones (the default); 'search' — 'text' for all (--binary); 'none' — no detection (-a).
@@ -149,6 +150,11 @@ export function searchBuffer(
   const nul = length === buf.length ? buf.indexOf(0) : buf.subarray(0, length).indexOf(0);
   if (nul !== -1 && config.binary !== 'none') {
     binaryOffset = nul;
+    if (config.binary === 'convert') {
+      const copy = Buffer.from(buf.subarray(0, length));
+      for (let i = nul; i !== -1; i = copy.indexOf(0, i + 1)) copy[i] = NEWLINE;
+      buf = copy;
+    }
     if (config.binary === 'quit') {
       if (nul < BINARY_SNIFF_BYTES) {
         return { lines: [], stats: EMPTY_STATS(0), binaryOffset, skippedBinary: true };
@@ -174,7 +180,7 @@ export function searchBuffer(
     return { lines: [], stats, binaryOffset, skippedBinary: false };
   }
   return {
-    lines: renderLines(file, blocks.list, blocks.contextLimit, config),
+    lines: renderLines(file, blocks.list, blocks.contextLimit, config, blocks.contextSpans),
     stats,
     binaryOffset,
     skippedBinary: false,
@@ -238,6 +244,8 @@ interface BlockList {
   limitReached: boolean;
   /** When the per-file cap stopped the scan: no context line is emitted at or beyond this char index. */
   contextLimit: number;
+  /** -v: the spans of the lines that do match, by line start; they are the context lines, and rg lists them. */
+  contextSpans?: Map<number, Array<[number, number]>>;
 }
 
 function findMatchBlocks(
@@ -261,6 +269,7 @@ function findMatchBlocks(
     if (matcher.multiline) findMultilineBlocks(file, regex, matcher, all, Number.POSITIVE_INFINITY, matched);
     else findLineBlocks(file, regex, matcher, prefilter, all, Number.POSITIVE_INFINITY, matched);
     invertBlocks(file, matched.list, config, cap, out);
+    if (!matcher.multiline) out.contextSpans = new Map(matched.list.map((b) => [b.start, b.spans]));
     return out;
   }
   if (matcher.multiline) findMultilineBlocks(file, regex, matcher, config, cap, out);
@@ -280,6 +289,7 @@ function invertBlocks(
   let pos = 0;
   let lineNo = 1;
   let k = 0;
+  let windowEnd = -1;
   while (pos < text.length) {
     const next = matched[k];
     if (next && next.start === pos) {
@@ -288,13 +298,17 @@ function invertBlocks(
       k++;
       continue;
     }
-    if (out.list.length >= cap) {
-      out.limitReached = true;
-      out.contextLimit = endOfAfterContext(
+    // Past the cap, ripgrep still reports the matches inside the last one's after-context (as without -v).
+    if (out.list.length >= cap && windowEnd < 0) {
+      windowEnd = endOfAfterContext(
         file,
         out.list.at(-1)!.end,
         config.mode === 'lines' ? config.afterContext : 0,
       );
+      out.contextLimit = windowEnd;
+    }
+    if (windowEnd >= 0 && pos >= windowEnd) {
+      out.limitReached = true;
       return;
     }
     const end = file.lineEndAfter(pos);
@@ -565,6 +579,7 @@ function renderLines(
   blocks: MatchBlock[],
   contextLimit: number,
   config: SearcherConfig,
+  contextSpans?: Map<number, Array<[number, number]>>,
 ): SearchLine[] {
   const out: SearchLine[] = [];
   const text = file.text;
@@ -589,7 +604,7 @@ function renderLines(
           ls,
           file.lineEndAfter(ls),
           block.lineNumber - before.length + k,
-          [],
+          contextSpans?.get(ls) ?? [],
           config,
         ),
       );
@@ -601,7 +616,17 @@ function renderLines(
     const nextStart = b + 1 < blocks.length ? blocks[b + 1]!.start : contextLimit;
     for (let k = 0; k < config.afterContext && emittedEnd < nextStart && emittedEnd < text.length; k++) {
       const le = file.lineEndAfter(emittedEnd);
-      out.push(makeRecord('context', file, emittedEnd, le, emittedLineNo, [], config));
+      out.push(
+        makeRecord(
+          'context',
+          file,
+          emittedEnd,
+          le,
+          emittedLineNo,
+          contextSpans?.get(emittedEnd) ?? [],
+          config,
+        ),
+      );
       emittedEnd = le;
       emittedLineNo++;
     }

@@ -71,7 +71,8 @@ function searchFile(task: FileTask): FileOutcome | FileResult {
     return searchBuffer(file.buf, file.length, matcher, prefilter, {
       ...setup.config,
       mode,
-      binary: detection === 'none' ? 'none' : detection === 'search' || task.explicit ? 'text' : 'quit',
+      binary:
+        detection === 'none' ? 'none' : task.explicit ? 'text' : detection === 'search' ? 'convert' : 'quit',
     });
   } catch (err) {
     return { seq: task.seq, skip: 'unreadable', code: errCode(err), message: describeError(err) };
