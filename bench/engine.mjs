@@ -17,6 +17,9 @@ const TRAWL = join(repo, 'packages/server/bin/trawl.js');
 const RG15 = process.env.TRAWL_BENCH_RG || join(repo, 'node_modules/@vscode/ripgrep-linux-x64/bin/rg');
 const RG13 = '/usr/bin/rg'; // Debian's ripgrep package, an extra column when installed
 const RESULTS = join(here, 'RESULTS.md');
+// GNU time measures each command's peak resident memory (its own few hundred KB are not counted: it reports
+// the child's maximum RSS); without it, the memory table is left out.
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 const { values: opt } = parseArgs({
   options: {
@@ -151,7 +154,20 @@ function probe(tool) {
 
 // One run: wall time from spawn to exit with stdout drained through a pipe (rg special-cases /dev/null),
 // counting output lines. Own process group so a timeout kills everything the command started.
-function runOnce(argv, cwd, timeoutMs) {
+function runOnce(command, cwd, timeoutMs) {
+  const rssFile = GNU_TIME ? join(mkdtempSync(join(tmpdir(), 'trawl-bench-rss-')), 'rss') : null;
+  const argv = rssFile ? [GNU_TIME, '-f', '%M', '-o', rssFile, ...command] : command;
+  const peakRssKb = () => {
+    if (!rssFile) return undefined;
+    try {
+      const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
+      return Number.isFinite(kb) ? kb : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      rmSync(dirname(rssFile), { recursive: true, force: true });
+    }
+  };
   return new Promise((done) => {
     const start = process.hrtime.bigint();
     const child = spawn(argv[0], argv.slice(1), {
@@ -182,10 +198,11 @@ function runOnce(argv, cwd, timeoutMs) {
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const rssKb = peakRssKb();
       if (timedOut) return done({ timeout: true });
       // 0 = matches, 1 = no match for all of these tools; anything else is an error.
       if (code !== 0 && code !== 1) return done({ error: `exit ${code}: ${stderr.trim().split('\n')[0]}` });
-      done({ ms, lines });
+      done({ ms, lines, rssKb });
     });
   });
 }
@@ -196,6 +213,7 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const shq = (s) => (/^[\w./=@:,+-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+const fmtMb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 const fmtMs = (ms) => (ms >= 10000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 
 function version(argv) {
@@ -261,6 +279,7 @@ async function benchCorpus(name, tools, runs, warmup, timeoutMs) {
         // Every run's count is kept: a tool whose output varies between runs (lost lines) must show it.
         slot.seen = [...(slot.seen ?? []), r.lines];
         slot.lines = r.lines;
+        if (r.rssKb !== undefined) slot.rssKb = Math.max(slot.rssKb ?? 0, r.rssKb);
         return true;
       }
       return false;
@@ -278,7 +297,7 @@ async function benchCorpus(name, tools, runs, warmup, timeoutMs) {
     const rg = res.get('rg');
     const rgMs = rg.times.length ? median(rg.times) : undefined;
     console.error(
-      `${q.name.padEnd(18)} ${tools.map((t) => `${t.id} ${res.get(t.id).times.length ? fmtMs(median(res.get(t.id).times)) : 'n/a'}`).join(' | ')}`,
+      `${q.name.padEnd(18)} ${tools.map((t) => `${t.id} ${res.get(t.id).times.length ? `${fmtMs(median(res.get(t.id).times))}${res.get(t.id).rssKb ? ` ${fmtMb(res.get(t.id).rssKb)}` : ''}` : 'n/a'}`).join(' | ')}`,
     );
     if (rg.lines !== undefined && rg.lines !== q.count)
       console.error(
@@ -324,6 +343,21 @@ function markdown({ name, dir, results, load }, tools, runs, warmup, facts) {
       return `${fmtMs(ms)} (${rgMs ? (ms / rgMs).toFixed(2) : '?'}×)${warn}`;
     });
     out.push(`| ${qlabel(q)} | ${cells.join(' | ')} |`);
+  }
+  if (GNU_TIME) {
+    out.push('', 'Peak resident memory (the largest over the runs, GNU time `%M`; ratio to rg 15):', '');
+    out.push(
+      `| query | ${tools.map((t) => t.label).join(' | ')} |`,
+      `|---|${tools.map(() => '---:').join('|')}|`,
+    );
+    for (const { q, res } of results) {
+      const rgKb = res.get('rg').rssKb;
+      const cells = tools.map((t) => {
+        const kb = res.get(t.id).rssKb;
+        return kb ? `${fmtMb(kb)} (${rgKb ? (kb / rgKb).toFixed(1) : '?'}×)` : 'n/a';
+      });
+      out.push(`| ${qlabel(q)} | ${cells.join(' | ')} |`);
+    }
   }
   out.push('', 'Lines printed (matching lines, or files for `-l`); ⚠ = differs from rg 15:', '');
   out.push(
