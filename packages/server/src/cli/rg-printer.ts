@@ -42,6 +42,8 @@ export interface RgPrintOptions {
    * print only "binary file matches"; else lines print until the first reported line that holds a NUL.
    */
   namedBinaryRule: boolean;
+  /** --binary: walked binary files are searched whole and said to match. */
+  binarySearch: boolean;
 }
 
 /** The size of ripgrep's first read buffer: where it looks for a NUL before printing anything. */
@@ -183,6 +185,9 @@ export class RgPrinter {
         return o.nullAfterPath ? `${e.path}\0` : `${e.path}\n`;
       case 'count':
       case 'count-matches': {
+        // A walked file found binary after its first match: ripgrep had to read it all, saw the NUL, and
+        // suppresses the count (-l and -q stop at the first match and never see it).
+        if (e.binaryOffset !== null && !o.namedBinaryRule && !o.binarySearch) return '';
         if (matched) this.matchedAny = true;
         const n = o.mode === 'count' || o.invert ? e.stats.matchedLines : e.stats.matches;
         if (n === 0 && !o.includeZero) return '';
@@ -197,7 +202,7 @@ export class RgPrinter {
       out += `${o.contextSeparator}\n`;
     this.printedAnyGroup = true;
     const binary = this.binaryCut(e, lines);
-    if (binary && binary.keep === 0) return out + this.binaryNotice(e.path, binary.offset);
+    if (binary && binary.keep === 0) return out + this.binaryNotice(e.path, binary.offset, binary.stopped);
     if (o.heading && o.withFilename) out += o.nullAfterPath ? `${e.path}\0` : `${e.path}\n`;
     let lastLine = -1;
     const upto = binary ? binary.keep : lines.length;
@@ -213,7 +218,7 @@ export class RgPrinter {
       lastLine = line.lineNumber + countNewlines(line.text) - (line.text.endsWith('\n') ? 1 : 0);
       out += this.record(e.path, line);
     }
-    if (binary) out += this.binaryNotice(e.path, binary.offset);
+    if (binary) out += this.binaryNotice(e.path, binary.offset, binary.stopped);
     return out;
   }
 
@@ -224,10 +229,22 @@ export class RgPrinter {
   private binaryCut(
     e: SearchEvent & { type: 'end' },
     lines: LineEvent[],
-  ): { keep: number; offset: number } | null {
+  ): { keep: number; offset: number; stopped?: true } | null {
     if (e.binaryOffset === null) return null;
-    if (!this.o.namedBinaryRule || e.binaryOffset < BINARY_HEAD_BYTES)
-      return { keep: 0, offset: e.binaryOffset };
+    if (e.binaryOffset < BINARY_HEAD_BYTES) return { keep: 0, offset: e.binaryOffset };
+    if (!this.o.namedBinaryRule) {
+      // A walked file whose NUL comes after the first buffer: the lines before it print, then a notice —
+      // ripgrep's warning that it stopped there, or (--binary) that the file matches.
+      let keep = 0;
+      while (
+        keep < lines.length &&
+        lines[keep]!.absoluteOffset + Buffer.byteLength(lines[keep]!.text) <= e.binaryOffset
+      )
+        keep++;
+      return this.o.binarySearch
+        ? { keep, offset: e.binaryOffset }
+        : { keep, offset: e.binaryOffset, stopped: true };
+    }
     for (let k = 0; k < lines.length; k++) {
       const line = lines[k]!;
       const nul = line.text.indexOf('\0');
@@ -238,8 +255,9 @@ export class RgPrinter {
     return null;
   }
 
-  private binaryNotice(path: string, offset: number): string {
-    const where = `binary file matches (found "\\0" byte around offset ${offset})\n`;
+  private binaryNotice(path: string, offset: number, stopped?: true): string {
+    const what = stopped ? 'WARNING: stopped searching binary file after match' : 'binary file matches';
+    const where = `${what} (found "\\0" byte around offset ${offset})\n`;
     return this.o.withFilename ? `${path}: ${where}` : where;
   }
 

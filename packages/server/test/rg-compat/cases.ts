@@ -887,6 +887,44 @@ export const CASES: CompatCase[] = [
     code: 0,
   },
   {
+    from: 'binary.rs:after_match1_implicit',
+    files: { hay: sherlockNul() },
+    args: ['-n', 'Project Gutenberg EBook', '-g', 'hay'],
+    stdout:
+      'hay:1:The Project Gutenberg EBook of A Study In Scarlet, by Arthur Conan Doyle\nhay: WARNING: stopped searching binary file after match (found "\\0" byte around offset 103450)\n',
+    code: 0,
+  },
+  {
+    from: 'binary.rs:after_match1_implicit_binary',
+    files: { hay: sherlockNul() },
+    args: ['-n', '--binary', 'Project Gutenberg EBook', '-g', 'hay'],
+    stdout:
+      'hay:1:The Project Gutenberg EBook of A Study In Scarlet, by Arthur Conan Doyle\nhay: binary file matches (found "\\0" byte around offset 103450)\n',
+    code: 0,
+  },
+  {
+    from: 'binary.rs:after_match1_implicit_count',
+    files: { hay: sherlockNul() },
+    args: ['-c', 'Project Gutenberg EBook', '-g', 'hay'],
+    stdout: '',
+    code: 1,
+  },
+  {
+    from: 'binary.rs:after_match1_implicit_count_binary',
+    files: { hay: sherlockNul() },
+    args: ['-c', '--binary', 'Project Gutenberg EBook', '-g', 'hay'],
+    stdout: 'hay:1\n',
+    code: 0,
+  },
+  {
+    from: 'binary.rs:after_match2_implicit_text',
+    files: { hay: sherlockNul() },
+    args: ['-n', '--text', 'Project Gutenberg EBook|a medical student', '-g', 'hay'],
+    stdout:
+      'hay:1:The Project Gutenberg EBook of A Study In Scarlet, by Arthur Conan Doyle\nhay:1867:"And yet you say he is not a medical student?"\n',
+    code: 0,
+  },
+  {
     from: 'regression.rs:r1176_literal_file',
     files: { patterns: 'foo(bar\n', test: 'foo(bar' },
     args: ['-F', '-f', 'patterns', 'test'],

@@ -416,6 +416,7 @@ async function runRg(
     fieldMatchSeparator: unescapeSeparator(flags.fieldMatchSeparator ?? ':'),
     fieldContextSeparator: unescapeSeparator(flags.fieldContextSeparator ?? '-'),
     contextRequested: before > 0 || after > 0,
+    binarySearch: request.binary === 'search',
     namedBinaryRule: paths.length > 0 && paths.length <= 10 && paths.every((p) => isFile(p, io.cwd)),
   });
 
