@@ -326,10 +326,10 @@ async function* rgBlocks(
     run.signal?.removeEventListener('abort', onAbort);
     killChild(child);
     const code = await exited;
-    if (spawnError) throw new Error(`cannot run rg: ${(spawnError as Error).message}`);
     // Killed because the consumer stopped reading: rg's complaints about the cut are not errors.
-    if (finished || control.outcome !== 'complete') collectErrors(stderr, summary, code);
+    if (!spawnError && (finished || control.outcome !== 'complete')) collectErrors(stderr, summary, code);
   }
+  if (spawnError) throw new Error(`cannot run rg: ${(spawnError as Error).message}`);
 }
 
 type OutputReader = (
