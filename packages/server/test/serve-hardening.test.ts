@@ -1,6 +1,7 @@
 // `trawl serve` hardening (issue 12): what an adversarial audit found, each pinned by a test that failed before.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,4 +93,101 @@ describe('a flood of refused requests cannot flush the audit log 🔒', () => {
     expect(counted).toBe(FLOOD);
     expect(await verifyAuditLog(dataDir)).toMatchObject({ ok: true, losses: [] });
   }, 180_000);
+});
+
+/** One raw exchange on its own connection: the test writes every byte (fetch and http.request tidy requests up). */
+function rawExchange(
+  port: number,
+  request: string,
+): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(port, '127.0.0.1', () => sock.write(request));
+    let data = '';
+    sock.setEncoding('latin1');
+    sock.on('data', (c: string) => {
+      data += c;
+    });
+    sock.on('error', reject);
+    sock.on('close', () => {
+      const end = data.indexOf('\r\n\r\n');
+      const head = end >= 0 ? data.slice(0, end) : data;
+      const headers = head.toLowerCase();
+      let body = end >= 0 ? data.slice(end + 4) : '';
+      if (headers.includes('transfer-encoding: chunked')) body = unchunk(body);
+      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), headers, body });
+    });
+  });
+}
+
+function unchunk(body: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const nl = body.indexOf('\r\n', at);
+    const size = Number.parseInt(body.slice(at, nl), 16);
+    if (!(size > 0)) return out;
+    out += body.slice(nl + 2, nl + 2 + size);
+    at = nl + 2 + size + 2;
+  }
+}
+
+describe('every request is answered by trawl: coded JSON, security headers, audited 🔒', () => {
+  // Fails without the fix: @hono/node-server or Node's parser answered these with an empty, header-less 400 (or
+  // 431), with no audit record, and a request with two Host headers was served (the first one won).
+  it('malformed Host, a backslash path, two Hosts, bad header bytes, huge headers, no Host', async () => {
+    await withTestServer({ projects: [proj], home, dataDir: freshDataDir(), inline: true }, async (s) => {
+      const port = s.server.port;
+      const auth = `Authorization: Bearer ${s.token}\r\nConnection: close\r\n`;
+      const cases: Array<[string, number, string]> = [
+        [`GET /api/projects HTTP/1.1\r\nHost: [::ffff:127.0.0.1]:${port}\r\n${auth}\r\n`, 400, 'bad_request'],
+        [`GET /api/projects HTTP/1.1\r\nHost: evil.com@127.0.0.1:${port}\r\n${auth}\r\n`, 400, 'bad_request'],
+        [`GET /api\\projects HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${auth}\r\n`, 400, 'bad_request'],
+        [
+          `GET /api/projects HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: 127.0.0.1:${port}\r\n${auth}\r\n`,
+          400,
+          'duplicate_host',
+        ],
+        [
+          `GET /api/projects HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: evil.com\r\n${auth}\r\n`,
+          400,
+          'duplicate_host',
+        ],
+        [
+          `GET /api/projects HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Bad: a\u0001b\r\n${auth}\r\n`,
+          400,
+          'bad_request',
+        ],
+        [`GET /api/projects HTTP/1.1\r\nBad Name: x\r\n\r\n`, 400, 'bad_request'],
+        [
+          `GET /api/projects HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Big: ${'a'.repeat(20_000)}\r\n${auth}\r\n`,
+          431,
+          'headers_too_large',
+        ],
+        [`GET /api/projects HTTP/1.1\r\n${auth}\r\n`, 403, 'bad_host'],
+      ];
+      for (const [request, status, code] of cases) {
+        const label = JSON.stringify(request.slice(0, 80));
+        s.audit.clear();
+        const a = await rawExchange(port, request);
+        expect(a.status, label).toBe(status);
+        expect(a.headers, label).toContain('content-type: application/json');
+        for (const h of [
+          'cache-control: no-store',
+          'x-content-type-options: nosniff',
+          'referrer-policy: no-referrer',
+          'x-frame-options: deny',
+        ]) {
+          expect(a.headers, `${label} ${h}`).toContain(h);
+        }
+        expect(JSON.parse(a.body), label).toEqual({ error: expect.any(String), code });
+        expect(
+          s.audit.refusals.map((r) => r.code),
+          label,
+        ).toEqual([code]);
+        expect(s.audit.refusals[0]!.address, label).toBe('127.0.0.1');
+      }
+      // The server still serves after all of that.
+      expect((await s.get('/api/projects')).status).toBe(200);
+    });
+  });
 });

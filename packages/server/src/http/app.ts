@@ -6,6 +6,7 @@ import type { ServerContext } from './context.js';
 import { type ConversationsDeps, conversationRoutes } from './conversations.js';
 import { fileGrep } from './file-grep.js';
 import { fileSearch } from './file-search.js';
+import { SECURITY_HEADERS } from './headers.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { openProjectRoute } from './open-project.js';
 import { pathComplete } from './path-complete.js';
@@ -57,10 +58,7 @@ export function createApp(options: AppOptions): Hono {
     await next();
     // Static assets set their own caching; everything else is never stored.
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
-    c.header('X-Frame-Options', 'DENY');
-    c.header('Cross-Origin-Resource-Policy', 'same-origin');
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
   });
   app.use('*', accessControl(options.access));
   const tooLarge = (c: Context) =>

@@ -3,7 +3,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { serve } from '@hono/node-server';
 import { type ContentIndex, ContentIndexRegistry, openIndex } from '@trawl/core/content-index';
 import { SensitiveFence } from '@trawl/core/fence';
 import { AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
@@ -25,6 +24,7 @@ import {
   TRANSFER_POOL_SIZE,
   TRANSFER_WORKER_NICE,
 } from './limits.js';
+import { nodeServer } from './node-layer.js';
 import { builtScriptUrl, type TaskRunner, WorkerPool } from './pool.js';
 import { KnownProjects } from './projects.js';
 import { ResolveCache } from './resolve-cache.js';
@@ -320,17 +320,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = serve({
-        fetch: app.fetch,
-        port: options.port ?? SERVE_DEFAULT_PORT,
-        hostname: host,
-      }) as Server;
+      const s = nodeServer(app.fetch, { hostname: host, audit });
       const onError = (err: Error) => reject(err);
       s.once('error', onError);
       s.once('listening', () => {
         s.off('error', onError);
         resolve(s);
       });
+      s.listen(options.port ?? SERVE_DEFAULT_PORT, host);
     });
   } catch (err) {
     await stopWorkers();
