@@ -23,7 +23,8 @@ describe('document kinds', () => {
     expect(documentKindOf('book.xlsx')).toBe('xlsx');
     expect(documentKindOf('book.xlsx.bak')).toBeNull();
     expect(documentKindOf('dir.docx/readme')).toBeNull();
-    expect(documentKindOf('paper.pdf')).toBeNull();
+    expect(documentKindOf('paper.PDF')).toBe('pdf');
+    expect(documentKindOf('notes.txt')).toBeNull();
   });
 });
 

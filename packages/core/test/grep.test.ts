@@ -184,13 +184,16 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     expect((await run(root, 'straße')).results.map((r) => r.file)).toEqual(['de.docx']);
   });
 
-  it('does not search a PDF (no extractor claims it yet) and skips it as binary', async () => {
+  it('a PDF the parser refuses is a settled answer: no row, not truncated, not skipped', async () => {
     const root = fresh({
       'paper.pdf': Buffer.from('%PDF-1.4\n\0 the WIDGET plan\n'),
       'spec.docx': docx(['the WIDGET spec']),
     });
-    expect((await run(root, 'widget')).results.map((r) => r.file)).toEqual(['spec.docx']);
-  });
+    const p = await run(root, 'widget', { extract: { pdf: { maxMs: ROOMY_MS } } });
+    expect(p.results.map((r) => r.file)).toEqual(['spec.docx']);
+    expect(p.truncated).toBe(false);
+    expect(p.skipped_docs).toBe(0);
+  }, 120_000);
 
   it('skips an oversize document into skipped_docs without parsing it', async () => {
     const root = specDocs(fresh({ 'a.txt': 'widget\n' }));
@@ -280,6 +283,6 @@ describe('rg exclusions', () => {
     expect(globs).toContain('!/.npmrc');
     expect(globs.filter((g) => !g.startsWith('!*.')).every((g) => g.startsWith('!/'))).toBe(true);
     expect(globs.some((g) => g === '!.ssh' || g === '!**/.ssh')).toBe(false);
-    expect(rgExclusions('/srv/checkout', fence)).toEqual(['!*.docx', '!*.pptx', '!*.xlsx']);
+    expect(rgExclusions('/srv/checkout', fence)).toEqual(['!*.docx', '!*.pdf', '!*.pptx', '!*.xlsx']);
   });
 });

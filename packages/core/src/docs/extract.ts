@@ -1,13 +1,19 @@
 import { extractDocx, type PartEnd } from './docx.js';
 import { DOC_MAX_CHARS, DOC_ROW_DEADLINE_STRIDE } from './limits.js';
+import { extractPdf } from './pdf.js';
 import { extractPptx } from './pptx.js';
 import { type ExtractOptions, type ExtractResult, type SegmentSink, TextBudget } from './types.js';
 import { extractXlsx } from './xlsx.js';
 import { DEFAULT_ZIP_LIMITS, openOfficeZip, ZipRefused } from './zip.js';
 
-export type DocumentKind = 'docx' | 'pptx' | 'xlsx';
+export type DocumentKind = 'docx' | 'pptx' | 'xlsx' | 'pdf';
 
-const KINDS: Record<string, DocumentKind> = { '.docx': 'docx', '.pptx': 'pptx', '.xlsx': 'xlsx' };
+const KINDS: Record<string, DocumentKind> = {
+  '.docx': 'docx',
+  '.pdf': 'pdf',
+  '.pptx': 'pptx',
+  '.xlsx': 'xlsx',
+};
 
 /** Document extensions this layer claims, lower-case, with the dot. */
 export const DOCUMENT_EXTENSIONS: readonly string[] = Object.keys(KINDS).sort();
@@ -30,6 +36,7 @@ export async function extractDocument(
   sink: SegmentSink,
   options: ExtractOptions = {},
 ): Promise<ExtractResult> {
+  if (kind === 'pdf') return extractPdf(bytes, sink, options);
   const now = options.now ?? Date.now;
   const budget = new TextBudget(options.maxChars ?? DOC_MAX_CHARS, options.deadline, now);
   if (budget.expired()) return { whole: false, stopped: false };

@@ -1,10 +1,12 @@
 /**
- * The document layer: text out of .docx, .pptx and .xlsx (`extractDocument`), from bytes already in memory,
- * bounded by a deadline, a character cap and a zip inventory vet that runs before anything is inflated.
+ * The document layer: text out of .docx, .pptx, .xlsx and .pdf (`extractDocument`), from bytes already in memory,
+ * bounded by a deadline, a character cap and a zip inventory vet that runs before anything is inflated; PDF in a
+ * child process with a heap ceiling, an RSS watchdog, a wall-time limit and a page cap.
  *
  * - `zip.ts`     — opens a container from memory and vets it (members, declared sizes, ratios); streams a member.
  * - `xml.ts`     — streams an XML member through htmlparser2 (XML mode), element names without prefixes.
  * - `docx.ts`, `pptx.ts`, `xlsx.ts` — one format each, segments in document order.
+ * - `pdf.ts`, `pdf-child.ts` — PDF through pdf.js in a bounded child process, pages labelled `p N`.
  * - `types.ts`   — segments, the sink, the shared text budget.
  *
  * ```ts
@@ -19,5 +21,6 @@ export {
   extractDocument,
 } from './extract.js';
 export * from './limits.js';
+export { DEFAULT_PDF_LIMITS, type PdfChildLimits } from './pdf.js';
 export type { DocSegment, ExtractOptions, ExtractResult, SegmentSink } from './types.js';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip.js';

@@ -19,6 +19,8 @@ export interface ExtractOptions {
   zip?: Partial<import('./zip.js').ZipLimits>;
   /** Worksheet rows between deadline checks (default DOC_ROW_DEADLINE_STRIDE). */
   rowStride?: number;
+  /** PDF only: the extractor child's ceilings (tests shrink them, or give a loaded machine more time). */
+  pdf?: Partial<import('./pdf.js').PdfChildLimits>;
 }
 
 /**
