@@ -68,7 +68,11 @@ export function ProjectSwitcher({
       title={value}
       onChange={(e) => {
         if (e.target.value === OPEN) setOpening(true);
-        else onChange(e.target.value);
+        else {
+          onChange(e.target.value);
+          // Opening a project records it first in recent-projects.json, so the next `trawl serve` offers it.
+          void api.openProject(e.target.value).catch(() => undefined);
+        }
       }}
     >
       {projects.length === 0 ? <option value="">no project</option> : null}
