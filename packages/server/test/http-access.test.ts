@@ -232,7 +232,7 @@ describe('answers are JSON and coded', () => {
     expect(a.headers.get('x-frame-options')).toBe('DENY');
   });
 
-  it('no caller input produces a 500: a fuzz of parameters over both endpoints', async () => {
+  it('no caller input produces a 500: a fuzz of parameters over the GET endpoints', async () => {
     const values = [
       '',
       '%',
@@ -252,14 +252,61 @@ describe('answers are JSON and coded', () => {
       '1e309',
     ];
     const keys = ['q', 'project', 'workspace', 'kinds', 'limit', 'path', 'dir'];
-    for (const route of ['/api/file-search', '/api/path-complete']) {
+    for (const route of ['/api/file-search', '/api/path-complete', '/api/tree', '/api/file']) {
       for (const key of keys) {
         for (const v of values) {
-          const params: Record<string, string> = { q: 'hello', path: proj, [key]: v };
+          const base =
+            route === '/api/tree' || route === '/api/file' ? { project: proj, path: 'src' } : { path: proj };
+          const params: Record<string, string> = { q: 'hello', ...base, [key]: v };
           const a = await s.get(route, params);
           expect(a.status, `${route} ${key}=${JSON.stringify(v).slice(0, 40)}`).toBeLessThan(500);
           expect(a.headers.get('content-type')).toMatch(/application\/json/);
         }
+      }
+    }
+  });
+});
+
+describe('no caller body produces a 500 either 🔒', () => {
+  it('a fuzz of JSON bodies over the POST and PATCH endpoints', async () => {
+    const created = await s.request('/api/conversations', {
+      method: 'POST',
+      headers: { ...bearer(), 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const id = (created.body['conversation'] as { id: string }).id;
+    const bodies = [
+      '',
+      'null',
+      '[]',
+      '"x"',
+      '{"title": null}',
+      '{"project": {"a": 1}}',
+      '{"text": 1, "wire": []}',
+      '{"text": "x", "wire": "x", "meta": []}',
+      '{"text": "x", "wire": "x", "meta": {"files": "x"}}',
+      '{"text": "x", "wire": "x", "meta": {"files": [null]}}',
+      `{"project": "${'a'.repeat(9000)}"}`,
+      '{"project": "\u0000"}',
+      '{"__proto__": {"x": 1}}',
+      '\u0000',
+    ];
+    const routes: Array<[string, string]> = [
+      ['POST', '/api/conversations'],
+      ['PATCH', `/api/conversations/${id}`],
+      ['POST', `/api/conversations/${id}/messages`],
+      ['POST', `/api/conversations/${id}/messages/x/stop`],
+      ['POST', '/api/projects/open'],
+    ];
+    for (const [method, route] of routes) {
+      for (const body of bodies) {
+        const a = await s.request(route, {
+          method,
+          headers: { ...bearer(), 'content-type': 'application/json' },
+          body,
+        });
+        expect(a.status, `${method} ${route} ${body.slice(0, 40)}`).toBeLessThan(500);
+        expect(a.headers.get('content-type')).toMatch(/application\/json/);
       }
     }
   });

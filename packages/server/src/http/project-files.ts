@@ -61,14 +61,13 @@ function relParam(c: Context): string | undefined {
 function refuse(
   c: Context,
   ctx: ServerContext,
-  op: string,
   kind: 'tree' | 'file',
   o: { status: ProjectPathStatus; root: string; detail?: string },
   rel: string,
 ): Response {
   const r = REFUSALS[o.status as Exclude<ProjectPathStatus, 'ok'>](kind);
   ctx.audit.record({
-    operation: op,
+    operation: kind,
     outcome: r.status === 404 ? 'allowed' : 'denied',
     resources: `${o.root} path=${rel}${o.detail ? ` at=${o.detail}` : ''}`,
     error: r.code,
@@ -77,59 +76,58 @@ function refuse(
 }
 
 /**
- * GET /api/tree?project=P&path=REL — one level of a known project for the Files rail, listed on the transfer pool
- * by the engine's no-follow descriptor walk (links are never listed, sensitive entries are omitted).
+ * The shared course of /api/tree and /api/file: the known project, the relative path, the task on the transfer
+ * pool, the coded refusal; `answer` turns a successful outcome into the audit line and the body.
  */
-export async function treeRoute(c: Context, ctx: ServerContext): Promise<Response> {
-  const OP = 'tree';
-  const known = await knownProject(c, ctx, OP);
+async function projectPathRoute<O extends { status: ProjectPathStatus; root: string; detail?: string }>(
+  c: Context,
+  ctx: ServerContext,
+  kind: 'tree' | 'file',
+  task: 'list-tree' | 'read-file',
+  answer: (o: O, rel: string) => { audit: string; body: Record<string, unknown> },
+): Promise<Response> {
+  const known = await knownProject(c, ctx, kind);
   if ('refusal' in known) return known.refusal;
   const rel = relParam(c);
   if (rel === undefined) return c.json(INVALID_PATH, 400);
-  let o: TreeOutcome;
+  let o: O;
   try {
-    o = await ctx.transfer.run<TreeOutcome>('list-tree', { project: known.project, rel });
+    o = await ctx.transfer.run<O>(task, { project: known.project, rel });
   } catch (err) {
-    return poolRefusal(c, ctx, err, { operation: OP, resources: known.project });
+    return poolRefusal(c, ctx, err, { operation: kind, resources: known.project });
   }
-  if (o.status !== 'ok') return refuse(c, ctx, OP, 'tree', o, rel);
-  ctx.audit.record({
-    operation: OP,
-    outcome: 'allowed',
-    resources: `${o.root} path=${rel} entries=${o.entries.length}${o.truncated ? ' truncated=true' : ''}`,
-  });
-  return c.json({ root: o.root, path: rel, entries: o.entries, truncated: o.truncated });
+  if (o.status !== 'ok') return refuse(c, ctx, kind, o, rel);
+  const a = answer(o, rel);
+  ctx.audit.record({ operation: kind, outcome: 'allowed', resources: `${o.root} path=${rel} ${a.audit}` });
+  return c.json(a.body);
+}
+
+/**
+ * GET /api/tree?project=P&path=REL — one level of a known project for the Files rail, listed on the transfer pool
+ * by the engine's no-follow descriptor walk (links are never listed, sensitive entries are omitted).
+ */
+export function treeRoute(c: Context, ctx: ServerContext): Promise<Response> {
+  return projectPathRoute<TreeOutcome>(c, ctx, 'tree', 'list-tree', (o, rel) => ({
+    audit: `entries=${o.entries.length}${o.truncated ? ' truncated=true' : ''}`,
+    body: { root: o.root, path: rel, entries: o.entries, truncated: o.truncated },
+  }));
 }
 
 /**
  * GET /api/file?project=P&path=REL — a text file of a known project for the viewer (1 MiB at most), read on the
  * transfer pool never through a link.
  */
-export async function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
-  const OP = 'file';
-  const known = await knownProject(c, ctx, OP);
-  if ('refusal' in known) return known.refusal;
-  const rel = relParam(c);
-  if (rel === undefined) return c.json(INVALID_PATH, 400);
-  let o: FileReadOutcome;
-  try {
-    o = await ctx.transfer.run<FileReadOutcome>('read-file', { project: known.project, rel });
-  } catch (err) {
-    return poolRefusal(c, ctx, err, { operation: OP, resources: known.project });
-  }
-  if (o.status !== 'ok') return refuse(c, ctx, OP, 'file', o, rel);
-  ctx.audit.record({
-    operation: OP,
-    outcome: 'allowed',
-    resources: `${o.root} path=${rel} size=${o.size}${o.truncated ? ' truncated=true' : ''}${o.binary ? ' binary=true' : ''}`,
-  });
-  return c.json({
-    root: o.root,
-    path: rel,
-    size: o.size,
-    mtime: o.mtime,
-    text: o.text,
-    truncated: o.truncated,
-    binary: o.binary,
-  });
+export function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
+  return projectPathRoute<FileReadOutcome>(c, ctx, 'file', 'read-file', (o, rel) => ({
+    audit: `size=${o.size}${o.truncated ? ' truncated=true' : ''}${o.binary ? ' binary=true' : ''}`,
+    body: {
+      root: o.root,
+      path: rel,
+      size: o.size,
+      mtime: o.mtime,
+      text: o.text,
+      truncated: o.truncated,
+      binary: o.binary,
+    },
+  }));
 }
