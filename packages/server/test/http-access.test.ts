@@ -255,7 +255,7 @@ describe('answers are JSON and coded', () => {
     for (const route of ['/api/file-search', '/api/path-complete', '/api/tree', '/api/file']) {
       for (const key of keys) {
         for (const v of values) {
-          const base =
+          const base: Record<string, string> =
             route === '/api/tree' || route === '/api/file' ? { project: proj, path: 'src' } : { path: proj };
           const params: Record<string, string> = { q: 'hello', ...base, [key]: v };
           const a = await s.get(route, params);
