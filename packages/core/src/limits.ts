@@ -54,3 +54,11 @@ export const WALK_SLICE_MS = 8;
  * and memory long before). Larger files are skipped and reported as too-large.
  */
 export const MAX_READ_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The js engine's deadline when the caller sets none. A JavaScript RegExp backtracks: `(a+a+)+y` over a 50 KB line
+ * of `a`s ran past 60 s, and in a long-lived process (server, MCP, an agent host) a search without a deadline holds
+ * a worker for ever. Terminating the worker at the deadline is the only way to stop such a match. Five minutes is
+ * far past any search of a large tree on this engine (bench/RESULTS.md), so only a runaway pattern meets it.
+ */
+export const JS_ENGINE_DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;

@@ -2,7 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IndexUse } from '../content-index/content-index.js';
 import type { SearchIndex } from '../content-index/registry.js';
-import { MAX_READ_BYTES, NAMED_FILES_ONLY_MAX, NAMED_FILES_ONLY_MAX_BYTES } from '../limits.js';
+import {
+  JS_ENGINE_DEFAULT_TIMEOUT_MS,
+  MAX_READ_BYTES,
+  NAMED_FILES_ONLY_MAX,
+  NAMED_FILES_ONLY_MAX_BYTES,
+} from '../limits.js';
 import { type CompiledPattern, compilePattern } from '../match/index.js';
 import { expandReplacement } from '../match/rg-patterns.js';
 import type { SearchEvent } from '../search/events.js';
@@ -96,7 +101,10 @@ export interface SearchRequest extends WalkChoices {
   rgExcludeIglobs?: string[];
   /** Seam: starts the rg child (tests observe its process). Default `child_process.spawn`. */
   spawnRg?: SpawnRg;
-  /** Milliseconds from now; the search stops and says so when it passes. */
+  /**
+   * Milliseconds from now; the search stops and says so when it passes. Unset: no deadline for rg (its regex
+   * engine is linear), JS_ENGINE_DEFAULT_TIMEOUT_MS for the js engine (a backtracking pattern can run for ever).
+   */
   timeoutMs?: number;
   signal?: AbortSignal;
   workers?: number;
@@ -229,7 +237,11 @@ function prepareRun(request: SearchRequest): {
     },
     // The js engine reads a file whole; nothing larger than MAX_READ_BYTES is read by either engine.
     maxFilesize: Math.min(request.maxFilesize ?? MAX_READ_BYTES, MAX_READ_BYTES),
-    ...(request.timeoutMs !== undefined ? { deadline: now() + request.timeoutMs } : {}),
+    ...(request.timeoutMs !== undefined
+      ? { deadline: now() + request.timeoutMs }
+      : engine === 'js'
+        ? { deadline: now() + JS_ENGINE_DEFAULT_TIMEOUT_MS }
+        : {}),
     ...(request.signal ? { signal: request.signal } : {}),
     now,
     ...(request.workers !== undefined ? { workers: request.workers } : {}),
