@@ -122,6 +122,14 @@ describe('trawl mcp (stdio child process, real protocol)', () => {
     expect(range.content[0]!.text).toBe('Line-range selector requires a single file: src:1-5 is a directory');
   });
 
+  it('search is confined to its root: ../ and absolute paths outside it are refused (issue 11 item 8)', async () => {
+    for (const paths of ['../../../../../../../etc/passwd', '/etc/passwd', '../']) {
+      const r = await call({ pattern: 'root', paths });
+      expect(r.isError, paths).toBe(true);
+      expect(r.content[0]!.text).toMatch(/^Path outside the allowed roots: /);
+    }
+  });
+
   it('arguments of the wrong shape are refused by the schema', async () => {
     const r = await call({ pattern: 'x' });
     expect(r.isError).toBe(true);

@@ -10,6 +10,7 @@ export type SearchToolErrorCode =
   | 'line_range_target'
   | 'path_not_found'
   | 'path_unreadable'
+  | 'path_outside_roots'
   | 'unknown_scheme'
   | 'url_glob'
   | 'resource_not_found'

@@ -34,6 +34,7 @@ import {
   willUseRipgrep,
 } from './plan.js';
 import { defaultResourceRouter } from './resources.js';
+import { confineToRoots } from './roots.js';
 import { type ShapedLines, unfetchedLines } from './shape.js';
 import { Notes, RunState } from './state.js';
 import { readTag } from './tag-cache.js';
@@ -71,6 +72,8 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   let positive = resolved.filter((t): t is Exclude<Target, { kind: 'exclude' }> => t.kind !== 'exclude');
   const implicitCwd = positive.length === 0;
   if (implicitCwd) positive = (await resolveTargets(['.'], targetContext)) as typeof positive;
+  // An MCP server's confinement: every place named lies inside a root, as spelled and where it leads.
+  if (options.roots) confineToRoots(positive, options.roots, cwd);
   const excluded = exclusionPredicate(exclusions, coveringOf(resolved, implicitCwd, cwd), canonical(cwd));
 
   const { present, missingPaths } = partitionMissing(positive, notes);

@@ -34,6 +34,11 @@ export interface SearchToolOptions {
    * file shown is hashed again.
    */
   tagCache?: TagCache;
+  /**
+   * Directories (canonical) every target must lie in, as spelled and where it leads; anything else is
+   * refused (`path_outside_roots`). An MCP server passes its roots. Default: no confinement.
+   */
+  roots?: readonly string[];
   /** The clock the deadline runs on; a seam for tests (default Date.now). */
   clock?: () => number;
 }

@@ -16,6 +16,10 @@ import { z } from 'zod';
 export interface SearchToolRegistration {
   /** Relative paths resolve here. */
   root: string;
+  /** Directories the tool may read (canonical); default: `root` alone. */
+  roots?: string[];
+  /** No confinement to the roots. */
+  allowOutside?: boolean;
   engine?: EngineChoice;
   deadlineMs?: number;
   resources?: ResourceRouter;
@@ -51,7 +55,11 @@ export async function registerSearchTool(server: McpServer, options: SearchToolR
     SEARCH_TOOL_NAME,
     {
       title: 'Search file contents',
-      description: searchToolDescription({ format: 'hashline', schemes: resources.schemes }),
+      description:
+        searchToolDescription({ format: 'hashline', schemes: resources.schemes }) +
+        (options.allowOutside
+          ? ''
+          : `\n\nRoots: ${(options.roots ?? [options.root]).join(', ')}. Relative paths resolve in the first; a path outside every root (../, an absolute path elsewhere, a link leading out) is refused.`),
       inputSchema: tolerantSearchToolInputShape,
       outputSchema: z.looseObject(detailsShape),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -61,6 +69,7 @@ export async function registerSearchTool(server: McpServer, options: SearchToolR
       try {
         const result = await searchTool(args, {
           cwd: options.root,
+          ...(options.allowOutside ? {} : { roots: options.roots ?? [options.root] }),
           format: 'hashline',
           resources,
           tagCache,

@@ -11,8 +11,12 @@ import { registerGrepFilesTool } from './tools/grep-files.js';
 import { registerListDirTool } from './tools/list-dir.js';
 
 export interface TrawlMcpOptions {
-  /** The project root: relative paths resolve here. */
+  /** The project root: relative paths resolve here; find_files and list_dir serve it. */
   root: string;
+  /** Every directory `search` may read (canonical; default: `root` alone). */
+  roots?: string[];
+  /** Let `search` read outside the roots (default false: confined, as the reference filesystem server is). */
+  allowOutside?: boolean;
   engine?: EngineChoice;
   deadlineMs?: number;
   /**

@@ -6,7 +6,8 @@ import type { RegisterCommand } from '../main.js';
 import { cliRoot } from '../root.js';
 
 interface McpFlags {
-  root?: string;
+  root: string[];
+  allowOutside?: boolean;
   engine: EngineChoice;
   deadline?: number;
   index: boolean;
@@ -18,7 +19,13 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
   program
     .command('mcp')
     .description('Serve trawl tools over MCP on stdin/stdout (tools: search, find_files, list_dir).')
-    .option('--root <dir>', 'project root: relative paths resolve here (default: the current directory)')
+    .option(
+      '--root <dir>',
+      'a directory the tools may read; repeat for several (the first is where relative paths resolve; default: the current directory)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
+    .option('--allow-outside', 'let search read paths outside the roots (default: confined to them)')
     .addOption(
       new Option('--engine <engine>', 'which engine searches files')
         .choices(['auto', 'js', 'rg'])
@@ -40,12 +47,19 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
       'search without the content index (by default it is loaded or built in the background)',
     )
     .action(async (flags: McpFlags) => {
-      const { root } = await cliRoot(flags.root ?? '.', io, { label: '--root' });
+      // Each root by the one root policy: a sensitive location (~/.ssh) or a non-directory is refused.
+      const roots: string[] = [];
+      for (const typed of flags.root.length > 0 ? flags.root : ['.']) {
+        const { root } = await cliRoot(typed, io, { label: '--root' });
+        if (!roots.includes(root)) roots.push(root);
+      }
       // The MCP SDK takes a while to load; only this command needs it.
       const { serveMcpStdio } = await import('../../mcp/server.js');
       await serveMcpStdio(
         {
-          root,
+          root: roots[0]!,
+          roots,
+          allowOutside: flags.allowOutside === true,
           engine: flags.engine,
           ...(flags.deadline !== undefined ? { deadlineMs: flags.deadline * 1000 } : {}),
           ...(flags.index ? { indexDataDir: await dataDirOf(flags.dataDir, io) } : {}),
