@@ -86,7 +86,9 @@ describe.each<Engine>(['js', 'rg'])('search tool: archive members (spec ยง3 B56โ
       const r = await refusal(run(dir, { pattern: 'needle', paths }, { engine }));
       expect(r).toEqual({
         code: 'archive_unreadable',
-        message: `Cannot search archive member(s): ${item}. Only UTF-8 text members can be searched.`,
+        // The UTF-8 sentence only where the member exists but is not text (issue 11 item 11: a missing
+        // member was told "Only UTF-8 text members can be searched").
+        message: `Cannot search archive member(s): ${item}.${/binary|non-UTF-8/.test(item) ? ' Only UTF-8 text members can be searched.' : ''}`,
       });
     }
   });

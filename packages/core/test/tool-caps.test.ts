@@ -74,7 +74,7 @@ describe.each<Engine>(['js', 'rg'])(
         true,
       );
       expect(r.text).toContain(
-        '*20:needle 20\n\nOnly the first 20 matching lines per file are shown; more in hot.txt (more from line 21: "hot.txt:21-").',
+        '*20:needle 20\n\nOnly the first 20 matching lines per file are shown; for the rest, search "hot.txt:21-".',
       );
       expect(r.details.perFileLimitReached).toBe(20);
       expect(r.details.perFileLimited).toEqual([{ path: 'hot.txt', nextLine: 21 }]);

@@ -47,13 +47,11 @@ export function compose(c: ComposeInput): SearchToolResult {
       `Showing the first ${cap} matching lines of this file; more follow${next ? `: search ${next} for the rest` : ''}.`,
     );
   } else if (limited.length > 0) {
-    const list = limited.map((e) => {
-      const next = continuation(e, e.shaped.nextMatchLine);
-      return next
-        ? `${e.file.display} (more from line ${e.shaped.nextMatchLine ?? lastLine(e.shaped) + 1}: ${next})`
-        : e.file.display;
-    });
-    capNotes.push(`Only the first ${cap} matching lines per file are shown; more in ${listNames(list)}.`);
+    // Each file once: its continuation selector names it (the path was printed twice before).
+    const list = limited.map((e) => continuation(e, e.shaped.nextMatchLine) ?? e.file.display);
+    capNotes.push(
+      `Only the first ${cap} matching lines per file are shown; for the rest, search ${listNames(list)}.`,
+    );
   }
   const unfetched = c.pageEntries.filter((e) => e.shaped.unfetched).map((e) => e.file.display);
   if (unfetched.length > 0) {

@@ -75,7 +75,11 @@ export async function readArchives(
   if (unreadableMembers.length > 0 && nothingElse) {
     throw new SearchToolError(
       'archive_unreadable',
-      `Cannot search archive member(s): ${list.join(', ')}. Only UTF-8 text members can be searched.`,
+      `Cannot search archive member(s): ${list.join(', ')}.${
+        unreadableMembers.some((m) => /binary|non-UTF-8/.test(m.reason))
+          ? ' Only UTF-8 text members can be searched.'
+          : ''
+      }`,
     );
   }
   if (list.length > 0) {

@@ -32,7 +32,8 @@ export interface FindFilesRegistration {
 export const findFilesInputShape = {
   query: z
     .string()
-    .min(1)
+    // The schema says what the server accepts (it refused shorter queries a schema allowed).
+    .min(NAME_MIN_QUERY_CHARS)
     .max(1024)
     .describe(
       `What to look for in file and directory NAMES (at least ${NAME_MIN_QUERY_CHARS} characters): fuzzy, so "flspy" finds files.py; a "/" scores against the path ("src/app"). Not a content search.`,
