@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import { SearchToolError } from './errors.js';
 import { canonical } from './exclusions.js';
-import { isWithin } from './paths.js';
 import type { Target } from './targets.js';
 
 /**
@@ -43,4 +42,10 @@ function spelledPlace(t: Target, cwd: string): string | null {
     case 'exclude':
       return null;
   }
+}
+
+/** `inner` is `outer` or below it (both absolute). */
+function isWithin(inner: string, outer: string): boolean {
+  if (inner === outer || outer === '/') return true;
+  return inner.startsWith(`${outer}/`);
 }
