@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completionSegments, splitCompletionToken } from '../src/complete/index.js';
+import { rng } from './parity/random.js';
 
 const posix = { windows: false };
 const win = { windows: true };
@@ -76,18 +77,6 @@ describe('completionSegments: Windows padded names (spec §5.2 #13) 🔒', () =>
     expect(completionSegments(root, './.. /', posix)).toEqual(['.. ']);
   });
 });
-
-/** A small seeded PRNG (mulberry32): the property test is reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = ['.', '..', '..', 'a', 'b', 'src', 'proj', 'srv', '~', 'x ', 'y.', '...', 'C:', 'c:x', ' '];
 const SEPS = ['/', '\\', '//', '\\\\', '/\\'];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContentIndex, openIndex } from '../src/content-index/index.js';
 import { type SearchRequest, search } from '../src/engine/search.js';
 import type { SearchEvent, SearchSummary } from '../src/search/events.js';
+import { rng } from './parity/random.js';
 
 /**
  * The index picks the files a search reads and never changes what it finds: every search through it must
@@ -18,18 +19,6 @@ beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-cindex-diff-'));
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-/** A seeded generator (mulberry32): a failing sequence can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'alpha',

@@ -4,6 +4,7 @@ import { type GrepRequest, grepFiles } from '../src/grep/index.js';
 import { grepEngines, write } from './fixtures/grep-trees.js';
 import { docx, pptx, xlsx } from './fixtures/office-docs.js';
 import { TempTrees } from './fixtures/temp-trees.js';
+import { rng } from './parity/random.js';
 
 /**
  * Two engines, one contract: both engines over one generated tree must return the same rows — file, line, preview,
@@ -13,18 +14,6 @@ const trees = new TempTrees('trawl-grep-parity-');
 afterAll(() => trees.remove());
 const fence = new SensitiveFence({ home: trees.home, env: {} });
 const hasRg = grepEngines().includes('rg');
-
-/** A small deterministic generator (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'needle',

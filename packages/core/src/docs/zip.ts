@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import type yauzl from 'yauzl';
+import { nextZipEntry } from '../util/zip-entries.js';
 import {
   DOC_ZIP_MAX_MEMBER_BYTES,
   DOC_ZIP_MAX_MEMBERS,
@@ -63,7 +64,7 @@ export async function openOfficeZip(
     const members = new Map<string, yauzl.Entry>();
     let total = 0;
     for (;;) {
-      const entry = await nextEntry(zip);
+      const entry = await nextZipEntry(zip);
       if (entry === null) break;
       if (members.size >= limits.maxMembers) throw new ZipRefused(`more than ${limits.maxMembers} members`);
       const size = entry.uncompressedSize;
@@ -86,32 +87,6 @@ export async function openOfficeZip(
     if (err instanceof ZipRefused) throw err;
     throw new ZipRefused(`not a readable zip: ${(err as Error).message}`);
   }
-}
-
-function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      zip.off('entry', onEntry);
-      zip.off('end', onEnd);
-      zip.off('error', onError);
-    };
-    const onEntry = (e: yauzl.Entry) => {
-      cleanup();
-      resolve(e);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(null);
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    zip.on('entry', onEntry);
-    zip.on('end', onEnd);
-    zip.on('error', onError);
-    zip.readEntry();
-  });
 }
 
 /** How reading a member ended: read to its end, stopped by the consumer, or failed part-way. */

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import type { ReadEntry } from 'tar';
 import type yauzl from 'yauzl';
+import { nextZipEntry } from '../util/zip-entries.js';
 import { ARCHIVE_MAX_ENTRIES, ARCHIVE_MAX_MEMBER_BYTES, ARCHIVE_MAX_SCAN_BYTES } from './limits.js';
 
 /**
@@ -146,32 +147,6 @@ async function readZipMember(
   } finally {
     zip.close();
   }
-}
-
-function nextZipEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
-  return new Promise((resolve, reject) => {
-    const onEntry = (e: yauzl.Entry) => {
-      cleanup();
-      resolve(e);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(null);
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    const cleanup = () => {
-      zip.off('entry', onEntry);
-      zip.off('end', onEnd);
-      zip.off('error', onError);
-    };
-    zip.on('entry', onEntry);
-    zip.on('end', onEnd);
-    zip.on('error', onError);
-    zip.readEntry();
-  });
 }
 
 async function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<MemberRead> {

@@ -26,3 +26,9 @@ export class Random {
     return this.next() < p;
   }
 }
+
+/** The same generator as a bare function, for tests that need only numbers in [0, 1). */
+export function rng(seed: number): () => number {
+  const r = new Random(seed);
+  return () => r.next();
+}
