@@ -26,7 +26,10 @@ if (!CHROMIUM) {
       it('needs chromium (TRAWL_REQUIRE_SYSTEM_DEPS=1)', () => {
         expect.fail(`chromium not found at ${process.env['TRAWL_CHROMIUM'] ?? '/usr/bin/chromium'}`);
       });
-    } else it.skip(REASON, () => {});
+    } else {
+      // Skipped on purpose, and visibly: no chromium here. The name carries the reason; CI requires chromium.
+      it.skip(REASON, () => {});
+    }
   });
 }
 
