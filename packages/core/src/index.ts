@@ -24,7 +24,7 @@
  *
  * Content search, as a stream of events ({@link search}):
  * ```ts
- * for await (const e of search({ pattern: 'fn \\w+', paths: ['src'], timeoutMs: 5_000 })) {
+ * for await (const e of search({ pattern: 'fn \\w+', paths: ['src'], deadlineMs: 5_000 })) {
  *   if (e.type === 'match') console.log(`${e.path}:${e.lineNumber}: ${e.text}`);
  * }
  * ```

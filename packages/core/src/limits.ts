@@ -61,4 +61,4 @@ export const MAX_READ_BYTES = 1024 * 1024 * 1024;
  * a worker for ever. Terminating the worker at the deadline is the only way to stop such a match. Five minutes is
  * far past any search of a large tree on this engine (bench/RESULTS.md), so only a runaway pattern meets it.
  */
-export const JS_ENGINE_DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
+export const JS_ENGINE_DEFAULT_DEADLINE_MS = 5 * 60 * 1000;

@@ -121,7 +121,7 @@ const QUERIES: Query[] = [
 ];
 
 /** What a search found, in order, with everything that must not depend on the index. */
-function normalize(events: SearchEvent[]): { files: unknown[]; summary: Partial<SearchSummary> } {
+function normalise(events: SearchEvent[]): { files: unknown[]; summary: Partial<SearchSummary> } {
   const files: unknown[] = [];
   let summary: SearchSummary | null = null;
   let counted = false;
@@ -183,7 +183,7 @@ async function compareAll(root: string, index: ContentIndex, label: string): Pro
     const scan = await collect({ ...q, cwd: root, engine: 'js' });
     const through = await collect({ ...q, cwd: root, engine: 'js', index });
     const what = `${label}: ${JSON.stringify({ ...q, exclude: q.exclude ? 'fn' : undefined })}`;
-    expect(normalize(through.events), what).toEqual(normalize(scan.events));
+    expect(normalise(through.events), what).toEqual(normalise(scan.events));
     expect(through.summary.index, what).toBeDefined();
     if (through.summary.index!.used) used++;
   }

@@ -8,7 +8,7 @@ import { applyBraceRule, escapeUnbalancedParens } from '../src/match/repair.js';
 import {
   computeFoldClassesFromV8,
   foldClassOf,
-  normalizePropertyName,
+  normalisePropertyName,
   resolveProperty,
 } from '../src/match/unicode.js';
 import { BINARY_PROPERTIES, GENERAL_CATEGORIES, SCRIPTS } from '../src/match/unicode-names.js';
@@ -30,10 +30,10 @@ describe('simple case folding table', () => {
 });
 
 describe('Unicode property names', () => {
-  it('normalizes like regex-syntax', () => {
-    expect(normalizePropertyName('Is_Greek')).toBe('greek');
-    expect(normalizePropertyName('Uppercase Letter')).toBe('uppercaseletter');
-    expect(normalizePropertyName('isc')).toBe('isc');
+  it('normalises like regex-syntax', () => {
+    expect(normalisePropertyName('Is_Greek')).toBe('greek');
+    expect(normalisePropertyName('Uppercase Letter')).toBe('uppercaseletter');
+    expect(normalisePropertyName('isc')).toBe('isc');
   });
 
   it('resolves every name of the generated tables to something V8 accepts', () => {

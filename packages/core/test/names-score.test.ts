@@ -3,7 +3,7 @@ import {
   NAME_DEFAULT_LIMIT,
   NAME_LIMIT_CEILING,
   NAME_LIMIT_FLOOR,
-  normalizeNameLimit,
+  normaliseNameLimit,
   parseNameKinds,
 } from '../src/names/index.js';
 import { referenceFuzzyScore } from '../src/names/reference-score.js';
@@ -216,13 +216,13 @@ describe('query and parameter normalisation', () => {
   });
 
   it('clamps the limit like the endpoint', () => {
-    expect(normalizeNameLimit(undefined)).toBe(NAME_DEFAULT_LIMIT);
-    expect(normalizeNameLimit('30')).toBe(30);
-    expect(normalizeNameLimit('1000')).toBe(NAME_LIMIT_CEILING);
-    expect(normalizeNameLimit('abc')).toBe(NAME_DEFAULT_LIMIT);
-    expect(normalizeNameLimit('2.5')).toBe(NAME_DEFAULT_LIMIT);
-    expect(normalizeNameLimit('0')).toBe(NAME_LIMIT_FLOOR);
-    expect(normalizeNameLimit('-5')).toBe(NAME_LIMIT_FLOOR);
+    expect(normaliseNameLimit(undefined)).toBe(NAME_DEFAULT_LIMIT);
+    expect(normaliseNameLimit('30')).toBe(30);
+    expect(normaliseNameLimit('1000')).toBe(NAME_LIMIT_CEILING);
+    expect(normaliseNameLimit('abc')).toBe(NAME_DEFAULT_LIMIT);
+    expect(normaliseNameLimit('2.5')).toBe(NAME_DEFAULT_LIMIT);
+    expect(normaliseNameLimit('0')).toBe(NAME_LIMIT_FLOOR);
+    expect(normaliseNameLimit('-5')).toBe(NAME_LIMIT_FLOOR);
     expect(clampNameLimit(7, 15, 1, 60)).toBe(7);
   });
 

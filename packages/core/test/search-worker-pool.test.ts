@@ -57,7 +57,7 @@ describe('warm search workers', () => {
 
   it('a worker stuck in a runaway regex at the deadline is terminated, and the next search is whole', async () => {
     const before = searchWorkerStats();
-    const stuck = await collect({ pattern: RUNAWAY_PATTERN, paths: ['evil.txt'], timeoutMs: 400 });
+    const stuck = await collect({ pattern: RUNAWAY_PATTERN, paths: ['evil.txt'], deadlineMs: 400 });
     expect(summaryOf(stuck).outcome).toBe('timeout');
     expect(searchWorkerStats().discarded).toBeGreaterThan(before.discarded);
     const next = await collect({});

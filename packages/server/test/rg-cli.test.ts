@@ -65,7 +65,7 @@ describe('trawl rg', () => {
       fs.writeFileSync(path.join(dir, 'u.txt'), 'café needle\nx\r\nneedle needle\n');
       const rg = BUNDLED_RG.path!;
       // Per-file blocks, sorted: ripgrep's order across files depends on its thread scheduling.
-      const normalize = (out: string) => {
+      const normalise = (out: string) => {
         const blocks: string[][] = [];
         for (const line of out.trim().split('\n')) {
           const m = JSON.parse(line);
@@ -83,7 +83,7 @@ describe('trawl rg', () => {
       try {
         for (const engine of ['js', 'rg']) {
           const ours = trawl(['rg', '--engine', engine, '--json', '-C1', 'needle', 'u.txt', 'src']);
-          expect(normalize(ours.stdout)).toEqual(normalize(theirs.stdout));
+          expect(normalise(ours.stdout)).toEqual(normalise(theirs.stdout));
         }
       } finally {
         fs.rmSync(path.join(dir, 'u.txt'));

@@ -7,7 +7,7 @@ import { compareUtf8 } from '../util/path-order.js';
 import { Walker, type WalkIssue } from '../walk/walker.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
 import { rgWalkArgs } from './rg/rg-engine.js';
-import { EngineUnavailableError, type SearchRequest, walkOptionsOf } from './search.js';
+import { deadlineMsOf, EngineUnavailableError, type SearchRequest, walkOptionsOf } from './search.js';
 
 /** What a listing found: the files, in output order, and what went wrong on the way. */
 export interface FileListing {
@@ -36,9 +36,10 @@ export async function listFiles(request: Omit<SearchRequest, 'pattern'>): Promis
     if (choice === 'rg')
       throw new EngineUnavailableError(`no usable ripgrep: ${rejected.join('; ') || 'none found'}`);
   }
+  const deadlineMs = deadlineMsOf(request);
   const walker = new Walker({
     ...walk,
-    ...(request.timeoutMs !== undefined ? { deadline: (request.now ?? Date.now)() + request.timeoutMs } : {}),
+    ...(deadlineMs !== undefined ? { deadline: (request.now ?? Date.now)() + deadlineMs } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
   });
   const files: string[] = [];

@@ -10,7 +10,7 @@
  * @example
  * ```ts
  * import { search } from '@trawl/core/engine';
- * for await (const event of search({ pattern: 'TODO', paths: ['src'], timeoutMs: 5_000 })) {
+ * for await (const event of search({ pattern: 'TODO', paths: ['src'], deadlineMs: 5_000 })) {
  *   if (event.type === 'match') console.log(`${event.path}:${event.lineNumber}: ${event.text}`);
  *   if (event.type === 'summary') console.log(event.summary.outcome); // 'complete' | 'timeout' | …
  * }

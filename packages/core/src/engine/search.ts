@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { IndexUse } from '../content-index/content-index.js';
 import type { SearchIndex } from '../content-index/registry.js';
 import {
-  JS_ENGINE_DEFAULT_TIMEOUT_MS,
+  JS_ENGINE_DEFAULT_DEADLINE_MS,
   MAX_READ_BYTES,
   NAMED_FILES_ONLY_MAX,
   NAMED_FILES_ONLY_MAX_BYTES,
@@ -103,12 +103,22 @@ export interface SearchRequest extends WalkChoices {
   spawnRg?: SpawnRg;
   /**
    * Milliseconds from now; the search stops and says so when it passes. Unset: no deadline for rg (its regex
-   * engine is linear), JS_ENGINE_DEFAULT_TIMEOUT_MS for the js engine (a backtracking pattern can run for ever).
+   * engine is linear), JS_ENGINE_DEFAULT_DEADLINE_MS for the js engine (a backtracking pattern can run for ever).
+   */
+  deadlineMs?: number;
+  /**
+   * @deprecated Use {@link SearchRequest.deadlineMs}: the same milliseconds under the name every other deadline
+   * option in trawl uses. Kept because 0.1 exported it; read only when `deadlineMs` is unset.
    */
   timeoutMs?: number;
   signal?: AbortSignal;
   workers?: number;
   now?: () => number;
+}
+
+/** The request's deadline in milliseconds from now: `deadlineMs`, else the deprecated `timeoutMs`. */
+export function deadlineMsOf(request: Pick<SearchRequest, 'deadlineMs' | 'timeoutMs'>): number | undefined {
+  return request.deadlineMs ?? request.timeoutMs;
 }
 
 export class EngineUnavailableError extends Error {
@@ -194,6 +204,7 @@ function prepareRun(request: SearchRequest): {
   const cwd = path.resolve(request.cwd ?? process.cwd());
   const roots = request.paths && request.paths.length > 0 ? request.paths : [''];
   const now = request.now ?? Date.now;
+  const deadlineMs = deadlineMsOf(request);
   const choice = request.engine ?? 'auto';
   let engine: 'js' | 'rg' = 'js';
   let engineReason = 'requested';
@@ -237,10 +248,10 @@ function prepareRun(request: SearchRequest): {
     },
     // The js engine reads a file whole; nothing larger than MAX_READ_BYTES is read by either engine.
     maxFilesize: Math.min(request.maxFilesize ?? MAX_READ_BYTES, MAX_READ_BYTES),
-    ...(request.timeoutMs !== undefined
-      ? { deadline: now() + request.timeoutMs }
+    ...(deadlineMs !== undefined
+      ? { deadline: now() + deadlineMs }
       : engine === 'js'
-        ? { deadline: now() + JS_ENGINE_DEFAULT_TIMEOUT_MS }
+        ? { deadline: now() + JS_ENGINE_DEFAULT_DEADLINE_MS }
         : {}),
     ...(request.signal ? { signal: request.signal } : {}),
     now,

@@ -21,7 +21,7 @@ export interface TextPassResult {
 
 export interface TextPassOptions {
   /** The engine request (pattern, walk rules, caps); engine and deadline are the pass's business. */
-  request: Omit<SearchRequest, 'engine' | 'timeoutMs'>;
+  request: Omit<SearchRequest, 'engine' | 'deadlineMs' | 'timeoutMs'>;
   engine: EngineChoice;
   cap: number;
   deadline: number;
@@ -67,7 +67,7 @@ async function run(
   let failure: string | undefined;
   const remaining = options.deadline - options.now();
   if (remaining <= 0) return { hits, more, outcome: 'timeout', engine: ran };
-  const batches = searchBatches({ ...options.request, engine, timeoutMs: remaining });
+  const batches = searchBatches({ ...options.request, engine, deadlineMs: remaining });
   outer: for await (const batch of batches) {
     for (const e of batch) {
       if (e.type === 'match') {

@@ -32,7 +32,7 @@ export function isWhiteSpace(cp: number): boolean {
 }
 
 /** regex-syntax's `symbolic_name_normalize`: ASCII only, no ' ', '_', '-', lower case, no leading "is". */
-export function normalizePropertyName(name: string): string {
+export function normalisePropertyName(name: string): string {
   let start = 0;
   const startsWithIs = name.length >= 2 && name.slice(0, 2).toLowerCase() === 'is';
   if (startsWithIs) start = 2;
@@ -53,7 +53,7 @@ const SPECIAL_CLASSES: Readonly<Record<string, string>> = {
   ascii: 'ASCII',
   assigned: 'Assigned',
 };
-/** Binary properties Rust's regex knows and V8 does not (normalized names and aliases). */
+/** Binary properties Rust's regex knows and V8 does not (normalised names and aliases). */
 const RUST_ONLY_BINARY = new Set([
   'otheralphabetic',
   'oalpha',
@@ -111,7 +111,7 @@ function checked(body: string, shown: string): PropertyResult {
 export function resolveProperty(name: string, value: string | null): PropertyResult {
   const shown = value === null ? name : `${name}=${value}`;
   if (value === null) {
-    const norm = normalizePropertyName(name);
+    const norm = normalisePropertyName(name);
     const special = SPECIAL_CLASSES[norm];
     if (special) return checked(special, shown);
     const binary = norm !== 'cf' && norm !== 'sc' && norm !== 'lc' ? BINARY_PROPERTIES[norm] : undefined;
@@ -128,8 +128,8 @@ export function resolveProperty(name: string, value: string | null): PropertyRes
     }
     return { ok: false, message: `Unicode property not found: ${shown}` };
   }
-  const prop = normalizePropertyName(name);
-  const val = normalizePropertyName(value);
+  const prop = normalisePropertyName(name);
+  const val = normalisePropertyName(value);
   if (prop === 'generalcategory' || prop === 'gc') {
     const special = SPECIAL_CLASSES[val];
     if (special) return checked(special, shown);

@@ -25,6 +25,7 @@ export { fuzzyScore } from './score.js';
 export {
   type NameSearchRequest,
   type NameSearchResponse,
+  normaliseNameLimit,
   normalizeNameLimit,
   searchNames,
 } from './search.js';

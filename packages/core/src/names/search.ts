@@ -37,8 +37,16 @@ export interface NameSearchResponse {
 }
 
 /** Normalised limit with the endpoint's rules. */
-export function normalizeNameLimit(raw: unknown): number {
+export function normaliseNameLimit(raw: unknown): number {
   return clampNameLimit(raw ?? NAME_DEFAULT_LIMIT, NAME_DEFAULT_LIMIT, NAME_LIMIT_FLOOR, NAME_LIMIT_CEILING);
+}
+
+/**
+ * @deprecated Use {@link normaliseNameLimit}: trawl spells it `normalise` everywhere. Kept because 0.1 exported
+ * this name.
+ */
+export function normalizeNameLimit(raw: unknown): number {
+  return normaliseNameLimit(raw);
 }
 
 /**
@@ -48,7 +56,7 @@ export function normalizeNameLimit(raw: unknown): number {
 export async function searchNames(req: NameSearchRequest): Promise<NameSearchResponse> {
   const q = req.query.trim();
   if (q.length < NAME_MIN_QUERY_CHARS) return { results: [], source: 'short-query' };
-  const limit = normalizeNameLimit(req.limit);
+  const limit = normaliseNameLimit(req.limit);
   const kinds = parseNameKinds(req.kinds);
   const root = req.scoped ? (req.roots[0] ?? '') : '';
   const index = req.index;

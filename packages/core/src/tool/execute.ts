@@ -125,7 +125,7 @@ async function runEngine(
   }
   let events: AsyncGenerator<SearchEvent, void, undefined>;
   try {
-    events = search({ ...request, timeoutMs: remaining });
+    events = search({ ...request, deadlineMs: remaining });
   } catch (err) {
     throw engineError(err);
   }

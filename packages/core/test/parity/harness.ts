@@ -214,7 +214,7 @@ async function* trawlEvents(
     mode,
     engine,
     ...(rgPath ? { rgPath } : {}),
-    timeoutMs: 60_000,
+    deadlineMs: 60_000,
     ...extra,
   });
   for await (const e of events) {

@@ -1,4 +1,4 @@
-import { NAME_MIN_QUERY_CHARS, normalizeNameLimit, parseNameKinds } from '@trawl/core/names';
+import { NAME_MIN_QUERY_CHARS, normaliseNameLimit, parseNameKinds } from '@trawl/core/names';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { poolRefusal, type ServerContext } from './context.js';
@@ -43,7 +43,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
   // The query is logged as typed: the audit writer redacts it, and a transformation first (the reference lowercases)
   // could turn a secret into a spelling the redactor no longer recognises.
   const logged = q;
-  const limit = normalizeNameLimit(input.limit);
+  const limit = normaliseNameLimit(input.limit);
   const kinds = parseNameKinds(input.kinds);
   if (q.length > FILE_SEARCH_MAX_QUERY_CHARS) {
     ctx.audit.record({ operation: OP, outcome: 'allowed', resources: 'long_query' });

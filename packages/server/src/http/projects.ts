@@ -43,7 +43,7 @@ export class KnownProjects {
   }
 
   /** Lexical form used for comparison. */
-  normalize(p: string): string {
+  normalise(p: string): string {
     const n = path.normalize(expandHome(p, this.options.home));
     return n.length > 1 ? n.replace(/[\\/]+$/, '') : n;
   }
@@ -52,7 +52,7 @@ export class KnownProjects {
     const out: KnownProject[] = [];
     const seen = new Set<string>();
     const add = (p: string, source: KnownProject['source']) => {
-      const key = this.normalize(p);
+      const key = this.normalise(p);
       if (seen.has(key)) return;
       seen.add(key);
       out.push({ path: p, name: path.basename(key) || key, source });
@@ -70,7 +70,7 @@ export class KnownProjects {
    * the write fails (the error is returned for the log).
    */
   async open(root: string): Promise<{ project: KnownProject; writeError?: Error }> {
-    if (!this.opened.some((p) => this.normalize(p) === this.normalize(root))) this.opened.push(root);
+    if (!this.opened.some((p) => this.normalise(p) === this.normalise(root))) this.opened.push(root);
     const run = this.writing.then(() => this.writeRecent(root));
     this.writing = run.catch(() => {});
     let writeError: Error | undefined;
@@ -79,15 +79,15 @@ export class KnownProjects {
     } catch (err) {
       writeError = err as Error;
     }
-    const key = this.normalize(root);
-    const project = (await this.list()).find((p) => this.normalize(p.path) === key)!;
+    const key = this.normalise(root);
+    const project = (await this.list()).find((p) => this.normalise(p.path) === key)!;
     return { project, ...(writeError ? { writeError } : {}) };
   }
 
   private async writeRecent(root: string): Promise<void> {
     this.checkedAt = Number.NEGATIVE_INFINITY;
-    const key = this.normalize(root);
-    const next = [root, ...(await this.recent()).filter((e) => this.normalize(e) !== key)].slice(
+    const key = this.normalise(root);
+    const next = [root, ...(await this.recent()).filter((e) => this.normalise(e) !== key)].slice(
       0,
       RECENT_PROJECTS_MAX,
     );
@@ -114,8 +114,8 @@ export class KnownProjects {
   /** The server-held project a caller's spelling names, lexically; `undefined` when none does. */
   async match(raw: string): Promise<string | undefined> {
     if (raw.includes('\0')) return undefined;
-    const wanted = this.normalize(raw);
-    for (const p of await this.list()) if (this.normalize(p.path) === wanted) return p.path;
+    const wanted = this.normalise(raw);
+    for (const p of await this.list()) if (this.normalise(p.path) === wanted) return p.path;
     return undefined;
   }
 

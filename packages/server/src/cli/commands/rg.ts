@@ -315,7 +315,7 @@ async function runRg(
   const engineChoice = {
     engine: flags.engine,
     ...(flags.rgPath !== undefined ? { rgPath: flags.rgPath } : {}),
-    ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
+    ...(flags.timeout !== undefined ? { deadlineMs: flags.timeout * 1000 } : {}),
   };
   if (flags.files) {
     return listFilesCommand(
