@@ -54,13 +54,22 @@ describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () =>
     }
   });
 
-  it('B5: refuses comma-joined entries with the reference text', async () => {
-    for (const paths of [['a.ts,b.ts'], 'src,tests']) {
-      expect(await refusal(run(dir, { pattern: 'needle', paths }))).toEqual({
-        code: 'comma_joined_paths',
-        message: 'paths is an array — pass ["a", "b"] not ["a,b"]',
-      });
-    }
+  it('B5: refuses comma-joined array entries with the reference text', async () => {
+    expect(await refusal(run(dir, { pattern: 'needle', paths: ['a.ts,b.ts'] }))).toEqual({
+      code: 'comma_joined_paths',
+      message: 'paths is an array — pass ["a", "b"] not ["a,b"]',
+    });
+  });
+
+  it('B5 (issue 11 item 11): a comma-joined string is told the array to pass, not "paths is an array"', async () => {
+    expect(await refusal(run(dir, { pattern: 'needle', paths: 'src,tests' }))).toEqual({
+      code: 'comma_joined_paths',
+      message: 'paths "src,tests" joins several paths with commas: pass them as an array, ["src", "tests"]',
+    });
+    // Braces are a glob's alternation, not a list of paths.
+    expect((await refusal(run(dir, { pattern: 'x', paths: 'src/*.{ts,md}, b.ts' }))).message).toBe(
+      'paths "src/*.{ts,md}, b.ts" joins several paths with commas: pass them as an array, ["src/*.{ts,md}", "b.ts"]',
+    );
   });
 
   it('B6 (fixed W6): a file whose name holds a comma is searched when it exists', async () => {

@@ -35,6 +35,7 @@ beforeAll(async () => {
     'readme.md',
     '.env',
     'node_modules/app_dep.js',
+    'dist/zzbundle.js',
     'docs/app-guide.md',
   ]) {
     fs.mkdirSync(path.dirname(path.join(proj, f)), { recursive: true });
@@ -90,7 +91,10 @@ describe('find_files', () => {
     expect(lines).toEqual(expect.arrayContaining(['src/app.ts', 'src/appdata/', 'docs/app-guide.md']));
     const sc = r.structuredContent as { results: Array<{ path: string }>; root: string };
     expect(sc.root).toBe(proj);
-    expect(sc.results.some((x) => x.path === path.join(proj, 'src', 'app.ts'))).toBe(true);
+    // Relative to the root, as the description says (issue 11 item 11: they were absolute).
+    expect(sc.results.some((x) => x.path === 'src/app.ts')).toBe(true);
+    expect(sc.results.some((x) => x.path === 'src/appdata')).toBe(true);
+    expect(sc.results.every((x) => !path.isAbsolute(x.path))).toBe(true);
   });
 
   it('never offers dot files, skip directories or a link into a credential store 🔒', async () => {
@@ -119,6 +123,18 @@ describe('find_files', () => {
     expect(r.isError).toBe(true);
   });
 
+  it('an empty answer says when skip directories hid the name, and how to look there (issue 11 item 4)', async () => {
+    const r = await call('find_files', { query: 'zzbundle' });
+    expect(r.content[0]!.text).toBe(
+      'No file or directory names match "zzbundle".\n' +
+        'Skipped directories (dist/), which find_files never enters, hold matching names: dist/zzbundle.js. To look there, list_dir the directory, or search its contents with `search` and paths naming it.',
+    );
+    expect(r.structuredContent).toMatchObject({ results: [] });
+    expect((await call('find_files', { query: 'app_dep' })).content[0]!.text).toContain(
+      'Skipped directories (node_modules/), which find_files never enters, hold matching names: node_modules/app_dep.js.',
+    );
+  });
+
   it('says so when nothing matches', async () => {
     expect((await call('find_files', { query: 'zzqxv' })).content[0]!.text).toMatch(
       /^No file or directory names match/,
@@ -140,7 +156,14 @@ describe('find_files', () => {
 describe('list_dir', () => {
   it('lists the root: directories first with a slash, no dot entries, no links', async () => {
     const r = await call('list_dir', {});
-    expect(r.content[0]!.text.split('\n')).toEqual(['docs/', 'many/', 'node_modules/', 'src/', 'readme.md']);
+    expect(r.content[0]!.text.split('\n')).toEqual([
+      'dist/',
+      'docs/',
+      'many/',
+      'node_modules/',
+      'src/',
+      'readme.md',
+    ]);
     expect(r.structuredContent).toMatchObject({ status: 'ok', root: proj, more: false });
   });
 
@@ -168,7 +191,21 @@ describe('list_dir', () => {
     expect(abs.structuredContent).toMatchObject({ status: 'outside', results: [] });
     const link = await call('list_dir', { dir: 'up/' });
     expect(link.structuredContent).toMatchObject({ status: 'refused', results: [] });
-    expect(link.content[0]!.text).toMatch(/links are never followed/);
+    expect(link.content[0]!.text).toBe(
+      'up/ is reached through a symbolic link (up); links are never followed, nothing is listed.',
+    );
+  });
+
+  it('a file named as the directory is called a file, not a symbolic link (issue 11 item 11)', async () => {
+    const r = await call('list_dir', { dir: 'readme.md' });
+    expect(r.structuredContent).toMatchObject({ status: 'refused', results: [] });
+    expect(r.content[0]!.text).toBe(
+      'readme.md is a file, not a directory: search its contents with `search` (paths: "readme.md").',
+    );
+    const below = await call('list_dir', { dir: 'readme.md/x/' });
+    expect(below.content[0]!.text).toBe(
+      'readme.md/x/ is not a directory: readme.md along the way is a file.',
+    );
   });
 
   it('says when a directory does not exist', async () => {

@@ -46,6 +46,8 @@ export interface NameWalkOptions {
   signal?: AbortSignal;
   home?: string;
   platform?: string;
+  /** Directory names neither offered nor entered (default NAME_SKIP_DIRS; `find_files` asks what they hid). */
+  skipDirs?: ReadonlySet<string>;
 }
 
 export interface NameWalkResult {
@@ -78,6 +80,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
   const now = options.now ?? (() => performance.now());
   const limit = Math.max(1, options.limit ?? NAME_DEFAULT_LIMIT);
   const kinds = options.kinds ?? 'all';
+  const skipDirs = options.skipDirs ?? NAME_SKIP_DIRS;
   const maxScan =
     options.maxScan ?? (options.scoped ? NAME_WALK_MAX_SCAN_SCOPED : NAME_WALK_MAX_SCAN_UNSCOPED);
   const maxFound = options.maxCandidates ?? limit * NAME_WALK_CANDIDATES_PER_RESULT;
@@ -169,7 +172,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
           }
         }
       }
-      const candidateDirs = dirs.filter((d) => !NAME_SKIP_DIRS.has(d.name) && !prune?.(rel, d.name));
+      const candidateDirs = dirs.filter((d) => !skipDirs.has(d.name) && !prune?.(rel, d.name));
       const descend: string[] = [];
       for (const d of candidateDirs) {
         if (d.link || isDotName(d.name)) continue;

@@ -228,10 +228,7 @@ function acceptFile(
 /** Archive members and virtual content: the same searcher the engine runs, on bytes in memory. */
 async function runMemory(g: Extract<Group, { type: 'memory' }>, ctx: RunContext): Promise<void> {
   if (g.content.length > VIRTUAL_MAX_BYTES) {
-    ctx.notes.add(
-      'not-searched',
-      `Not searched: ${g.file.display} (larger than ${VIRTUAL_MAX_BYTES / (1024 * 1024)} MiB)`,
-    );
+    ctx.notes.add(`Not searched: ${g.file.display} (larger than ${VIRTUAL_MAX_BYTES / (1024 * 1024)} MiB)`);
     return;
   }
   const result = await searchContent(
@@ -254,7 +251,7 @@ async function runMemory(g: Extract<Group, { type: 'memory' }>, ctx: RunContext)
     return;
   }
   if (result.skippedBinary) {
-    ctx.notes.add('not-searched', `Not searched: ${g.file.display} (binary content)`);
+    ctx.notes.add(`Not searched: ${g.file.display} (binary content)`);
     return;
   }
   if (result.stats.matchedLines === 0) return;

@@ -19,10 +19,7 @@ export async function explainEmpty(
   if (!walks) return;
   for (const g of groups) {
     if (g.type === 'glob' && !globMatchesAnyFile(g, ctx)) {
-      ctx.notes.add(
-        'empty',
-        `No file matches ${listNames(g.inputs)}${g.inputs.length > 1 ? ' (any of them)' : ''}.`,
-      );
+      ctx.notes.add(`No file matches ${listNames(g.inputs)}${g.inputs.length > 1 ? ' (any of them)' : ''}.`);
     }
   }
   const hidden = await findHiddenMatches(groups, ctx);
@@ -43,7 +40,6 @@ export async function explainEmpty(
     ? 'ignore rules (.gitignore, .ignore) or skipped directories'
     : 'skipped directories';
   ctx.notes.add(
-    'empty',
     `${count} hidden by ${what} match${hidden.total === 1 ? 'es' : ''}: ${listNames(hidden.files)}${hidden.total > hidden.files.length ? ', …' : ''}.${how.length > 0 ? ` To search ${hidden.total === 1 ? 'it' : 'them'}, ${how.join('; or ')}.` : ''}`,
   );
 }

@@ -15,6 +15,8 @@ export type SearchToolArgs = z.input<typeof searchToolInputSchema>;
 export interface ParsedSearchToolArgs {
   pattern: string;
   paths: string[];
+  /** `paths` came as one string (its errors word themselves for that). */
+  pathsWasString: boolean;
   caseInsensitive: boolean;
   gitignore: boolean;
   skip: number;
@@ -30,6 +32,7 @@ export async function parseSearchToolArgs(raw: unknown): Promise<ParsedSearchToo
   return {
     pattern: args.pattern,
     paths: typeof args.paths === 'string' ? [args.paths] : args.paths,
+    pathsWasString: typeof args.paths === 'string',
     caseInsensitive: args.i ?? false,
     gitignore: args.gitignore ?? true,
     skip: parseSkip(args.skip),

@@ -42,15 +42,26 @@ export function hasGlobChars(s: string): boolean {
 
 /** A `,` outside `{…}` (a backslash escapes the next character). */
 export function hasTopLevelComma(s: string): boolean {
+  return splitTopLevelCommas(s).length > 1;
+}
+
+/** `s` split at its commas outside braces (`a,{b,c}` is `a` and `{b,c}`), each part trimmed. */
+export function splitTopLevelCommas(s: string): string[] {
+  const parts: string[] = [];
   let depth = 0;
+  let from = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c === '\\') i++;
     else if (c === '{') depth++;
     else if (c === '}' && depth > 0) depth--;
-    else if (c === ',' && depth === 0) return true;
+    else if (c === ',' && depth === 0) {
+      parts.push(s.slice(from, i).trim());
+      from = i + 1;
+    }
   }
-  return false;
+  parts.push(s.slice(from).trim());
+  return parts;
 }
 
 /** Appends the `}` an unbalanced `{` is missing (`src/*.{ts,md` works as the reference's does). */

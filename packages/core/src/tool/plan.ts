@@ -41,11 +41,11 @@ export function partitionMissing(
     throw new SearchToolError('path_not_found', `Path not found: ${unique(shown).join(', ')}`);
   }
   const missingPaths = unique(absent.filter((t) => t.kind === 'missing').map((t) => t.input));
-  if (missingPaths.length > 0) notes.add('missing', `Skipped missing paths: ${listNames(missingPaths)}`);
+  if (missingPaths.length > 0) notes.add(`Skipped missing paths: ${listNames(missingPaths)}`);
   const unreadable = absent.flatMap((t) =>
     t.kind === 'unreadable' ? [`${t.input} (${describeCode(t.code)})`] : [],
   );
-  if (unreadable.length > 0) notes.add('missing', `Skipped unreadable paths: ${listNames(unreadable)}`);
+  if (unreadable.length > 0) notes.add(`Skipped unreadable paths: ${listNames(unreadable)}`);
   return { present, missingPaths };
 }
 
@@ -83,7 +83,7 @@ export async function readArchives(
     );
   }
   if (list.length > 0) {
-    notes.add('archive', `Skipped archive entries (search supports text members only): ${listNames(list)}`);
+    notes.add(`Skipped archive entries (search supports text members only): ${listNames(list)}`);
   }
   return { archiveReads, unreadableMembers };
 }
@@ -198,10 +198,7 @@ export async function refuseUnsearchable(
     runnable.push(t);
   }
   if (notSearched.length > 0) {
-    notes.add(
-      'not-searched',
-      `Not searched: ${listNames(notSearched.map((n) => `${n.path} (${n.reason})`))}`,
-    );
+    notes.add(`Not searched: ${listNames(notSearched.map((n) => `${n.path} (${n.reason})`))}`);
   }
   return { runnable, notSearched };
 }

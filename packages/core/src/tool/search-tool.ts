@@ -64,7 +64,12 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   const resources = options.resources ?? defaultResourceRouter();
   const multiline = input.pattern.includes('\n') || input.pattern.includes('\\n');
 
-  const targetContext = { cwd, resources, ...(options.homeDir ? { home: options.homeDir } : {}) };
+  const targetContext = {
+    cwd,
+    resources,
+    pathsWasString: input.pathsWasString,
+    ...(options.homeDir ? { home: options.homeDir } : {}),
+  };
   const resolved = await resolveTargets(input.paths, targetContext);
   const notes = new Notes();
   // `!glob` entries take out what they match; alone, they apply to the working directory (as rg -g '!x').
@@ -92,7 +97,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     throw err;
   }
   if (compiled.repairs.length > 0) {
-    notes.add('repair', `Pattern searched as ${compiled.effectivePattern} (${compiled.repairs.join('; ')}).`);
+    notes.add(`Pattern searched as ${compiled.effectivePattern} (${compiled.repairs.join('; ')}).`);
   }
 
   const { archiveReads, unreadableMembers } = await readArchives(present, notes, signal);

@@ -4,14 +4,15 @@ import type { PageEntry } from './types.js';
  * What one call learns while it runs: the notes for the end of the text, and the page being filled (files
  * counted in order, the page's files kept, what was skipped and why).
  */
-/** Short notes, in the order they appear at the end of the text. */
+
+/** Short notes, in the order they appear at the end of the text (their order is the only structure they have). */
 export class Notes {
-  private readonly items: Array<{ kind: string; text: string }> = [];
-  add(kind: string, text: string): void {
-    this.items.push({ kind, text });
+  private readonly items: string[] = [];
+  add(text: string): void {
+    this.items.push(text);
   }
-  get all(): string[] {
-    return this.items.map((i) => i.text);
+  get all(): readonly string[] {
+    return this.items;
   }
 }
 

@@ -12,6 +12,7 @@ import {
   hasTopLevelComma,
   normaliseEntry,
   splitGlob,
+  splitTopLevelCommas,
   statPath,
   urlScheme,
 } from './paths.js';
@@ -41,9 +42,25 @@ export interface TargetContext {
   cwd: string;
   home?: string;
   resources: ResourceRouter;
+  /** `paths` was one string, not an array (its comma error then says how to pass several). */
+  pathsWasString?: boolean;
 }
 
+/** The reference's text, for an array entry holding commas. */
 const COMMA_ERROR = 'paths is an array — pass ["a", "b"] not ["a,b"]';
+
+/**
+ * A single string holding commas: "paths is an array" alone left callers unsure what to change (issue 11
+ * item 11), so the answer spells the array they meant.
+ */
+function commaError(entry: string, ctx: TargetContext): SearchToolError {
+  if (!ctx.pathsWasString) return new SearchToolError('comma_joined_paths', COMMA_ERROR);
+  const parts = splitTopLevelCommas(entry).filter((p) => p !== '');
+  return new SearchToolError(
+    'comma_joined_paths',
+    `paths "${entry}" joins several paths with commas: pass them as an array, [${parts.map((p) => JSON.stringify(p)).join(', ')}]`,
+  );
+}
 
 /**
  * Understands every entry, in order, so the first bad entry decides the error (the reference's precedence:
@@ -118,7 +135,7 @@ async function resolveTarget(entry: string, index: number, ctx: TargetContext): 
   const archive = parseArchiveSelector(entry, (p) => isFile(path.resolve(ctx.cwd, p)));
   if (archive) return archiveTarget(entry, archive, null, ctx);
 
-  if (hasTopLevelComma(entry)) throw new SearchToolError('comma_joined_paths', COMMA_ERROR);
+  if (hasTopLevelComma(entry)) throw commaError(entry, ctx);
 
   if (hasGlobChars(entry)) {
     const split = splitGlob(entry);

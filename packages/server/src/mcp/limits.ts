@@ -5,3 +5,12 @@
  * pattern and a few paths; anything near this size is a mistake, answered with an error, not buffered.
  */
 export const MCP_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Time the "did skip directories hide it?" walk of an empty `find_files` answer may take: it enters
+ * node_modules and build output, so it is kept short; past it the note says "at least".
+ */
+export const FIND_SKIPPED_BUDGET_MS = 2_000;
+
+/** Names a hidden-by-skip-directories note lists. */
+export const FIND_SKIPPED_SHOWN = 5;

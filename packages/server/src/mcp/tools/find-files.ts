@@ -7,10 +7,14 @@ import {
   NAME_DEFAULT_LIMIT,
   NAME_LIMIT_CEILING,
   NAME_MIN_QUERY_CHARS,
+  NAME_SKIP_DIRS,
+  type NameKinds,
   type NameResult,
   searchNames,
+  walkNameSearch,
 } from '@trawl/core/names';
 import { z } from 'zod';
+import { FIND_SKIPPED_BUDGET_MS, FIND_SKIPPED_SHOWN } from '../limits.js';
 import { entryRowShape } from './entry-row.js';
 
 export const FIND_FILES_TOOL_NAME = 'find_files';
@@ -130,15 +134,16 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
         fence,
       });
       const limit = args.limit ?? NAME_DEFAULT_LIMIT;
+      let text = formatFound(args.query, answer.results, root, limit, answer.partial === true);
+      if (answer.results.length === 0) {
+        const hidden = await namesInSkipDirs(args.query, root, args.kinds ?? 'all', fence);
+        if (hidden) text += `\n${hidden}`;
+      }
       return {
-        content: [
-          {
-            type: 'text' as const,
-            text: formatFound(args.query, answer.results, root, limit, answer.partial === true),
-          },
-        ],
+        content: [{ type: 'text' as const, text }],
         structuredContent: {
-          results: answer.results,
+          // Relative to the root, as the description and the text say.
+          results: answer.results.map((r) => ({ ...r, path: path.relative(root, r.path) || '.' })),
           root,
           source: answer.source,
           partial: answer.partial === true,
@@ -147,6 +152,35 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
     },
   );
   return () => index?.stop();
+}
+
+/**
+ * An empty answer asks whether skip directories (dist/, build/, node_modules …, never offered) hid the name
+ * (issue 11 item 4): a short walk that enters them, and a note naming what it found and how to look there.
+ */
+async function namesInSkipDirs(
+  query: string,
+  root: string,
+  kinds: NameKinds,
+  fence: SensitiveFence,
+): Promise<string | null> {
+  const walked = await walkNameSearch({
+    query: query.trim(),
+    roots: [root],
+    scoped: true,
+    kinds,
+    fence,
+    limit: FIND_SKIPPED_SHOWN,
+    timeBudgetMs: FIND_SKIPPED_BUDGET_MS,
+    skipDirs: new Set(['.git']),
+  });
+  const rel = walked.results
+    .map((r) => ({ rel: path.relative(root, r.path), dir: r.kind === 'dir' }))
+    .filter((r) => r.rel.split('/').some((seg) => NAME_SKIP_DIRS.has(seg)));
+  if (rel.length === 0) return null;
+  const dirs = [...new Set(rel.map((r) => `${r.rel.split('/').find((seg) => NAME_SKIP_DIRS.has(seg))}/`))];
+  const names = rel.map((r) => (r.dir ? `${r.rel}/` : r.rel));
+  return `Skipped directories (${dirs.join(', ')}), which find_files never enters, hold matching names: ${names.join(', ')}. To look there, list_dir the directory, or search its contents with \`search\` and paths naming it.`;
 }
 
 function formatFound(

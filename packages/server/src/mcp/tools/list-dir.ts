@@ -95,7 +95,7 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
           text = `${shown} is a sensitive location (credentials); it is not listed.`;
           break;
         case 'refused':
-          text = `${shown} is not a real directory inside the project (a symbolic link or a file along the way); links are never followed.`;
+          text = refusedText(shown, o.detail);
           break;
         case 'missing':
           text = `${shown} does not exist.`;
@@ -107,4 +107,21 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
       };
     },
   );
+}
+
+/**
+ * Why a listing was refused, from the walk's detail (`name: what (code)`): a file named as the directory is
+ * not blamed on "a symbolic link" (issue 11 item 11), a link is named as one.
+ */
+export function refusedText(shown: string, detail: string | undefined): string {
+  const m = detail ? /^(.*): (\w+) \(/.exec(detail) : null;
+  const name = m?.[1];
+  const what = m?.[2];
+  const last = shown.replace(/\/+$/, '').split('/').pop();
+  if (what === 'file' && name === last)
+    return `${shown} is a file, not a directory: search its contents with \`search\` (paths: "${shown.replace(/\/+$/, '')}").`;
+  if (what === 'file') return `${shown} is not a directory: ${name} along the way is a file.`;
+  if (what === 'symlink')
+    return `${shown} is reached through a symbolic link (${name}); links are never followed, nothing is listed.`;
+  return `${shown} is not a real directory inside the project${what ? ` (${name} is a ${what})` : ''}; nothing is listed.`;
 }
