@@ -136,7 +136,7 @@ async function pickerLatency() {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     page.setDefaultTimeout(120_000);
     await page.goto(url);
-    const box = page.getByLabel('Message');
+    const box = page.getByLabel('Message', { exact: true });
     await box.waitFor();
     // In the page: the time of every keydown, and a watcher that resolves at the frame showing rows for a query.
     await page.evaluate(() => {

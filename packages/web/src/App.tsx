@@ -5,13 +5,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, type Conversation, type Message } from './api/endpoints.js';
-import { Composer, type Outgoing } from './composer/Composer.js';
+import { type AttachRequest, Composer, type Outgoing } from './composer/Composer.js';
 import { FilesRail } from './files/FilesRail.js';
 import { FileViewer } from './files/FileViewer.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';
 import { Sidebar } from './Sidebar.js';
 import { messagesKey, Thread } from './thread/Thread.js';
-import { makeRelative } from './tokens/paths.js';
+import { dirFullPath, makeRelative } from './tokens/paths.js';
+import type { Attachment } from './tokens/wire.js';
 
 const ACTIVE_KEY = 'trawl.conversation';
 const PROJECT_KEY = 'trawl.project';
@@ -34,6 +35,7 @@ export function App() {
   const [viewer, setViewer] = useState<{ rel: string; line?: number } | null>(null);
   const [reveal, setReveal] = useState<{ rel: string; n: number } | null>(null);
   const [pane, setPane] = useState<Pane>('thread');
+  const [attach, setAttach] = useState<AttachRequest | null>(null);
 
   const list = convs.data?.conversations ?? [];
   const active: Conversation | undefined = list.find((c) => c.id === activeId) ?? list[0];
@@ -101,6 +103,12 @@ export function App() {
     setViewer(line ? { rel, line } : { rel });
   };
 
+  // "Add to message" in the Files rail: the composer inserts the token; at narrow widths the thread pane shows it.
+  const attachToMessage = (item: Attachment) => {
+    setAttach((a) => ({ items: [{ ...item, path: dirFullPath(item.rel, project) }], n: (a?.n ?? 0) + 1 }));
+    setPane('thread');
+  };
+
   return (
     <div className={`app pane-${pane}`}>
       <header className="topbar">
@@ -151,7 +159,13 @@ export function App() {
               onFolderOpen={openFolder}
               onFileOpen={openFile}
             />
-            <Composer key={active.id} conversationId={active.id} project={project} onSend={send} />
+            <Composer
+              key={active.id}
+              conversationId={active.id}
+              project={project}
+              onSend={send}
+              attach={attach}
+            />
           </>
         ) : (
           <div className="thread thread-empty">{convs.isPending ? 'Loading…' : 'Start a conversation.'}</div>
@@ -164,6 +178,7 @@ export function App() {
         key={project}
         project={project}
         reveal={reveal}
+        onAttach={active ? attachToMessage : undefined}
         onOpenFile={(rel, line) => {
           setViewer(line ? { rel, line } : { rel });
           setPane('thread');

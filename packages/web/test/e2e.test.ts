@@ -106,7 +106,7 @@ process.stdin.on('end', async () => {
     await page.goto(server.url);
     // The token left the address bar.
     await page.waitForFunction(() => !location.hash.includes('token'));
-    const box = page.getByLabel('Message');
+    const box = page.getByLabel('Message', { exact: true });
 
     // @ picks a file, then a folder; each stages a chip.
     await box.click();
@@ -164,7 +164,7 @@ process.stdin.on('end', async () => {
     await strip.locator('[data-dir-chip]').waitFor();
     await page.reload();
     await page.getByTestId('user-message').last().locator(`[title="${proj}/src/main.ts"]`).waitFor();
-    expect(await page.getByLabel('Message').inputValue()).toBe('next: @docs/ ');
+    expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('next: @docs/ ');
     await page.getByTestId('preview-strip').locator('[data-dir-chip]').waitFor();
     await page.getByTestId('assistant-message').last().getByText('and the rest of the answer').waitFor();
 
@@ -192,11 +192,21 @@ process.stdin.on('end', async () => {
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
     await page.goto(server.url);
-    await page.getByLabel('Message').waitFor();
+    await page.getByLabel('Message', { exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.getByRole('button', { name: 'Files', exact: true }).click();
     await page.getByRole('treeitem', { name: /src/ }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // "Add to message" by keyboard: the row's add button is the next stop after the row, and the thread pane
+    // comes back showing the folder staged.
+    await page.getByRole('treeitem', { name: /src/ }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Add src/ to message',
+    );
+    await page.keyboard.press('Enter');
+    await page.getByTestId('preview-strip').locator('[data-dir-chip]').waitFor();
+    expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('@src/ ');
     await context.close();
   }, 120_000);
 
@@ -219,7 +229,7 @@ process.stdin.on('end', async () => {
           .getByTestId('file-grep-status')
           .getByText(/result/)
           .waitFor();
-        const box = page.getByLabel('Message');
+        const box = page.getByLabel('Message', { exact: true });
         await box.fill('');
         await box.click();
         await box.pressSequentially('compare @src/components/ with @ma');

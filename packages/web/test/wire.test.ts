@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { parseDirTokens, parseMentions, removeMention } from '../src/tokens/mentions.js';
 import { buildFileLabels, dirFullPath, makeRelative } from '../src/tokens/paths.js';
 import {
+  attachmentToken,
   buildWire,
   parseDirs,
   resolveDirSegment,
   segmentMessage,
   serializeDirTokens,
-  spliceDirTokens,
+  spliceAttachments,
 } from '../src/tokens/wire.js';
 
 const rels = (text: string) => parseDirTokens(text).map((t) => t.rel);
@@ -295,37 +296,74 @@ describe('segmentMessage (bubble chips)', () => {
   });
 });
 
-describe('spliceDirTokens', () => {
+const dirs = (...rels: string[]) => rels.map((rel) => ({ kind: 'dir' as const, rel }));
+const splice = (value: string, caret: number | null, rels: string[]) => {
+  const { refused, ...rest } = spliceAttachments(value, caret, dirs(...rels));
+  expect(refused).toEqual([]);
+  return rest;
+};
+
+describe('spliceAttachments', () => {
   it('appends a boundary-checked @path/ token when the caret is unknown', () => {
-    const r = spliceDirTokens('', null, ['/Users/me/demo']);
+    const r = splice('', null, ['/Users/me/demo']);
     expect(r).toEqual({ value: '@/Users/me/demo/ ', caret: '@/Users/me/demo/ '.length, changed: true });
     expect(rels(r.value)).toEqual(['/Users/me/demo/']);
   });
   it('pads with a leading space when appending after existing text', () => {
-    expect(spliceDirTokens('look here', null, ['docs']).value).toBe('look here @docs/ ');
+    expect(splice('look here', null, ['docs']).value).toBe('look here @docs/ ');
   });
   it('inserts at the caret with whitespace padding on both sides', () => {
-    const r = spliceDirTokens('check then send', 5, ['src/pages']);
+    const r = splice('check then send', 5, ['src/pages']);
     expect(r.value).toBe('check @src/pages/  then send');
     expect(r.caret).toBe('check @src/pages/ '.length);
   });
   it('keeps an existing trailing separator instead of doubling it', () => {
-    expect(spliceDirTokens('', null, ['docs/']).value).toBe('@docs/ ');
-    expect(spliceDirTokens('', null, ['src\\pages\\']).value).toBe('@src\\pages\\ ');
+    expect(splice('', null, ['docs/']).value).toBe('@docs/ ');
+    expect(splice('', null, ['src\\pages\\']).value).toBe('@src\\pages\\ ');
   });
   it('skips a rel whose token is already present, and says nothing changed', () => {
-    expect(spliceDirTokens('see @docs/ now', null, ['docs'])).toEqual({
+    expect(splice('see @docs/ now', null, ['docs'])).toEqual({
       value: 'see @docs/ now',
       caret: 14,
       changed: false,
     });
-    expect(spliceDirTokens('see @docs/ now', null, ['docs', 'src']).changed).toBe(true);
+    expect(splice('see @docs/ now', null, ['docs', 'src']).changed).toBe(true);
   });
   it('dedupes within one batch, and inserts several folders as separate tokens', () => {
-    expect(spliceDirTokens('', null, ['docs', 'docs/']).value).toBe('@docs/ ');
-    expect(rels(spliceDirTokens('', null, ['a', 'b']).value)).toEqual(['a/', 'b/']);
+    expect(splice('', null, ['docs', 'docs/']).value).toBe('@docs/ ');
+    expect(rels(splice('', null, ['a', 'b']).value)).toEqual(['a/', 'b/']);
   });
   it('clamps an out-of-range caret to the value length', () => {
-    expect(spliceDirTokens('hi', 99, ['docs']).value).toBe('hi @docs/ ');
+    expect(splice('hi', 99, ['docs']).value).toBe('hi @docs/ ');
+  });
+});
+
+describe('attachments from the Files rail', () => {
+  it('writes a file as @rel and a folder as @rel/, each read back by the one mention grammar', () => {
+    const r = spliceAttachments('see', null, [
+      { kind: 'file', rel: 'src/main.ts' },
+      { kind: 'dir', rel: 'docs' },
+    ]);
+    expect(r.value).toBe('see @src/main.ts @docs/ ');
+    expect(r.refused).toEqual([]);
+    expect(parseMentions(r.value).map((m) => [m.kind, m.rel])).toEqual([
+      ['file', 'src/main.ts'],
+      ['dir', 'docs/'],
+    ]);
+  });
+  it('refuses names the grammar cannot carry, and inserts the rest', () => {
+    for (const rel of ['my docs/a.md', 'a@b.ts', 'notes.', 'build:12', 'x)']) {
+      expect(attachmentToken({ kind: 'file', rel }), rel).toBeNull();
+    }
+    expect(attachmentToken({ kind: 'dir', rel: 'my docs' })).toBeNull();
+    const r = spliceAttachments('', null, [
+      { kind: 'file', rel: 'my notes.md' },
+      { kind: 'file', rel: 'ok.md' },
+    ]);
+    expect(r).toEqual({ value: '@ok.md ', caret: 7, changed: true, refused: ['my notes.md'] });
+  });
+  it('does not take a folder token for the file of the same name, or the reverse', () => {
+    expect(spliceAttachments('@docs/ ', null, [{ kind: 'file', rel: 'docs' }]).value).toBe('@docs/ @docs ');
+    expect(spliceAttachments('@a.md ', null, [{ kind: 'file', rel: 'a.md' }]).changed).toBe(false);
   });
 });

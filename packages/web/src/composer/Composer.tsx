@@ -7,7 +7,14 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 're
 import { MENTION_AT_CARET, PATH_AT_CARET, replaceTokenAtCaret } from '../tokens/caret.js';
 import { removeMention } from '../tokens/mentions.js';
 import { buildFileLabels } from '../tokens/paths.js';
-import { buildWire, type MessageMeta, type PickedFile, stagedRefs } from '../tokens/wire.js';
+import {
+  type Attachment,
+  buildWire,
+  type MessageMeta,
+  type PickedFile,
+  spliceAttachments,
+  stagedRefs,
+} from '../tokens/wire.js';
 import { CloseIcon, FileIcon, FolderIcon, SendIcon } from '../ui/icons.js';
 import { loadDraft, saveDraft } from './drafts.js';
 import { Picker } from './Picker.js';
@@ -26,9 +33,19 @@ export interface ComposerProps {
   project: string;
   onSend: (out: Outgoing) => Promise<void>;
   busy?: boolean;
+  /**
+   * Files and folders to attach from outside (the Files rail's "Add to message"), with the absolute path each stands
+   * for. A new `n` is a new request; the request present when the composer mounts is not applied again.
+   */
+  attach?: AttachRequest | null;
 }
 
-export function Composer({ conversationId, project, onSend, busy = false }: ComposerProps) {
+export interface AttachRequest {
+  items: (Attachment & { path: string })[];
+  n: number;
+}
+
+export function Composer({ conversationId, project, onSend, busy = false, attach = null }: ComposerProps) {
   const initial = useMemo(() => loadDraft(conversationId), [conversationId]);
   const [text, setText] = useState(initial.text);
   const [picked, setPicked] = useState<PickedFile[]>(initial.picked);
@@ -36,6 +53,8 @@ export function Composer({ conversationId, project, onSend, busy = false }: Comp
   const [dismissed, setDismissed] = useState(false);
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  const [attachNote, setAttachNote] = useState<string | null>(null);
+  const appliedAttach = useRef(attach?.n ?? 0);
   const pendingCaret = useRef<number | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
@@ -61,7 +80,32 @@ export function Composer({ conversationId, project, onSend, busy = false }: Comp
     setText(value);
     setCaret(at);
     setDismissed(false);
+    setAttachNote(null);
   };
+
+  // An attachment lands at the caret as the token a pick would have typed, so it stages, unstages and drafts the
+  // same way; a file also records its absolute path, as a pick does.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once per request (its n), against this render's text
+  useEffect(() => {
+    if (!attach || attach.n === appliedAttach.current) return;
+    appliedAttach.current = attach.n;
+    const r = spliceAttachments(text, caret, attach.items);
+    const files = attach.items.filter((i) => i.kind === 'file' && !r.refused.includes(i.rel));
+    if (files.length > 0) {
+      const rels = new Set(files.map((f) => f.rel));
+      setPicked((p) => [
+        ...p.filter((x) => !rels.has(x.rel)),
+        ...files.map((f) => ({ rel: f.rel, path: f.path })),
+      ]);
+    }
+    // The caret moves past the run, but focus stays where it was: someone adding several rows keeps their place.
+    update(r.value, r.caret);
+    if (r.refused.length > 0)
+      setAttachNote(
+        `Can't attach ${r.refused.map((x) => `“${x}”`).join(', ')}: a name with a space or @ (or ending in ` +
+          'punctuation) cannot be a token. Type its path in the message instead.',
+      );
+  }, [attach?.n]);
 
   const choose = (index: number) => {
     const pick = picker.pickAt(index);
@@ -214,6 +258,11 @@ export function Composer({ conversationId, project, onSend, busy = false }: Comp
             <span>Send</span>
           </button>
         </div>
+        {attachNote ? (
+          <div className="composer-note" role="status">
+            {attachNote}
+          </div>
+        ) : null}
         {sendError ? (
           <div className="composer-error" role="alert">
             Not sent: {sendError}

@@ -9,6 +9,7 @@ import { api, type FileRow, type GrepAnswer } from '../api/endpoints.js';
 import { makeRelative } from '../tokens/paths.js';
 import { CloseIcon, FileIcon, FolderIcon } from '../ui/icons.js';
 import { useDebounced } from '../ui/useDebounced.js';
+import { AddToMessage, type OnAttach } from './AddToMessage.js';
 import { Highlighted } from './highlight.js';
 import { Tree } from './Tree.js';
 
@@ -25,6 +26,8 @@ export interface FilesRailProps {
   onOpenFile: (rel: string, line?: number) => void;
   /** A folder to reveal in the tree (relative to the project), set by a folder chip; `n` makes a repeat count. */
   reveal: { rel: string; n: number } | null;
+  /** Attach a file or folder to the composer; without it rows have no "Add to message" button. */
+  onAttach?: OnAttach;
 }
 
 function ancestors(rel: string): string[] {
@@ -32,7 +35,7 @@ function ancestors(rel: string): string[] {
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
-export function FilesRail({ project, onOpenFile, reveal }: FilesRailProps) {
+export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailProps) {
   const [mode, setMode] = useState<SearchMode>('name');
   const [query, setQuery] = useState('');
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
@@ -107,11 +110,12 @@ export function FilesRail({ project, onOpenFile, reveal }: FilesRailProps) {
         {project === '' ? (
           <p className="rail-note">Choose a project to browse its files.</p>
         ) : mode === 'content' ? (
-          <ContentResults project={project} query={query} onOpenFile={onOpenFile} />
+          <ContentResults project={project} query={query} onOpenFile={onOpenFile} onAttach={onAttach} />
         ) : searching ? (
           <NameResults
             project={project}
             query={query}
+            onAttach={onAttach}
             onOpen={(row, rel) => {
               if (row.kind === 'dir') {
                 setQuery('');
@@ -127,6 +131,7 @@ export function FilesRail({ project, onOpenFile, reveal }: FilesRailProps) {
             onToggle={toggle}
             onOpenFile={(rel) => onOpenFile(rel)}
             focus={focus}
+            onAttach={onAttach}
           />
         )}
       </div>
@@ -138,10 +143,12 @@ function NameResults({
   project,
   query,
   onOpen,
+  onAttach,
 }: {
   project: string;
   query: string;
   onOpen: (row: FileRow, rel: string) => void;
+  onAttach: OnAttach | undefined;
 }) {
   const settled = useDebounced(query.trim(), NAME_DEBOUNCE_MS);
   const q = useQuery({
@@ -171,7 +178,7 @@ function NameResults({
         {rows.map((r) => {
           const rel = makeRelative(r.path, root);
           return (
-            <li key={r.path}>
+            <li key={r.path} className="row-line">
               <button type="button" className="hit" title={r.path} onClick={() => onOpen(r, rel)}>
                 {r.kind === 'dir' ? <FolderIcon /> : <FileIcon />}
                 <span className="hit-path">
@@ -179,6 +186,9 @@ function NameResults({
                   {r.kind === 'dir' ? '/' : ''}
                 </span>
               </button>
+              {onAttach && rel !== r.path ? (
+                <AddToMessage item={{ kind: r.kind === 'dir' ? 'dir' : 'file', rel }} onAttach={onAttach} />
+              ) : null}
             </li>
           );
         })}
@@ -200,10 +210,12 @@ function ContentResults({
   project,
   query,
   onOpenFile,
+  onAttach,
 }: {
   project: string;
   query: string;
   onOpenFile: (rel: string, line?: number) => void;
+  onAttach: OnAttach | undefined;
 }) {
   const settled = useDebounced(query.trim(), GREP_DEBOUNCE_MS);
   const q = useQuery({
@@ -254,7 +266,7 @@ function ContentResults({
           const rel = makeRelative(r.file, data.root || project).replace(/^\/+/, '');
           const tag = r.label ? r.label : r.line > 0 ? `:${r.line}` : '';
           return (
-            <li key={`${r.file}:${r.line}`}>
+            <li key={`${r.file}:${r.line}`} className="row-line">
               <button
                 type="button"
                 className="hit"
@@ -267,6 +279,7 @@ function ContentResults({
                   <Highlighted text={r.preview} ranges={r.ranges} query={settled} />
                 </span>
               </button>
+              {onAttach ? <AddToMessage item={{ kind: 'file', rel }} onAttach={onAttach} /> : null}
             </li>
           );
         })}

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api, type FileRow } from '../api/endpoints.js';
 import { ChevronIcon, FileIcon, FolderIcon } from '../ui/icons.js';
+import { AddToMessage, type OnAttach } from './AddToMessage.js';
 
 export interface TreeProps {
   project: string;
@@ -14,6 +15,8 @@ export interface TreeProps {
   onOpenFile: (rel: string) => void;
   /** The rel to scroll to and mark. */
   focus: string | null;
+  /** Attach a row to the composer; without it rows have no "Add to message" button. */
+  onAttach?: OnAttach;
 }
 
 const relOf = (row: FileRow) => row.path.replace(/^\/+/, '');
@@ -69,26 +72,31 @@ function Node({ project, row, depth, ...rest }: TreeProps & { row: FileRow; dept
   }, [focused]);
   return (
     <>
-      <button
-        ref={ref}
-        type="button"
-        role="treeitem"
-        aria-expanded={isDir ? open : undefined}
-        aria-selected={focused}
-        className={`tree-row${focused ? ' focused' : ''}`}
-        style={{ paddingLeft: 8 + depth * 14 }}
-        title={rel}
-        data-kind={isDir ? 'dir' : 'file'}
-        onClick={() => (isDir ? rest.onToggle(rel) : rest.onOpenFile(rel))}
-      >
-        {isDir ? (
-          <ChevronIcon className={`icon chevron${open ? ' open' : ''}`} />
-        ) : (
-          <span className="chevron-pad" />
-        )}
-        {isDir ? <FolderIcon /> : <FileIcon />}
-        <span className="tree-name">{row.name}</span>
-      </button>
+      <div className="row-line">
+        <button
+          ref={ref}
+          type="button"
+          role="treeitem"
+          aria-expanded={isDir ? open : undefined}
+          aria-selected={focused}
+          className={`tree-row${focused ? ' focused' : ''}`}
+          style={{ paddingLeft: 8 + depth * 14 }}
+          title={rel}
+          data-kind={isDir ? 'dir' : 'file'}
+          onClick={() => (isDir ? rest.onToggle(rel) : rest.onOpenFile(rel))}
+        >
+          {isDir ? (
+            <ChevronIcon className={`icon chevron${open ? ' open' : ''}`} />
+          ) : (
+            <span className="chevron-pad" />
+          )}
+          {isDir ? <FolderIcon /> : <FileIcon />}
+          <span className="tree-name">{row.name}</span>
+        </button>
+        {rest.onAttach ? (
+          <AddToMessage item={{ kind: isDir ? 'dir' : 'file', rel }} onAttach={rest.onAttach} />
+        ) : null}
+      </div>
       {open ? <Level project={project} rel={rel} depth={depth + 1} {...rest} /> : null}
     </>
   );

@@ -9,7 +9,7 @@
  * literally (`$1` or `$&` in a folder name survive). `resolveDirSegment` turns markers back into `@label/` tokens,
  * losslessly for paths with spaces because the path is read from `meta`, not up to the next space.
  */
-import { type Mention, parseMentions } from './mentions.js';
+import { isDirRel, type Mention, parseMentions } from './mentions.js';
 import { buildFileLabels, dirFullPath } from './paths.js';
 
 export interface FileRef {
@@ -219,29 +219,57 @@ export function segmentMessage(text: string, meta: unknown, project: string): Se
   return out;
 }
 
+/** Something to attach from outside the textarea (the Files rail): a file or a folder, relative to the project. */
+export interface Attachment {
+  kind: 'file' | 'dir';
+  rel: string;
+}
+
 /**
- * Inserts folder tokens for `rels` at `caret` (clamped; appended when null), padded with a space before unless
- * whitespace is already there, and one after. A rel gets a trailing `/` unless it ends in a separator; a rel whose
- * token is already in the text (exact string) or repeated in the batch is skipped. `changed` is false when nothing
- * was inserted. Used by the Files rail's "Add to message".
+ * The token an attachment is written as — `@rel` for a file, `@rel/` for a folder (a trailing `\` kept) — or null
+ * when the mention grammar would not read it back as exactly that (a name with whitespace or `@`, a file name
+ * ending in punctuation or `:digits`): such a name cannot ride in the text, and inserting a token that stages
+ * something else would attach the wrong thing.
  */
-export function spliceDirTokens(
+export function attachmentToken(a: Attachment): string | null {
+  const rel = a.kind === 'dir' && !isDirRel(a.rel) ? `${a.rel}/` : a.rel;
+  const token = `@${rel}`;
+  const back = parseMentions(token);
+  const m = back[0];
+  if (back.length !== 1 || !m || m.kind !== a.kind || m.rel !== rel || m.line !== undefined) return null;
+  if (m.outerStart !== 0 || m.outerEnd !== token.length) return null;
+  return token;
+}
+
+/**
+ * Inserts the tokens of `items` at `caret` (clamped; appended when null), padded with a space before unless
+ * whitespace is already there, and one after. An item whose token is already in the text (exact string, same
+ * kind) or repeated in the batch is skipped; one that cannot be a token is listed in `refused`. `changed` is false
+ * when nothing was inserted. Used by the Files rail's "Add to message".
+ */
+export function spliceAttachments(
   value: string,
   caret: number | null,
-  rels: readonly string[],
-): { value: string; caret: number; changed: boolean } {
-  const present = new Set(parseMentions(value).map((m) => m.rel));
+  items: readonly Attachment[],
+): { value: string; caret: number; changed: boolean; refused: string[] } {
+  const present = new Set(parseMentions(value).map((m) => `${m.kind}:${m.rel}`));
   const tokens: string[] = [];
-  for (const r of rels) {
-    const rel = r.endsWith('/') || r.endsWith('\\') ? r : `${r}/`;
-    if (present.has(rel)) continue;
-    present.add(rel);
-    tokens.push(`@${rel}`);
+  const refused: string[] = [];
+  for (const item of items) {
+    const token = attachmentToken(item);
+    if (token === null) {
+      refused.push(item.rel);
+      continue;
+    }
+    const key = `${item.kind}:${token.slice(1)}`;
+    if (present.has(key)) continue;
+    present.add(key);
+    tokens.push(token);
   }
   const at = caret === null ? value.length : Math.max(0, Math.min(caret, value.length));
-  if (tokens.length === 0) return { value, caret: at, changed: false };
+  if (tokens.length === 0) return { value, caret: at, changed: false, refused };
   const before = value.slice(0, at);
   const pad = before === '' || /\s$/.test(before) ? '' : ' ';
   const run = `${pad}${tokens.join(' ')} `;
-  return { value: before + run + value.slice(at), caret: at + run.length, changed: true };
+  return { value: before + run + value.slice(at), caret: at + run.length, changed: true, refused };
 }

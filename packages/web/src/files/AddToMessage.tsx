@@ -1,0 +1,23 @@
+/**
+ * The "Add to message" button beside a file or folder row of the Files rail: it attaches the row to the composer as
+ * the token a pick would have typed. Shown on hover and keyboard focus (always on touch screens).
+ */
+import type { Attachment } from '../tokens/wire.js';
+import { PlusIcon } from '../ui/icons.js';
+
+export type OnAttach = (item: Attachment) => void;
+
+export function AddToMessage({ item, onAttach }: { item: Attachment; onAttach: OnAttach }) {
+  const shown = item.kind === 'dir' ? `${item.rel}/` : item.rel;
+  return (
+    <button
+      type="button"
+      className="icon-button row-add"
+      aria-label={`Add ${shown} to message`}
+      title="Add to message"
+      onClick={() => onAttach(item)}
+    >
+      <PlusIcon />
+    </button>
+  );
+}
