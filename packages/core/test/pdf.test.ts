@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type DocSegment, extractDocument } from '../src/docs/index.js';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { type DocSegment, extractDocument, PdfPool, type PdfPoolOptions } from '../src/docs/index.js';
 import { SensitiveFence } from '../src/fence/index.js';
 import { grepFiles } from '../src/grep/index.js';
 import { write } from './fixtures/grep-trees.js';
@@ -101,4 +103,164 @@ describe('PDF in the content grep', () => {
     expect(payload.skipped_docs).toBe(1);
     expect(payload.truncated).toBe(true);
   }, 120_000);
+});
+
+/** Bounds as the defaults, with time no loaded machine runs out of (the ceilings under test are not time). */
+const BOUNDS = { heapMb: 256, maxRssMb: 512, maxPages: 2_000, maxChars: 400_000, wallMs: 120_000 };
+const BOMB_BOUNDS = { ...BOUNDS, heapMb: 128, maxRssMb: 200 };
+const alive = (pid: number) => fs.existsSync(`/proc/${pid}`);
+const fixtureChild = (name: string) =>
+  fileURLToPath(new URL(`./fixtures/pdf-children/${name}`, import.meta.url));
+
+async function pages(pool: PdfPool, bytes: Buffer, bounds = BOUNDS) {
+  const labels: string[] = [];
+  const result = await pool.extract({
+    ...bounds,
+    bytes,
+    sink: (s) => {
+      labels.push(s.label);
+      return false;
+    },
+  });
+  return { labels, result };
+}
+
+function pool(options: PdfPoolOptions = {}): PdfPool {
+  const p = new PdfPool(options);
+  pools.push(p);
+  return p;
+}
+const pools: PdfPool[] = [];
+afterAll(() => Promise.all(pools.map((p) => p.close())));
+
+describe('the warm PDF pool', () => {
+  it('one child serves document after document, across searches', async () => {
+    const p = pool();
+    const first = await pages(p, pdf(['one', 'two']));
+    const pid = p.stats().pids[0]!;
+    const second = await pages(p, pdf(['three']));
+    expect(first).toEqual({ labels: ['p 1', 'p 2'], result: { whole: true, stopped: false } });
+    expect(second).toEqual({ labels: ['p 1'], result: { whole: true, stopped: false } });
+    expect(p.stats()).toMatchObject({ started: 1, killed: 0, warmDocs: 1, pids: [pid] });
+  }, 120_000);
+
+  it('a sink that stops early gets its answer, and the child drains back to serve the next document', async () => {
+    const p = pool();
+    const labels: string[] = [];
+    const stopped = await p.extract({
+      ...BOUNDS,
+      bytes: pdf(['a', 'b WIDGET', 'c', 'd']),
+      sink: (s) => {
+        labels.push(s.label);
+        return s.text.includes('WIDGET');
+      },
+    });
+    expect(stopped).toEqual({ whole: true, stopped: true });
+    expect(labels).toEqual(['p 1', 'p 2']);
+    expect(await pages(p, pdf(['next']))).toEqual({
+      labels: ['p 1'],
+      result: { whole: true, stopped: false },
+    });
+    expect(p.stats()).toMatchObject({ started: 1, killed: 0 });
+  }, 120_000);
+
+  it('a decompression bomb kills its child; the next document is read by a fresh one', async () => {
+    const p = pool();
+    await p.warm(BOMB_BOUNDS.heapMb, BOMB_BOUNDS.maxRssMb);
+    const bombPid = p.stats().pids[0]!;
+    const bomb = await pages(p, pdf(['first page'], { bombBytes: 768 * 1024 * 1024 }), BOMB_BOUNDS);
+    expect(bomb.result.skipped).toMatch(/^(memory|signal:|exit:)/);
+    expect(bomb.result.whole).toBe(false);
+    expect(alive(bombPid)).toBe(false);
+    const next = await pages(p, pdf(['after the bomb']), BOMB_BOUNDS);
+    expect(next).toEqual({ labels: ['p 1'], result: { whole: true, stopped: false } });
+    expect(p.stats().pids).not.toContain(bombPid);
+    expect(p.stats()).toMatchObject({ started: 2, killed: 1 });
+  }, 120_000);
+
+  it('a hung child is killed at its wall-time limit and counts as skipped', async () => {
+    const p = pool({ script: fixtureChild('hangs.mjs') });
+    await p.warm(BOUNDS.heapMb, BOUNDS.maxRssMb);
+    const pid = p.stats().pids[0]!;
+    const { labels, result } = await pages(p, pdf(['x']), { ...BOUNDS, wallMs: 200 });
+    expect(labels).toEqual([]);
+    expect(result).toEqual({ whole: false, stopped: false, skipped: 'timeout' });
+    expect(alive(pid)).toBe(false);
+    expect(p.stats().killed).toBe(1);
+  }, 120_000);
+
+  it('a child that answers past the character cap is killed (the caller never holds more than it bounded)', async () => {
+    const p = pool({ script: fixtureChild('floods.mjs') });
+    const { labels, result } = await pages(p, pdf(['x']), { ...BOUNDS, maxChars: 100 });
+    expect(labels).toEqual([]);
+    expect(result).toEqual({ whole: false, stopped: false, skipped: 'protocol' });
+  }, 120_000);
+
+  it('a child is retired after its share of documents and a successor takes over', async () => {
+    const p = pool({ docsPerChild: 2 });
+    await pages(p, pdf(['1']));
+    const first = p.stats().pids[0]!;
+    await pages(p, pdf(['2']));
+    const third = await pages(p, pdf(['3']));
+    expect(third.result).toEqual({ whole: true, stopped: false });
+    expect(p.stats()).toMatchObject({ started: 2, retired: 1, killed: 0 });
+    expect(p.stats().pids).not.toContain(first);
+    await vi.waitFor(() => expect(alive(first)).toBe(false), { timeout: 60_000, interval: 50 });
+  }, 120_000);
+
+  it('an idle pool ends its children', async () => {
+    const p = pool({ idleMs: 1 });
+    await pages(p, pdf(['1']));
+    const pid = p.stats().pids[0]!;
+    await vi.waitFor(() => expect(p.stats().pids).toEqual([]), { timeout: 60_000, interval: 50 });
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 60_000, interval: 50 });
+  }, 120_000);
+
+  it('a warm child does not keep a one-shot process alive, and ends with it', () => {
+    // The script's pool never idles out (an hour), so the process can only exit because idle children are unref'd.
+    const script = `
+      const { PdfPool } = await import(${JSON.stringify(new URL('../dist/docs/index.js', import.meta.url).href)});
+      const { pdf } = await import(${JSON.stringify(new URL('./fixtures/office-docs.ts', import.meta.url).href)});
+      const pool = new PdfPool({ idleMs: 3_600_000 });
+      const r = await pool.extract({ bytes: pdf(['one']), sink: () => false, heapMb: 256, maxRssMb: 512,
+        maxPages: 10, maxChars: 1000, wallMs: 120_000 });
+      console.log(JSON.stringify({ r, pids: pool.stats().pids }));`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 110_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as { r: unknown; pids: number[] };
+    expect(out.r).toEqual({ whole: true, stopped: false });
+    expect(out.pids).toHaveLength(1);
+    return vi.waitFor(() => expect(alive(out.pids[0]!)).toBe(false), { timeout: 60_000, interval: 50 });
+  }, 120_000);
+});
+
+describe('the warm pool in the content grep', () => {
+  it('the next PDF in the same search, and in a later one, is read by a fresh child after a bomb', async () => {
+    const p = pool();
+    const r = trees.fresh('pool');
+    write(r, {
+      'a-bomb.pdf': pdf(['nothing on page one'], { bombBytes: 768 * 1024 * 1024 }),
+      'b-paper.pdf': pdf(['intro', 'the WIDGET plan']),
+    });
+    const search = () =>
+      grepFiles({
+        root: r,
+        query: 'widget',
+        fence,
+        limits: { timeBudgetMs: 120_000 },
+        extract: { pdf: { ...ROOMY, maxRssMb: 200, heapMb: 128 }, pdfPool: p },
+      });
+    const first = await search();
+    expect(first.payload.results.map((x) => [x.file, x.label])).toEqual([['b-paper.pdf', 'p 2']]);
+    expect(first.payload.skipped_docs).toBe(1);
+    expect(first.payload.truncated).toBe(true);
+    expect(p.stats()).toMatchObject({ killed: 1, started: 2 });
+    const second = await search();
+    expect(second.payload.results.map((x) => [x.file, x.label])).toEqual([['b-paper.pdf', 'p 2']]);
+    expect(second.payload.skipped_docs).toBe(1);
+    expect(p.stats()).toMatchObject({ killed: 2, started: 3 });
+  }, 240_000);
 });

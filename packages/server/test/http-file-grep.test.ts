@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { specDocs, specTree, write } from '../../core/test/fixtures/grep-trees.js';
+import { pdf } from '../../core/test/fixtures/office-docs.js';
 import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import { PoolBusyError } from '../src/http/pool.js';
 import { type Answer, startTestServer, type TestServer, withTestServer } from './http-helpers.js';
@@ -224,4 +225,42 @@ describe('POST /api/file-grep: pools and the engine', () => {
       },
     );
   });
+});
+
+/** This process's PDF extractor children (spawned from its main thread or its worker threads). */
+function pdfChildren(): number[] {
+  const out: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('pdf-child.js')) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+describe('POST /api/file-grep: the PDF extractor children', () => {
+  it('stay warm between searches but none outlives the server', async () => {
+    const before = new Set(pdfChildren());
+    const root = fresh({ 'paper.pdf': pdf(['the needle plan']) });
+    const s = await startTestServer({ projects: [root], home, dataDir, grepBudgetMs: ROOMY_MS });
+    let children: number[] = [];
+    try {
+      const a = await post(s, { root, q: 'needle' });
+      expect(a.status).toBe(200);
+      children = pdfChildren().filter((pid) => !before.has(pid));
+      expect(children.length).toBeGreaterThan(0);
+    } finally {
+      await s.close();
+    }
+    await vi.waitFor(() => expect(children.filter((pid) => fs.existsSync(`/proc/${pid}`))).toEqual([]), {
+      timeout: 60_000,
+      interval: 50,
+    });
+  }, 120_000);
 });

@@ -18,7 +18,8 @@ let script: URL;
 const WORKER = `
 import { parentPort, threadId } from 'node:worker_threads';
 parentPort.on('message', (m) => {
-  if (m.task === 'sleep') {
+  if (m.end) process.exit(0);
+  else if (m.task === 'sleep') {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, m.payload.ms);
     parentPort.postMessage({ id: m.id, ok: true, value: threadId });
   } else if (m.task === 'echo') parentPort.postMessage({ id: m.id, ok: true, value: m.payload });
@@ -153,6 +154,20 @@ describe('WorkerPool', () => {
     await waiting;
     await first;
     await expect(p.run('echo', 2)).rejects.toBeInstanceOf(PoolBusyError);
+  });
+
+  it('close() asks each worker to end (it releases what it holds), and terminates one that will not', async () => {
+    const deaf = path.join(tmp, 'deaf.mjs');
+    fs.writeFileSync(deaf, WORKER.replace('if (m.end) process.exit(0);', 'if (m.end) return;'));
+    for (const [file, graceMs] of [
+      [script, 3_600_000],
+      [pathToFileURL(deaf), 0],
+    ] as const) {
+      const p = pool({ script: file, endGraceMs: graceMs });
+      expect(await p.run('echo', 1)).toBe(1);
+      await p.close(); // with an hour's grace, this returns only because the worker ended itself
+      expect(p.stats().workers).toBe(0);
+    }
   });
 });
 

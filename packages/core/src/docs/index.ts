@@ -6,7 +6,8 @@
  * - `zip.ts`     — opens a container from memory and vets it (members, declared sizes, ratios); streams a member.
  * - `xml.ts`     — streams an XML member through htmlparser2 (XML mode), element names without prefixes.
  * - `docx.ts`, `pptx.ts`, `xlsx.ts` — one format each, segments in document order.
- * - `pdf.ts`, `pdf-child.ts` — PDF through pdf.js in a bounded child process, pages labelled `p N`.
+ * - `pdf.ts`, `pdf-pool.ts`, `pdf-child.ts` — PDF through pdf.js in a pool of warm, bounded child processes,
+ *   pages labelled `p N`.
  * - `types.ts`   — segments, the sink, the shared text budget.
  *
  * ```ts
@@ -22,5 +23,12 @@ export {
 } from './extract.js';
 export * from './limits.js';
 export { DEFAULT_PDF_LIMITS, type PdfChildLimits } from './pdf.js';
+export {
+  closeSharedPdfPool,
+  PdfPool,
+  type PdfPoolOptions,
+  type PdfPoolStats,
+  sharedPdfPool,
+} from './pdf-pool.js';
 export type { DocSegment, ExtractOptions, ExtractResult, SegmentSink } from './types.js';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip.js';

@@ -39,5 +39,25 @@ export const PDF_CHILD_HEAP_MB = 256;
 export const PDF_CHILD_MAX_RSS_MB = 512;
 /** PDF: how often the watchdog reads the child's resident set (ms). */
 export const PDF_RSS_POLL_MS = 25;
-/** PDF: wall time of one extraction at most (ms), inside whatever deadline the caller has. */
+/**
+ * PDF: wall time of one extraction at most (ms), inside whatever deadline the caller has; waiting for a child to
+ * start counts against it, a warm child costs nothing.
+ */
 export const PDF_CHILD_MAX_MS = 1_500;
+/**
+ * PDF: extractor children per pool. Each thread that greps has its own pool (a server's transfer workers, the CLI's
+ * main thread) and runs one grep — one document — at a time, so one warm child serves it; a successor is started as
+ * soon as one leaves.
+ */
+export const PDF_POOL_SIZE = 1;
+/** PDF: documents one child serves before it is replaced (pdf.js's caches and a fragmented heap go with it). */
+export const PDF_POOL_DOCS_PER_CHILD = 64;
+/**
+ * PDF: a child idle this long is ended (ms): long enough to stay warm across a user's keystrokes and searches,
+ * short enough that an idle server holds no extractor.
+ */
+export const PDF_POOL_IDLE_MS = 30_000;
+/** PDF: a child not ready this long after it was started is ended (ms): loading pdf.js, even on a loaded machine. */
+export const PDF_CHILD_START_MS = 60_000;
+/** PDF: a child whose resident set is above this (MiB) after a document is replaced rather than kept warm. */
+export const PDF_POOL_RECYCLE_RSS_MB = 256;

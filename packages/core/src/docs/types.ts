@@ -21,6 +21,8 @@ export interface ExtractOptions {
   rowStride?: number;
   /** PDF only: the extractor child's ceilings (tests shrink them, or give a loaded machine more time). */
   pdf?: Partial<import('./pdf.js').PdfChildLimits>;
+  /** PDF only: the pool of warm extractor children (default: this thread's shared pool). */
+  pdfPool?: import('./pdf-pool.js').PdfPool;
 }
 
 /**

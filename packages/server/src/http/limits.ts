@@ -28,6 +28,11 @@ export const PROBE_EXEC_CEILING_MS = 30_000;
 export const TRANSFER_EXEC_CEILING_MS = 60_000;
 /** Workers above one per pool retire after this long idle. */
 export const POOL_IDLE_MS = 60_000;
+/**
+ * How long a worker asked to end may take to release what it holds (killing and reaping its PDF extractor
+ * children) before it is terminated.
+ */
+export const POOL_END_GRACE_MS = 5_000;
 /** Heap ceiling of a pool worker (MiB): a runaway task dies alone instead of taking the server's memory. */
 export const POOL_WORKER_HEAP_MB = 256;
 /** Heap ceiling of the index host (MiB): 100 000 entries per index, a few indexes. */

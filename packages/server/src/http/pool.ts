@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { POOL_ADMIT_MS, POOL_IDLE_MS, POOL_MAX_WAITING, POOL_WORKER_HEAP_MB } from './limits.js';
+import {
+  POOL_ADMIT_MS,
+  POOL_END_GRACE_MS,
+  POOL_IDLE_MS,
+  POOL_MAX_WAITING,
+  POOL_WORKER_HEAP_MB,
+} from './limits.js';
 
 /** Runs named tasks somewhere other than the event loop (a worker pool), or inline for tests. */
 export interface TaskRunner {
@@ -46,6 +52,10 @@ export interface TaskMessage {
   task: string;
   payload: unknown;
 }
+/** Asks a pool worker to release what it holds (its PDF extractor children) and exit. */
+export interface EndMessage {
+  end: true;
+}
 /** Message from a pool worker. */
 export type TaskReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
@@ -62,6 +72,8 @@ export interface WorkerPoolOptions {
   /** A claimed call running longer than this is presumed wedged: the worker is terminated. */
   execCeilingMs: number;
   idleMs?: number;
+  /** How long a worker asked to end may take before it is terminated (default POOL_END_GRACE_MS). */
+  endGraceMs?: number;
   heapMb?: number;
   /** Operational log (worker crashes, terminations). */
   log?: (line: string) => void;
@@ -155,20 +167,31 @@ export class WorkerPool implements TaskRunner {
     };
   }
 
-  /** Withdraws waiting calls and terminates every worker. */
+  /** Withdraws waiting calls and ends every worker. */
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.waiting.splice(0)) {
       clearTimeout(job.admitTimer);
       job.reject(new PoolBusyError(this.options.name));
     }
-    await Promise.all(
-      this.slots.map(async (s) => {
-        clearTimeout(s.idleTimer);
-        s.leaving = true;
-        await s.worker.terminate().catch(() => {});
-      }),
-    );
+    await Promise.all(this.slots.map((s) => this.end(s)));
+  }
+
+  /**
+   * Ends a worker: it is asked to release what it holds and exit (child processes it started are reaped by its own
+   * thread, or they would stay zombies until this process exits), and terminated if it has not within the grace.
+   */
+  private async end(slot: Slot): Promise<void> {
+    clearTimeout(slot.idleTimer);
+    slot.leaving = true;
+    const exited = new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()));
+    slot.worker.postMessage({ end: true } satisfies EndMessage);
+    let grace: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      grace = setTimeout(() => resolve('late'), this.options.endGraceMs ?? POOL_END_GRACE_MS);
+    });
+    if ((await Promise.race([exited, late])) === 'late') await slot.worker.terminate().catch(() => {});
+    clearTimeout(grace);
   }
 
   private idleSlot(): Slot | undefined {
@@ -266,8 +289,7 @@ export class WorkerPool implements TaskRunner {
     if (slot && !slot.job && !slot.leaving && this.slots.length > 1) {
       slot.idleTimer = setTimeout(() => {
         if (slot.job || slot.leaving || this.slots.length <= 1) return;
-        slot.leaving = true;
-        void slot.worker.terminate().catch(() => {});
+        void this.end(slot);
       }, this.idleMs);
       slot.idleTimer.unref();
     }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type ContentIndex, ContentIndexRegistry, openIndex } from '@trawl/core/content-index';
+import { closeSharedPdfPool } from '@trawl/core/docs';
 import { SensitiveFence } from '@trawl/core/fence';
 import { AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
 import type { AgentCommand } from '../conversations/agent.js';
@@ -312,6 +313,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await Promise.all([
       pools?.probe.close(),
       pools?.transfer.close(),
+      // Greps run inline (no pools) extract PDFs from this thread's pool.
+      closeSharedPdfPool(),
       indexHost?.close(),
       contentIndexes?.registry.close(),
     ]);

@@ -1,6 +1,7 @@
 // A pool worker (probe or transfer): answers task messages with the shared task handlers.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { TaskMessage, TaskReply } from './pool.js';
+import { closeSharedPdfPool } from '@trawl/core/docs';
+import type { EndMessage, TaskMessage, TaskReply } from './pool.js';
 import { createTaskContext, type FenceConfig, lowerThreadPriority, runTask } from './tasks.js';
 
 const port = parentPort;
@@ -9,7 +10,12 @@ const config = workerData as FenceConfig;
 lowerThreadPriority(config.nice ?? 0);
 const context = createTaskContext(config);
 
-port.on('message', (msg: TaskMessage) => {
+port.on('message', (msg: TaskMessage | EndMessage) => {
+  if ('end' in msg) {
+    // The PDF extractor children this thread started are killed and reaped here, by this thread's loop.
+    void closeSharedPdfPool().finally(() => process.exit(0));
+    return;
+  }
   runTask(context, msg.task, msg.payload).then(
     (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies TaskReply),
     (err: unknown) =>
