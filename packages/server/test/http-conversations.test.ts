@@ -392,6 +392,36 @@ describe("trawl serve --agent: the operator's command, streamed, bounded, stoppa
     });
   });
 
+  it('a quiet run keeps its stream alive with SSE comments, which the events ignore', async () => {
+    const go = path.join(tmp, `go${n++}`);
+    const agent = agentScript(`
+      import * as fs from 'node:fs';
+      process.stdout.write('thinking');
+      const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); process.stdout.write(' done'); } }, 5);
+    `);
+    await withTestServer(opts({ agent, sseHeartbeatMs: 1 }), async (s) => {
+      const id = await newConversation(s);
+      const sent = await send(s, id, 'go');
+      const mid = (sent.body['reply'] as { id: string }).id;
+      const res = await fetch(`${s.origin}/api/conversations/${id}/messages/${mid}/stream`, {
+        headers: { authorization: `Bearer ${s.token}` },
+      });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let seen = '';
+      // The agent is silent until the test says go: the stream must carry a comment meanwhile.
+      while (!/thinking[\s\S]*\n: keep-alive\n\n/.test(seen)) seen += (await reader.read()).value ?? '';
+      fs.writeFileSync(go, '');
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (value) seen += value;
+        if (done) break;
+      }
+      expect(seen).toMatch(/event: done/);
+      const m = (await json(s, 'GET', `/api/conversations/${id}/messages`)).body['messages'] as Msg[];
+      expect(m[1]).toMatchObject({ status: 'done', text: 'thinking done' });
+    });
+  });
+
   it('a run past its deadline fails with agent_timeout (an agent that never ends)', async () => {
     const agent = agentScript(`process.stdout.write('partial'); setInterval(() => {}, 1000);`);
     await withTestServer(opts({ agent, agentLimits: { deadlineMs: 1, killGraceMs: 10 } }), async (s) => {

@@ -57,6 +57,7 @@ export interface TestServerOptions {
   webDist?: string;
   agent?: string[];
   agentLimits?: { deadlineMs?: number; outputMaxBytes?: number; killGraceMs?: number };
+  sseHeartbeatMs?: number;
   /** The server's monotonic clock (recent-projects re-read interval). */
   now?: () => number;
 }
@@ -122,6 +123,7 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
     webDist: o.webDist ?? null,
     ...(o.agent ? { agent: o.agent } : {}),
     ...(o.agentLimits ? { agentLimits: o.agentLimits } : {}),
+    ...(o.sseHeartbeatMs !== undefined ? { sseHeartbeatMs: o.sseHeartbeatMs } : {}),
     ...(o.now ? { now: o.now } : {}),
   });
   const request = async (route: string, init: RequestInit = {}): Promise<Answer> => {

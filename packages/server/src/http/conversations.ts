@@ -16,11 +16,13 @@ import {
   TooManyConversationsError,
 } from '../conversations/store.js';
 import type { ServerContext } from './context.js';
-import { MAX_PATH_PARAM_CHARS } from './limits.js';
+import { MAX_PATH_PARAM_CHARS, SSE_HEARTBEAT_MS } from './limits.js';
 
 export interface ConversationsDeps {
   store: ConversationStore;
   replies: Replies;
+  /** Silence after which a reply stream sends a keep-alive comment (default `SSE_HEARTBEAT_MS`; tests). */
+  heartbeatMs?: number;
 }
 
 const metaString = z.string().max(MESSAGE_MAX_META_STRING_CHARS);
@@ -95,6 +97,7 @@ function settled(m: Message, replies: Replies): Message {
 
 /** The conversation routes (docs/http-api.md "Conversations"), registered on the app. */
 export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) {
+  const heartbeatMs = deps.heartbeatMs ?? SSE_HEARTBEAT_MS;
   const { store, replies } = deps;
   return {
     async list(c: Context) {
@@ -266,10 +269,14 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         while (!aborted) {
           const e = queue.shift();
           if (!e) {
-            await new Promise<void>((r) => {
-              wake = r;
+            let timer: NodeJS.Timeout | undefined;
+            const quiet = await new Promise<boolean>((r) => {
+              wake = () => r(false);
+              timer = setTimeout(() => r(true), heartbeatMs);
             });
+            clearTimeout(timer);
             wake = undefined;
+            if (quiet && !aborted) await stream.write(': keep-alive\n\n');
             continue;
           }
           if (e.type === 'chunk')

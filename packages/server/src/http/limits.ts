@@ -72,6 +72,11 @@ export const MAX_PATH_PARAM_CHARS = 4_096;
 export const RECENT_PROJECTS_MAX_BYTES = 1024 * 1024;
 /** Entries `POST /api/projects/open` keeps in `recent-projects.json` (a switcher's worth; the oldest drop off). */
 export const RECENT_PROJECTS_MAX = 50;
+/**
+ * A reply's event stream sends an SSE comment after this much silence, so a proxy with an idle timeout (nginx's
+ * `proxy_read_timeout` is 60 s) does not cut a long, quiet agent run; the web client's parser skips comments.
+ */
+export const SSE_HEARTBEAT_MS = 15_000;
 /** `recent-projects.json` is re-read at most this often. */
 export const RECENT_PROJECTS_RECHECK_MS = 1_000;
 

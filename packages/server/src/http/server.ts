@@ -65,6 +65,8 @@ export interface ServeOptions {
   agent?: readonly string[];
   /** Replace the agent's bounds (tests). */
   agentLimits?: Pick<AgentCommand, 'deadlineMs' | 'outputMaxBytes' | 'killGraceMs'>;
+  /** Silence after which a reply stream sends a keep-alive comment (tests). */
+  sseHeartbeatMs?: number;
   /** The workbench build directory (default: `@trawl/web`'s `dist/`); `null`: none (the placeholder page). */
   webDist?: string | null;
   /** Monotonic clock (ms) for the recent-projects re-read interval (default `performance.now`; tests). */
@@ -297,7 +299,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const app = createApp({
     ...context,
-    conversations: { store, replies },
+    conversations: {
+      store,
+      replies,
+      ...(options.sseHeartbeatMs !== undefined ? { heartbeatMs: options.sseHeartbeatMs } : {}),
+    },
     ...(webDist ? { webDist } : {}),
     access: {
       token,
