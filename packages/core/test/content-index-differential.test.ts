@@ -114,6 +114,9 @@ const QUERIES: Query[] = [
   { pattern: 'needle', fixedStrings: true, caseInsensitive: true },
   { pattern: 'alpha', maxFilesize: 1000 },
   { pattern: 'needle', exclude: (abs: string) => abs.includes(`${path.sep}lib`) },
+  // Longer than a tiny test block (+ 3 bytes): the block query keeps only the literal's first bytes.
+  { pattern: 'needle haystack\nneedle haystack', multiline: true },
+  { pattern: 'sched_clockneedle|fooBarhaystack' },
   // Without a usable literal: these scan, and say so.
   { pattern: '[a-z]{5}\\d' },
   { pattern: 'ab' },
@@ -336,17 +339,30 @@ describe('content index: every search through the index equals the scan', () => 
     });
   });
 
-  for (const [watch, seed] of [
-    [true, 7],
-    [true, 99],
-    [false, 7],
+  it('with blocks of a few bytes, where every literal crosses block boundaries', async () => {
+    // 7 to 16 bytes: literals start at every offset of a block and span two (or, cut, more) blocks.
+    for (const blockBytes of [7, 16]) {
+      const root = path.join(tmp, `blocks-${blockBytes}`);
+      fs.mkdirSync(root);
+      generate(root, 3);
+      await withIndex(root, { blockBytes }, async (index) => {
+        const used = await compareAll(root, index, `blocks of ${blockBytes}`);
+        expect(used).toBeGreaterThan(QUERIES.length / 2);
+      });
+    }
+  });
+
+  for (const [watch, seed, blockBytes] of [
+    [true, 7, undefined],
+    [true, 99, 16],
+    [false, 7, undefined],
   ] as const) {
-    it(`after random edits searched at once (${watch ? 'watchers + barrier' : 'size+mtime checks'}, seed ${seed})`, async () => {
+    it(`after random edits searched at once (${watch ? 'watchers + barrier' : 'size+mtime checks'}, seed ${seed}${blockBytes ? `, ${blockBytes}-byte blocks` : ''})`, async () => {
       const root = path.join(tmp, `edits-${watch}-${seed}`);
       fs.mkdirSync(root);
       generate(root, seed);
       const r = rng(seed * 31);
-      await withIndex(root, { watch }, async (index) => {
+      await withIndex(root, { watch, ...(blockBytes ? { blockBytes } : {}) }, async (index) => {
         for (let step = 0; step < 8; step++) {
           const edits: string[] = [];
           const n = 1 + Math.floor(r() * 3);

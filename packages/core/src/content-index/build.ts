@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
+import { blockCount } from './blocks.js';
 import { FLAG_RACY, FLAG_UNINDEXED, type IndexFileData, writeIndexFile } from './format.js';
-import { BUILD_PROGRESS_MS, MAX_INDEXED_FILE_BYTES, RACY_MTIME_MS } from './limits.js';
+import { BUILD_PROGRESS_MS, INDEX_BLOCK_BYTES, MAX_INDEXED_FILE_BYTES, RACY_MTIME_MS } from './limits.js';
 import { PostingsBuilder } from './postings-builder.js';
 import { scanTree } from './tree.js';
 import { TrigramCollector } from './trigrams.js';
@@ -36,12 +37,16 @@ export function buildIndex(
   exclude: (abs: string) => boolean,
   onProgress?: (p: BuildProgress) => void,
   now: () => number = Date.now,
+  blockBytes: number = INDEX_BLOCK_BYTES,
 ): BuildResult {
   const started = now();
   onProgress?.({ phase: 'walk', files: 0, totalFiles: 0, bytes: 0 });
   const tree = scanTree(root, exclude);
   const paths = tree.files;
   const records = new Float64Array(paths.length * 4);
+  const firstBlock = new Uint32Array(paths.length);
+  const blocks = new Uint32Array(paths.length);
+  let nextBlock = 0;
   const collector = new TrigramCollector();
   const postings = new PostingsBuilder();
   let buf = Buffer.allocUnsafe(1 << 20);
@@ -50,10 +55,13 @@ export function buildIndex(
   for (let id = 0; id < paths.length; id++) {
     const at = id * 4;
     records[at + 3] = FLAG_UNINDEXED;
+    firstBlock[id] = nextBlock;
+    blocks[id] = 1;
     let fd: number;
     try {
       fd = fs.openSync(`${root}/${paths[id]}`, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     } catch {
+      nextBlock += 2;
       continue;
     }
     try {
@@ -77,14 +85,20 @@ export function buildIndex(
         len += n;
       }
       if (len !== st.size || len > MAX_INDEXED_FILE_BYTES) continue;
-      collector.collect(buf, len);
-      postings.add(id, collector.list());
+      const n = blockCount(len, blockBytes);
+      for (let k = 0; k < n; k++) {
+        const start = k * blockBytes;
+        collector.collect(buf, start, Math.min(len, start + blockBytes + 2));
+        postings.add(nextBlock + k, collector.list());
+      }
+      blocks[id] = n;
       textBytes += len;
       records[at + 3] = st.mtimeMs >= now() - RACY_MTIME_MS ? FLAG_RACY : 0;
     } catch {
       // unreadable: stays FLAG_UNINDEXED, so every search reads it (and reports what it finds)
     } finally {
       fs.closeSync(fd);
+      nextBlock += blocks[id]! + 1;
     }
     if (onProgress && now() - lastReport >= BUILD_PROGRESS_MS) {
       lastReport = now();
@@ -98,6 +112,9 @@ export function buildIndex(
     textBytes,
     paths,
     records,
+    blockBytes,
+    firstBlock,
+    blocks,
     postings: postings.serialize(),
   };
   const indexBytes = writeIndexFile(dir, data);

@@ -9,7 +9,14 @@ import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import type { RequiredLiterals } from '../match/index.js';
 import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../walk/walker.js';
 import { type BuildProgress, type BuildResult, buildIndex } from './build.js';
-import { FLAG_RACY, FLAG_UNINDEXED, type IndexFileData, IndexFormatError, readIndexFile } from './format.js';
+import {
+  FLAG_RACY,
+  FLAG_UNINDEXED,
+  type IndexFileData,
+  IndexFormatError,
+  parseIndexBuffer,
+  readIndexBuffer,
+} from './format.js';
 import type { IndexWorkerData } from './index-worker.js';
 import {
   BARRIER_TIMEOUT_MS,
@@ -22,10 +29,11 @@ import {
   MIN_FILES_FOR_SHARE_RULE,
   REINDEX_PER_SEARCH,
 } from './limits.js';
+import { checkRecords, type LoadCheck } from './load.js';
 import { FileReindexer, type OverlayFile } from './overlay.js';
 import { evaluateBase, setSatisfies, type TrigramQuery, trigramQuery } from './query.js';
 import type { SearchIndex } from './registry.js';
-import { NEVER_ENTERED, scanTree } from './tree.js';
+import { NEVER_ENTERED, scanTree, type TreeScan } from './tree.js';
 import {
   absOf,
   type IndexWatcher,
@@ -52,6 +60,8 @@ export interface ContentIndexOptions {
   /** What to do when a loaded index differs from the tree: 'overlay' (default) re-indexes the differences in memory; 'rebuild' writes a new index (`trawl index`). */
   onChanged?: 'overlay' | 'rebuild';
   onProgress?: (p: BuildProgress) => void;
+  /** Bytes per indexed block (default INDEX_BLOCK_BYTES); tests use tiny blocks to put literals across boundaries. */
+  blockBytes?: number;
   /** Seams for tests. */
   watchDir?: WatchDir;
   platform?: NodeJS.Platform;
@@ -187,6 +197,7 @@ export class ContentIndex implements SearchIndex {
   private background: Promise<void> | null = null;
   private merging = false;
   private building: Worker | null = null;
+  private loading: Worker | null = null;
 
   constructor(
     root: string,
@@ -258,28 +269,38 @@ export class ContentIndex implements SearchIndex {
     for (const resolve of this.barrierWaiters.values()) resolve();
     this.barrierWaiters.clear();
     if (this.building) await this.building.terminate();
+    if (this.loading) await this.loading.terminate();
     this.base = null;
     this.walks.clear();
   }
 
   // ---- opening and building -----------------------------------------------------------------------------------
 
+  /**
+   * Start-up. A persisted index is read and checksummed in a worker while this thread sets up the watchers
+   * (one walk of the tree); then the worker stats every indexed file, so whatever changes after that is an
+   * event. Until the differences are marked the index is not ready: searches scan.
+   */
   private async open(): Promise<void> {
     try {
       clearDeadWriters(this.dir);
-      if (this.trusted) this.startWatching();
-      let loaded: (IndexFileData & { fileBytes: number }) | null = null;
-      if (!this.options.rebuild) {
+      const load = this.options.rebuild ? null : this.loadBase(true);
+      if (this.options.rebuild) this.reason = 'rebuilt: asked to';
+      let tree = this.trusted ? this.startWatching() : null;
+      let loaded: { data: IndexFileData & { fileBytes: number }; check: LoadCheck | null } | null = null;
+      if (load) {
+        tree ??= scanTree(this.root, this.exclude);
         try {
-          loaded = readIndexFile(this.dir, this.root);
+          loaded = await load.stat();
         } catch (err) {
           if (!(err instanceof IndexFormatError)) throw err;
           this.reason = `rebuilt: ${err.message}`;
         }
-      } else this.reason = 'rebuilt: asked to';
-      if (loaded) {
-        this.setBase(loaded);
-        const changed = this.validate();
+      }
+      if (this.isClosed) return;
+      if (loaded && tree) {
+        this.setBase(loaded.data);
+        const changed = this.applyCheck(tree, loaded.check!);
         this.changedSinceBuild = changed;
         this.reason = `loaded; ${changed} changed file(s) re-indexed`;
         const rebuild = this.options.onChanged === 'rebuild' ? changed > 0 : this.overlayTooLarge(changed);
@@ -304,6 +325,58 @@ export class ContentIndex implements SearchIndex {
     }
   }
 
+  /**
+   * Reads the persisted index (checksummed) and, after `stat()` is called, checks its records against the
+   * tree (`withCheck`). In a worker unless builds run inline (a CLI with nothing else to do).
+   */
+  private loadBase(withCheck: boolean): {
+    stat(): Promise<{ data: IndexFileData & { fileBytes: number }; check: LoadCheck | null }>;
+  } {
+    if (this.options.buildIn === 'inline') {
+      return {
+        stat: async () => {
+          const data = parseIndexBuffer(readIndexBuffer(this.dir), this.root, true);
+          return { data, check: withCheck ? checkRecords(this.root, data) : null };
+        },
+      };
+    }
+    const worker = new Worker(workerScriptUrl(), {
+      workerData: { task: 'load', root: this.root, dir: this.dir, stat: withCheck } satisfies IndexWorkerData,
+    });
+    this.loading = worker;
+    const result = new Promise<{ data: IndexFileData & { fileBytes: number }; check: LoadCheck | null }>(
+      (resolve, reject) => {
+        worker.on(
+          'message',
+          (m: { type: string; buffer?: ArrayBuffer; check?: LoadCheck; message?: string }) => {
+            if (m.type === 'loaded' && m.buffer) {
+              try {
+                // Checked whole by the worker; every structural check runs again on the views made here.
+                const data = parseIndexBuffer(Buffer.from(m.buffer), this.root, false);
+                resolve({ data, check: m.check ?? null });
+              } catch (err) {
+                reject(err);
+              }
+            } else if (m.type === 'unusable') reject(new IndexFormatError(m.message ?? 'unusable'));
+            else if (m.type === 'failed') reject(new Error(`index load failed: ${m.message}`));
+          },
+        );
+        worker.on('error', reject);
+        worker.on('exit', () => {
+          if (this.loading === worker) this.loading = null;
+          reject(new Error('index load stopped'));
+        });
+      },
+    );
+    result.catch(() => {});
+    return {
+      stat: () => {
+        if (withCheck) worker.postMessage('stat');
+        return result;
+      },
+    };
+  }
+
   /** Builds a new base and swaps it in; changes seen while it was built stay in the overlay. */
   private async rebuildBase(): Promise<void> {
     const startSeq = this.seq;
@@ -311,7 +384,8 @@ export class ContentIndex implements SearchIndex {
     const result = await this.runBuild();
     if (this.isClosed) return;
     this.lastBuild = result;
-    const data = readIndexFile(this.dir, this.root);
+    const { data } = await this.loadBase(false).stat();
+    if (this.isClosed) return;
     // What changed after the build began may be missing from it: keep those in the overlay (or pending).
     for (const [rel, s] of this.dirty) if (s < startSeq) this.dirty.delete(rel);
     for (const rel of [...this.overlay.keys()])
@@ -331,13 +405,17 @@ export class ContentIndex implements SearchIndex {
       this.options.onProgress?.(p);
     };
     if (this.options.buildIn === 'inline') {
-      return Promise.resolve(buildIndex(this.root, this.dir, this.exclude, onProgress, this.now));
+      return Promise.resolve(
+        buildIndex(this.root, this.dir, this.exclude, onProgress, this.now, this.options.blockBytes),
+      );
     }
     return new Promise((resolve, reject) => {
       const data: IndexWorkerData = {
+        task: 'build',
         root: this.root,
         dir: this.dir,
         fence: { home: os.homedir(), extra: [...this.fence.targets] },
+        ...(this.options.blockBytes !== undefined ? { blockBytes: this.options.blockBytes } : {}),
       };
       const worker = new Worker(workerScriptUrl(), { workerData: data });
       this.building = worker;
@@ -377,44 +455,28 @@ export class ContentIndex implements SearchIndex {
   }
 
   /**
-   * Compares the tree with the base (size, mtime, inode) and marks what differs, what is new, and what was
-   * racily clean as changed. Returns how many files differ.
+   * Marks what differs between the tree (a walk made after the watchers were set up) and the loaded base:
+   * files the records no longer describe, files new to the base, racily clean ones (re-read, not counted),
+   * files gone. Returns how many files differ.
    */
-  private validate(): number {
+  private applyCheck(tree: TreeScan, check: LoadCheck): number {
     const b = this.base!;
-    const tree = scanTree(this.root, this.exclude);
     this.gitDirs = new Set(tree.gitDirs);
     let changed = 0;
     const seen = new Uint8Array(b.data.paths.length);
-    const r = b.data.records;
     for (const rel of tree.files) {
       const id = b.idOf.get(rel);
       if (id === undefined) {
         this.markChanged(rel);
         changed++;
-        continue;
-      }
-      seen[id] = 1;
-      if (b.stale[id]) continue;
-      const flags = r[id * 4 + 3]!;
-      if (flags & FLAG_UNINDEXED) continue; // always searched anyway
-      let st: fs.Stats;
-      try {
-        st = fs.lstatSync(`${this.root}/${rel}`);
-      } catch {
-        this.markChanged(rel);
-        changed++;
-        continue;
-      }
-      if (st.size !== r[id * 4] || st.mtimeMs !== r[id * 4 + 1] || st.ino !== r[id * 4 + 2]) {
-        this.markChanged(rel);
-        changed++;
-      } else if (flags & FLAG_RACY) {
-        // Written within an mtime tick of its read: it may differ with the same size and mtime. Re-read it,
-        // but it does not count as a difference.
-        this.markChanged(rel);
-      }
+      } else seen[id] = 1;
     }
+    for (const id of check.changed) {
+      if (!seen[id] || b.stale[id]) continue;
+      this.markChanged(b.data.paths[id]!);
+      changed++;
+    }
+    for (const id of check.racy) if (seen[id] && !b.stale[id]) this.markChanged(b.data.paths[id]!);
     for (let id = 0; id < seen.length; id++) if (!seen[id]) b.stale[id] = 1; // gone
     this.walks.clear();
     return changed;
@@ -427,7 +489,8 @@ export class ContentIndex implements SearchIndex {
 
   // ---- watching -------------------------------------------------------------------------------------------------
 
-  private startWatching(): void {
+  /** Watches the barrier directory and every directory of the tree; returns the walk (null: not watching). */
+  private startWatching(): TreeScan | null {
     fs.mkdirSync(path.join(this.dir, 'barrier'), { recursive: true, mode: 0o700 });
     for (const f of fs.readdirSync(path.join(this.dir, 'barrier')))
       fs.rmSync(path.join(this.dir, 'barrier', f), { force: true });
@@ -439,11 +502,12 @@ export class ContentIndex implements SearchIndex {
       );
     } catch (err) {
       this.distrust(`cannot watch the barrier directory: ${(err as Error).message}`);
-      return;
+      return null;
     }
     const tree = scanTree(this.root, this.exclude, (rel) => this.watch(rel));
     this.gitDirs = new Set(tree.gitDirs);
     if (tree.truncated) this.distrust('the tree exceeds the watch budget');
+    return tree;
   }
 
   private watch(rel: string): void {
@@ -691,7 +755,7 @@ export class ContentIndex implements SearchIndex {
     const list = await this.walkList(req, trusted);
     if (list === null) return scan('the walk stopped (deadline, abort or budget)');
     const base = this.base;
-    const bits = evaluateBase(base.data.postings, base.data.paths.length, query);
+    const bits = evaluateBase(base.data, query);
     const r = base.data.records;
     const picked: number[] = [];
     let pickedBytes = 0;

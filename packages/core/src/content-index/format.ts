@@ -5,8 +5,9 @@
  *
  * The header names the canonical root, the build time, the counts, each section's [offset, length] and a
  * SHA-256 of everything after the header. Sections: `records` (per file: size, mtime ms, inode, flags, as
- * float64s), `paths` (root-relative, `/`-separated, NUL-terminated UTF-8), and the postings (`keys`, `counts`,
- * `offsets`, `lengths` as uint32 arrays, then `data`: delta varints).
+ * float64s), `paths` (root-relative, `/`-separated, NUL-terminated UTF-8), `firstBlock` and `blocks` (per file, as
+ * uint32s: its first block id and how many blocks, blocks.ts), and the postings of block ids (`keys`, `counts`,
+ * `offsets`, `lengths` as uint32 arrays, then `data`: delta varints). The header names the block size.
  *
  * A file is written under a temporary name, fsynced and renamed over the old one, so a crash leaves the old
  * index or the new one, never a torn one. Anything that does not check out (magic, version, root, lengths,
@@ -33,6 +34,10 @@ export interface IndexFileData {
   paths: string[];
   /** size, mtimeMs, ino, flags per file (4 float64s each). */
   records: Float64Array;
+  /** Bytes per block (blocks.ts), and per file its first block id and its number of blocks. */
+  blockBytes: number;
+  firstBlock: Uint32Array;
+  blocks: Uint32Array;
   postings: SerializedPostings;
 }
 
@@ -42,11 +47,21 @@ interface Header {
   textBytes: number;
   files: number;
   trigrams: number;
+  blockBytes: number;
   sections: Record<SectionName, [number, number]>;
   sha256: string;
 }
 
-type SectionName = 'records' | 'paths' | 'keys' | 'counts' | 'offsets' | 'lengths' | 'data';
+type SectionName =
+  | 'records'
+  | 'paths'
+  | 'firstBlock'
+  | 'blocks'
+  | 'keys'
+  | 'counts'
+  | 'offsets'
+  | 'lengths'
+  | 'data';
 
 /** Writes the index atomically; returns its size in bytes. */
 export function writeIndexFile(dir: string, d: IndexFileData): number {
@@ -55,6 +70,8 @@ export function writeIndexFile(dir: string, d: IndexFileData): number {
   const parts: Array<[SectionName, Uint8Array]> = [
     ['records', bytesOf(d.records)],
     ['paths', pathsBlob],
+    ['firstBlock', bytesOf(d.firstBlock)],
+    ['blocks', bytesOf(d.blocks)],
     ['keys', bytesOf(d.postings.keys)],
     ['counts', bytesOf(d.postings.counts)],
     ['offsets', bytesOf(d.postings.offsets)],
@@ -84,6 +101,7 @@ export function writeIndexFile(dir: string, d: IndexFileData): number {
     textBytes: d.textBytes,
     files: d.paths.length,
     trigrams: d.postings.keys.length,
+    blockBytes: d.blockBytes,
     sections,
     sha256: hash.digest('hex'),
   };
@@ -124,13 +142,27 @@ export class IndexFormatError extends Error {
 
 /** Reads and checks an index file; throws IndexFormatError (with the reason) for anything not trustworthy. */
 export function readIndexFile(dir: string, expectedRoot: string): IndexFileData & { fileBytes: number } {
-  const file = path.join(dir, INDEX_FILE);
-  let buf: Buffer;
+  return parseIndexBuffer(readIndexBuffer(dir), expectedRoot, true);
+}
+
+export function readIndexBuffer(dir: string): Buffer {
   try {
-    buf = fs.readFileSync(file);
+    return fs.readFileSync(path.join(dir, INDEX_FILE));
   } catch (err) {
     throw new IndexFormatError(`no index (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
+}
+
+/**
+ * Checks and views an index read into `buf` (the sections are views of it). `checksum: false` only for a
+ * buffer this process has already checked with `checksum: true` (the start-up worker checks it, then hands
+ * the buffer over): every structural check still runs.
+ */
+export function parseIndexBuffer(
+  buf: Buffer,
+  expectedRoot: string,
+  checksum: boolean,
+): IndexFileData & { fileBytes: number } {
   if (buf.length < 16 || !buf.subarray(0, 8).equals(MAGIC)) throw new IndexFormatError('not a trawl index');
   const version = buf.readUInt32LE(8);
   if (version !== INDEX_FORMAT_VERSION)
@@ -145,8 +177,8 @@ export function readIndexFile(dir: string, expectedRoot: string): IndexFileData 
   }
   if (header.root !== expectedRoot) throw new IndexFormatError('index of another root');
   const body = buf.subarray(16 + headLen);
-  const hash = createHash('sha256').update(body).digest('hex');
-  if (hash !== header.sha256) throw new IndexFormatError('checksum mismatch');
+  if (checksum && createHash('sha256').update(body).digest('hex') !== header.sha256)
+    throw new IndexFormatError('checksum mismatch');
   const section = (name: SectionName): Uint8Array => {
     const s = header.sections?.[name];
     if (!Array.isArray(s) || s[0] < 0 || s[1] < 0 || s[0] + s[1] > body.length)
@@ -157,6 +189,8 @@ export function readIndexFile(dir: string, expectedRoot: string): IndexFileData 
   const blob = section('paths');
   const paths = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString('utf8').split('\0');
   paths.pop();
+  const firstBlock = u32(section('firstBlock'));
+  const blocks = u32(section('blocks'));
   const keys = u32(section('keys'));
   const postings: SerializedPostings = {
     keys,
@@ -169,12 +203,21 @@ export function readIndexFile(dir: string, expectedRoot: string): IndexFileData 
   if (
     paths.length !== header.files ||
     records.length !== 4 * header.files ||
+    firstBlock.length !== header.files ||
+    blocks.length !== header.files ||
     n !== header.trigrams ||
     postings.counts.length !== n ||
     postings.offsets.length !== n ||
     postings.lengths.length !== n
   )
     throw new IndexFormatError('inconsistent section sizes');
+  if (!Number.isInteger(header.blockBytes) || header.blockBytes < 1)
+    throw new IndexFormatError('bad block size');
+  for (let i = 0; i < firstBlock.length; i++) {
+    // Ascending, one separator id between files: what fileOfBlock and the adjacency rule rely on.
+    if (blocks[i]! < 1 || (i > 0 && firstBlock[i]! <= firstBlock[i - 1]! + blocks[i - 1]!))
+      throw new IndexFormatError('bad block table');
+  }
   for (let i = 0; i < n; i++) {
     if (postings.offsets[i]! + postings.lengths[i]! > postings.data.length)
       throw new IndexFormatError('postings out of range');
@@ -186,6 +229,9 @@ export function readIndexFile(dir: string, expectedRoot: string): IndexFileData 
     textBytes: header.textBytes,
     paths,
     records,
+    blockBytes: header.blockBytes,
+    firstBlock,
+    blocks,
     postings,
     fileBytes: buf.length,
   };

@@ -4,9 +4,10 @@
  *
  * Module map: trigrams.ts (byte trigrams, lowercased), postings-builder.ts (postings in one pass, delta
  * varints), format.ts (the persisted file: atomic write, checked read), tree.ts (the index's own walk),
- * build.ts (+ index-worker.ts: a build off the caller's thread), query.ts (required literals → trigram
- * query → candidate files), overlay.ts (files re-indexed in memory), watch.ts (directory watchers),
- * content-index.ts (ContentIndex: base + overlay + watchers + barrier; what a search asks of it).
+ * blocks.ts (files are indexed in 64 KiB blocks), build.ts (+ index-worker.ts: a build off the caller's
+ * thread), query.ts (required literals → trigram query → candidate files), overlay.ts (files re-indexed in
+ * memory), watch.ts (directory watchers), content-index.ts (ContentIndex: base + overlay + watchers +
+ * barrier; what a search asks of it).
  *
  *   const index = openIndex('/src/linux', { dataDir });
  *   await index.whenReady();

@@ -4,7 +4,15 @@
  */
 
 /** Version of the on-disk format; an index of any other version is rebuilt, never read. */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
+
+/**
+ * Files are indexed in blocks of this many bytes (blocks.ts): a literal's trigrams must co-occur within one
+ * block or two adjacent ones. Per-file sets made every common identifier "present" in the large generated
+ * headers and drivers of a kernel tree; 64 KiB keeps most source files one block (so the index grows only
+ * with the large ones; bench/RESULTS.md has the sizes measured).
+ */
+export const INDEX_BLOCK_BYTES = 64 * 1024;
 
 /**
  * Files larger than this are not indexed (they are always searched). Indexing a 1 GiB log costs more than it

@@ -55,7 +55,7 @@ export class FileReindexer {
         len += n;
       }
       if (len !== st.size) return { trigrams: null, ...meta, racy: true };
-      this.collector.collect(this.buf, len);
+      this.collector.collect(this.buf, 0, len);
       const trigrams = Uint32Array.from(this.collector.list()).sort();
       return { trigrams, ...meta };
     } catch {

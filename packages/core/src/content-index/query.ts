@@ -1,12 +1,16 @@
 import type { RequiredLiterals } from '../match/index.js';
-import { decodePostings, type SerializedPostings } from './postings-builder.js';
+import { fileOfBlock } from './blocks.js';
+import type { IndexFileData } from './format.js';
+import { decodePostings } from './postings-builder.js';
 import { literalTrigrams } from './trigrams.js';
 
 /**
  * A trigram query: a file may match only if, for some literal, it holds every trigram of that literal
  * (an OR of ANDs). Built from the match layer's required literals: every match contains one of them.
  */
-export type TrigramQuery = { kind: 'all'; reason: string } | { kind: 'some'; terms: number[][] };
+export type TrigramQuery =
+  | { kind: 'all'; reason: string }
+  | { kind: 'some'; literals: string[]; terms: number[][] };
 
 export function trigramQuery(required: RequiredLiterals | null): TrigramQuery {
   if (required === null || required.literals.length === 0)
@@ -18,7 +22,7 @@ export function trigramQuery(required: RequiredLiterals | null): TrigramQuery {
       return { kind: 'all', reason: `required literal ${JSON.stringify(lit)} is shorter than 3 bytes` };
     terms.push(t);
   }
-  return { kind: 'some', terms };
+  return { kind: 'some', literals: required.literals, terms };
 }
 
 /** Whether a file's sorted trigram set satisfies the query. */
@@ -40,26 +44,66 @@ function has(sorted: Uint32Array, key: number): boolean {
   return false;
 }
 
-/** The base files (ids) that may match, as a byte-per-file map (1: may match). */
-export function evaluateBase(p: SerializedPostings, files: number, q: TrigramQuery): Uint8Array {
+/**
+ * The base files (ids) that may match, as a byte-per-file map (1: may match). A literal's occurrence starts in
+ * some block k and, being at most B + 3 bytes long (longer literals are cut to their first B + 3 bytes: a
+ * part of a literal is in every file that holds it), its trigrams all start in block k or k + 1 (blocks.ts).
+ * So a file may hold the literal only if some k has every trigram in block k or block k + 1.
+ */
+export function evaluateBase(
+  d: Pick<IndexFileData, 'postings' | 'firstBlock' | 'blocks' | 'blockBytes'>,
+  q: TrigramQuery,
+): Uint8Array {
+  const files = d.firstBlock.length;
   const out = new Uint8Array(files);
   if (q.kind === 'all') {
     out.fill(1);
     return out;
   }
-  for (const term of q.terms) {
-    const idx = term.map((k) => (has(p.keys, k) ? lowerBound(p.keys, k) : -1));
-    if (idx.some((i) => i < 0)) continue; // a trigram no file holds: this literal matches nowhere
+  const p = d.postings;
+  const list = (i: number) => decodePostings(p.data, p.offsets[i]!, p.lengths[i]!, p.counts[i]!);
+  for (const literal of q.literals) {
+    const idx = literalTrigrams(literal, d.blockBytes + 3).map((k) =>
+      has(p.keys, k) ? lowerBound(p.keys, k) : -1,
+    );
+    if (idx.length === 0 || idx.some((i) => i < 0)) continue; // a trigram no file holds: matches nowhere
     // Shortest list first: every later step only narrows it.
     idx.sort((a, b) => p.counts[a]! - p.counts[b]!);
-    let ids = decodePostings(p.data, p.offsets[idx[0]!]!, p.lengths[idx[0]!]!, p.counts[idx[0]!]!);
-    for (let j = 1; j < idx.length && ids.length > 0; j++) {
-      const i = idx[j]!;
-      ids = intersect(ids, decodePostings(p.data, p.offsets[i]!, p.lengths[i]!, p.counts[i]!));
+    let ks = adjacentStarts(list(idx[0]!));
+    for (let j = 1; j < idx.length && ks.length > 0; j++) ks = keepAdjacent(ks, list(idx[j]!));
+    for (let j = 0; j < ks.length; j++) {
+      const f = fileOfBlock(d.firstBlock, d.blocks, ks[j]!);
+      if (f >= 0) out[f] = 1;
     }
-    for (let j = 0; j < ids.length; j++) out[ids[j]!] = 1;
   }
   return out;
+}
+
+/** Every k with k or k + 1 in `blocks` (sorted), ascending. A separator k adds nothing: k + 1 is listed too. */
+function adjacentStarts(blocks: Uint32Array): Uint32Array {
+  const out = new Uint32Array(blocks.length * 2);
+  let n = 0;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    if (b > 0 && (n === 0 || out[n - 1]! < b - 1)) out[n++] = b - 1;
+    out[n++] = b;
+  }
+  return out.subarray(0, n);
+}
+
+/** The ks (sorted) with k or k + 1 in `blocks` (sorted). */
+function keepAdjacent(ks: Uint32Array, blocks: Uint32Array): Uint32Array {
+  const out = new Uint32Array(ks.length);
+  let n = 0;
+  let j = 0;
+  for (let i = 0; i < ks.length; i++) {
+    const k = ks[i]!;
+    while (j < blocks.length && blocks[j]! < k) j++;
+    if (j === blocks.length) break;
+    const b = blocks[j]!;
+    if (b === k || b === k + 1) out[n++] = k;
+  }
+  return out.subarray(0, n);
 }
 
 function lowerBound(sorted: Uint32Array, key: number): number {
@@ -71,22 +115,4 @@ function lowerBound(sorted: Uint32Array, key: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(Math.min(a.length, b.length));
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      out[n++] = x;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return out.subarray(0, n);
 }

@@ -38,6 +38,8 @@ export function scanTree(
       break;
     }
     const abs = rel === '' ? root : `${root}/${rel}`;
+    // Watched before it is listed: an entry created in between is an event, never lost to both.
+    onDir?.(rel);
     let dirents: fs.Dirent[];
     try {
       dirents = fs.readdirSync(abs, { withFileTypes: true });
@@ -45,7 +47,6 @@ export function scanTree(
       continue;
     }
     dirs.push(rel);
-    onDir?.(rel);
     const sub: string[] = [];
     for (const d of dirents) {
       const childRel = rel === '' ? d.name : `${rel}/${d.name}`;

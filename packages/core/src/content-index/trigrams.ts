@@ -22,14 +22,14 @@ export class TrigramCollector {
   private keys = new Uint32Array(1 << 16);
   count = 0;
 
-  /** Collects the distinct trigrams of `buf[0, length)`; read them as `this.list()`. */
-  collect(buf: Uint8Array, length: number): void {
+  /** Collects the distinct trigrams of `buf[start, end)`; read them as `this.list()`. */
+  collect(buf: Uint8Array, start: number, end: number): void {
     const seen = this.seen;
     let keys = this.keys;
     let n = 0;
-    if (length >= 3) {
-      let k = (LOWER[buf[0]!]! << 8) | LOWER[buf[1]!]!;
-      for (let i = 2; i < length; i++) {
+    if (end - start >= 3) {
+      let k = (LOWER[buf[start]!]! << 8) | LOWER[buf[start + 1]!]!;
+      for (let i = start + 2; i < end; i++) {
         k = ((k << 8) | LOWER[buf[i]!]!) & 0xffffff;
         const word = k >>> 5;
         const bit = 1 << (k & 31);
@@ -55,9 +55,13 @@ export class TrigramCollector {
   }
 }
 
-/** The trigrams of one literal (UTF-8, lowercased), deduplicated; empty when it is shorter than 3 bytes. */
-export function literalTrigrams(literal: string): number[] {
-  const bytes = Buffer.from(literal, 'utf8');
+/**
+ * The trigrams of one literal (UTF-8, lowercased), deduplicated; empty when it is shorter than 3 bytes.
+ * `maxBytes` keeps only the literal's first bytes: any part of a literal is in every file that holds it.
+ */
+export function literalTrigrams(literal: string, maxBytes = Number.POSITIVE_INFINITY): number[] {
+  const all = Buffer.from(literal, 'utf8');
+  const bytes = all.length > maxBytes ? all.subarray(0, maxBytes) : all;
   const out = new Set<number>();
   for (let i = 2; i < bytes.length; i++) {
     out.add((LOWER[bytes[i - 2]!]! << 16) | (LOWER[bytes[i - 1]!]! << 8) | LOWER[bytes[i]!]!);

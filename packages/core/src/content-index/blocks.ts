@@ -1,0 +1,27 @@
+/**
+ * Files are indexed in blocks: block k of a file holds the trigrams that start in its bytes
+ * [k·B, (k+1)·B), reading 2 bytes past the end so that every trigram of the file is in exactly one block.
+ * A literal's trigrams must then co-occur in one block or in two adjacent ones (query.ts), which a common
+ * identifier scattered through a large file rarely manages, while a whole-file set would always hold them.
+ *
+ * Ids: each file's blocks are numbered consecutively from `firstBlock[file]`, and one unused id separates a
+ * file from the next, so "block k or block k+1" never pairs blocks of two different files.
+ */
+
+/** Blocks of a file of `length` bytes (at least one, so that every file has an id). */
+export function blockCount(length: number, blockBytes: number): number {
+  return Math.max(1, Math.ceil(length / blockBytes));
+}
+
+/** The file that owns block id `block`, or -1 for a separator id. `firstBlock` has one entry per file, ascending. */
+export function fileOfBlock(firstBlock: Uint32Array, blocks: Uint32Array, block: number): number {
+  let lo = 0;
+  let hi = firstBlock.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (firstBlock[mid]! <= block) lo = mid;
+    else hi = mid - 1;
+  }
+  if (firstBlock.length === 0 || firstBlock[lo]! > block) return -1;
+  return block < firstBlock[lo]! + blocks[lo]! ? lo : -1;
+}

@@ -1,0 +1,68 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndex } from '../src/content-index/build.js';
+import { readIndexFile } from '../src/content-index/format.js';
+import { evaluateBase, trigramQuery } from '../src/content-index/query.js';
+
+/**
+ * Block postings: a literal's trigrams must co-occur in one block or two adjacent ones. A file that holds a
+ * literal is a candidate wherever the literal sits relative to block boundaries (the exactness half); a file
+ * whose blocks hold the literal's pieces only far apart is not (the selectivity half — a per-file index
+ * would pick it).
+ */
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-cindex-blocks-')));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const B = 8;
+
+function indexOf(files: Record<string, string>) {
+  const root = fs.mkdtempSync(path.join(tmp, 'tree-'));
+  for (const [name, body] of Object.entries(files)) fs.writeFileSync(path.join(root, name), body);
+  const dir = path.join(root, '..', `${path.basename(root)}-data`);
+  buildIndex(root, dir, () => false, undefined, Date.now, B);
+  const data = readIndexFile(dir, root);
+  return (literals: string[]): string[] => {
+    const bits = evaluateBase(data, trigramQuery({ literals, caseInsensitive: false }));
+    return data.paths.filter((_, i) => bits[i] === 1).sort();
+  };
+}
+
+describe('content index blocks', () => {
+  it('finds a literal at every offset across block boundaries, short and longer than a block', () => {
+    const files: Record<string, string> = {};
+    for (const lit of ['pm_resume', 'abc', 'kvmalloc_array_of_many_bytes']) {
+      for (let at = 0; at < 3 * B; at++)
+        files[`${lit}-${at}`] = `${'.'.repeat(at)}${lit}${'.'.repeat(2 * B)}`;
+    }
+    const select = indexOf(files);
+    for (const lit of ['pm_resume', 'abc', 'kvmalloc_array_of_many_bytes']) {
+      const expected = Object.keys(files).filter((f) => files[f]!.includes(lit.toLowerCase()));
+      expect(select([lit])).toEqual(expected.sort());
+      // Case-folded trigrams: the upper-case spelling selects the same files.
+      expect(select([lit.toUpperCase()])).toEqual(expected.sort());
+    }
+  });
+
+  it('does not pick a file whose blocks hold the literal only in pieces far apart', () => {
+    const select = indexOf({
+      scattered: `pm_re${'.'.repeat(4 * B)}sume${'.'.repeat(4 * B)}pm_resum`,
+      whole: `${'.'.repeat(5 * B - 3)}pm_resume`,
+      other: 'pm_resume'.split('').join('.'),
+    });
+    expect(select(['pm_resume'])).toEqual(['whole']);
+    expect(select(['pm_resume', 'other'])).toEqual(['whole']);
+    expect(select(['nothing here'])).toEqual([]);
+  });
+
+  it('never pairs the last block of a file with the first block of the next', () => {
+    // "pm_re" ends file a, "sume" starts file b: adjacent ids would be, but a separator id lies between.
+    const select = indexOf({ a: `${'.'.repeat(B)}pm_res`, b: `ume${'.'.repeat(B)}` });
+    expect(select(['pm_resume'])).toEqual([]);
+  });
+});
