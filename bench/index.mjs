@@ -16,6 +16,9 @@
 //              must contain it; time from write to answer, p50/p95 of 10. A "checkout" that appends a token to
 //              1 000 files, then one search: all 1 000 must be found; time from the last write to the answer.
 //   memory     the serving process's VmRSS after the queries.
+//   explain    per query, what the index decided (files it would read of the files walked, or why it scans),
+//              from the library in this process (`openIndex` on the same data directory, `watch: false`).
+// Every figure carries the 1-minute load average at the moment it was taken.
 // The machine is shared and loaded this session: absolute times move; read the ratios, and the load column.
 import { spawnSync } from 'node:child_process';
 import {
@@ -283,6 +286,56 @@ async function freshness(dir, client) {
   }
 }
 
+/**
+ * What the index decides for each query, without running it: a spy index records the selection, then the
+ * search is aborted before it reads a file.
+ */
+async function explainer(dir, dataDir) {
+  const core = await import(pathToFileURL(join(repo, 'packages/core/dist/index.js')).href);
+  const ci = await import(pathToFileURL(join(repo, 'packages/core/dist/content-index/index.js')).href);
+  const index = ci.openIndex(dir, { dataDir, watch: false, build: false });
+  await index.whenReady();
+  return {
+    async use(q) {
+      const globs = q.paths.filter((p) => p.includes('*'));
+      const ac = new AbortController();
+      let use = null;
+      const spy = {
+        select: async (req) => {
+          const s = await index.select(req);
+          use = s.use;
+          ac.abort();
+          return s;
+        },
+      };
+      const req = {
+        pattern: q.pattern,
+        cwd: dir,
+        paths: globs.length ? ['.'] : q.paths,
+        ...(globs.length ? { globs } : {}),
+        ...(q.i ? { caseInsensitive: true } : {}),
+        engine: 'js',
+        index: spy,
+        signal: ac.signal,
+      };
+      try {
+        for await (const _ of core.search(req)) {
+          // drained: aborted right after the selection
+        }
+      } catch {
+        // an aborted search may throw; the selection is what is wanted
+      }
+      return use;
+    },
+    close: () => index.close(),
+  };
+}
+
+function useText(use) {
+  if (!use) return 'n/a';
+  return use.used ? `${use.candidates} of ${use.files} files` : `scan: ${use.reason}`;
+}
+
 async function benchCorpus(name, opts) {
   const dir = join(CACHE, name);
   if (!existsSync(`${dir}.done`)) {
@@ -297,8 +350,11 @@ async function benchCorpus(name, opts) {
   console.log(
     `${name}: ${b.wall === null ? 'reused' : `built in ${ms(b.wall)}`}, ${b.status.files} files, index ${mb(b.status.indexBytes)} of ${mb(b.status.textBytes)}`,
   );
+  const buildLoad = loadavg()[0];
   const indexed = await startMcp(dir, dataDir, true);
-  console.log(`${name}: mcp ready in ${ms(indexed.startupMs)}`);
+  const startupLoad = loadavg()[0];
+  console.log(`${name}: mcp ready in ${ms(indexed.startupMs)} (load ${startupLoad.toFixed(1)})`);
+  const explain = await explainer(dir, dataDir);
   const scanner = await startMcp(dir, dataDir, false);
   const queries = opts.quick ? QUERIES[name].slice(0, 4) : QUERIES[name];
   const rows = [];
@@ -311,18 +367,39 @@ async function benchCorpus(name, opts) {
       t.push((await call(indexed.client, q)).ms);
       r.push(rgOnce(dir, q));
     }
-    const row = { q, index: median(t), rg: median(r), same: first.text === scan.text, scan: scan.ms };
+    const row = {
+      q,
+      index: median(t),
+      rg: median(r),
+      same: first.text === scan.text,
+      scan: scan.ms,
+      load: loadavg()[0],
+      use: await explain.use(q),
+    };
     rows.push(row);
     console.log(
-      `${name}: ${q.kind} ${q.pattern}: ${ms(row.index)} vs rg ${ms(row.rg)} (${(row.index / row.rg).toFixed(3)}×)${row.same ? '' : ' ⚠ differs from scan'}`,
+      `${name}: ${q.kind} ${q.pattern}: ${ms(row.index)} vs rg ${ms(row.rg)} (${(row.index / row.rg).toFixed(3)}×)${row.same ? '' : ' ⚠ differs from scan'} [${useText(row.use)}] load ${row.load.toFixed(1)}`,
     );
   }
+  await explain.close();
   const rss = rssOf(indexed.pid);
+  const freshLoad = loadavg()[0];
   const fresh = await freshness(dir, indexed.client);
   await indexed.client.close();
   await scanner.client.close();
   if (!reuse) rmSync(dataDir, { recursive: true, force: true });
-  return { name, b, startupMs: indexed.startupMs, rows, rss, fresh, load: [load0, loadavg()[0]] };
+  return {
+    name,
+    b,
+    startupMs: indexed.startupMs,
+    rows,
+    rss,
+    fresh,
+    load: [load0, loadavg()[0]],
+    buildLoad,
+    startupLoad,
+    freshLoad,
+  };
 }
 
 function render(res) {
@@ -332,24 +409,24 @@ function render(res) {
   const out = [];
   out.push(`## index: ${name}`, '');
   out.push(
-    `Build (\`trawl index\`, from scratch): ${b.wall === null ? 'not timed in this run (index reused)' : `${ms(b.wall)} wall`}, peak RSS ${b.peakRss ? mb(b.peakRss) : 'n/a'}; ${st.files} files, ${mb(st.textBytes)} of text indexed; index ${mb(st.indexBytes)} = ${((100 * st.indexBytes) / st.textBytes).toFixed(1)} % of the text, ${st.trigrams} trigrams.`,
-    `Start-up of \`trawl mcp\` with the persisted index (spawn → index ready, validation of every file's size+mtime included): ${ms(res.startupMs)}. Resident memory of the serving process after the queries: ${res.rss ? mb(res.rss) : 'n/a'}.`,
+    `Build (\`trawl index\`, from scratch): ${b.wall === null ? 'not timed in this run (index reused)' : `${ms(b.wall)} wall`}, peak RSS ${b.peakRss ? mb(b.peakRss) : 'n/a'}${b.wall === null ? '' : ` (load ${res.buildLoad.toFixed(1)} when it ended)`}; ${st.files} files, ${mb(st.textBytes)} of text indexed; index ${mb(st.indexBytes)} = ${((100 * st.indexBytes) / st.textBytes).toFixed(1)} % of the text, ${st.trigrams} trigrams.`,
+    `Start-up of \`trawl mcp\` with the persisted index (spawn → index ready, validation of every file's size+mtime included): ${ms(res.startupMs)} (load ${res.startupLoad.toFixed(1)}). Resident memory of the serving process after the queries: ${res.rss ? mb(res.rss) : 'n/a'}.`,
     '',
     `Queries through \`trawl mcp\` (stdio round trip, warm, index ready) vs \`rg\` one-shot (bundled rg 15, same pattern and scope), median of ${rows.length ? 'N' : 0} runs; "= scan": the text equals the same call to a \`--no-index\` server.`,
     '',
-    '| kind | query | trawl mcp + index | rg one-shot | ratio | mcp scan (1 run) | = scan |',
-    '|---|---|---:|---:|---:|---:|:-:|',
+    '| kind | query | trawl mcp + index | rg one-shot | ratio | mcp scan (1 run) | = scan | index decision | load |',
+    '|---|---|---:|---:|---:|---:|:-:|---|---:|',
   );
   for (const r of rows) {
     out.push(
-      `| ${r.q.kind} | \`${r.q.i ? '-i ' : ''}${r.q.pattern.replace(/\|/g, '\\|')}\` ${r.q.paths.join(' ')} | ${ms(r.index)} | ${ms(r.rg)} | ${(r.index / r.rg).toFixed(3)}× | ${ms(r.scan)} | ${r.same ? '✓' : '⚠'} |`,
+      `| ${r.q.kind} | \`${r.q.i ? '-i ' : ''}${r.q.pattern.replace(/\|/g, '\\|')}\` ${r.q.paths.join(' ')} | ${ms(r.index)} | ${ms(r.rg)} | ${(r.index / r.rg).toFixed(3)}× | ${ms(r.scan)} | ${r.same ? '✓' : '⚠'} | ${useText(r.use).replace(/\|/g, '\\|')} | ${r.load.toFixed(1)} |`,
     );
   }
   out.push(
     '',
-    `Selective queries (all but "common"): p50 ${ms(median(sel.map((r) => r.index)))}; whole mix p50 ${ms(median(rows.map((r) => r.index)))} = ${(median(rows.map((r) => r.index / r.rg))).toFixed(3)}× rg (median of per-query ratios); worst ratio ${Math.max(...rows.map((r) => r.index / r.rg)).toFixed(2)}×.`,
+    `Selective queries (all but "common"): p50 ${ms(median(sel.map((r) => r.index)))} = ${median(sel.map((r) => r.index / r.rg)).toFixed(3)}× rg (median of per-query ratios); whole mix p50 ${ms(median(rows.map((r) => r.index)))} = ${(median(rows.map((r) => r.index / r.rg))).toFixed(3)}× rg (median of per-query ratios); worst ratio ${Math.max(...rows.map((r) => r.index / r.rg)).toFixed(2)}×.`,
     '',
-    `Freshness: external edit → search for the new token at once: p50 ${ms(median(res.fresh.edits))}, p95 ${ms(pctile(res.fresh.edits, 95))} (write to answer), missed ${res.fresh.missed}/10. A checkout appending a token to ${res.fresh.checkoutFiles} files, then one search: ${ms(res.fresh.checkoutMs)} from the last write to the answer ("${res.fresh.checkoutText.slice(0, 160)}").`,
+    `Freshness: external edit → search for the new token at once: p50 ${ms(median(res.fresh.edits))}, p95 ${ms(pctile(res.fresh.edits, 95))} (write to answer), missed ${res.fresh.missed}/10 (load ${res.freshLoad.toFixed(1)}). A checkout appending a token to ${res.fresh.checkoutFiles} files, then one search: ${ms(res.fresh.checkoutMs)} from the last write to the answer ("${res.fresh.checkoutText.slice(0, 160)}").`,
     '',
     `Load average (1 min) at start / end: ${res.load.map((x) => x.toFixed(1)).join(' / ')} on ${cpus().length} cores — the machine is shared with other builds and tests this session; absolute times are inflated, ratios less so.`,
     '',
