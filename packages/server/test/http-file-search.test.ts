@@ -4,7 +4,7 @@ import type { NameResult } from '@trawl/core/names';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countingNameFs } from '../../core/test/fixtures/name-fs.js';
 import { deepNarrowFiles, POPULATE, TempTrees } from '../../core/test/fixtures/temp-trees.js';
-import type { IndexProvider } from '../src/http/index-host.js';
+import type { IndexHost, IndexProvider } from '../src/http/index-host.js';
 import { PoolBusyError } from '../src/http/pool.js';
 import {
   type Answer,
@@ -504,9 +504,8 @@ describe('GET /api/file-search: the index fast path', () => {
   it('the real index host builds the known project off the event loop and then serves it', async () => {
     const root = widgets();
     await withTestServer({ projects: [root], home, dataDir, indexes: undefined }, async (s) => {
-      const host = s.server.context.indexes!;
-      for (let i = 0; i < 200 && !host.status(root)?.ready; i++) await new Promise((r) => setTimeout(r, 25));
-      expect(host.status(root)).toMatchObject({ ready: true, truncated: false });
+      const host = s.server.context.indexes as IndexHost;
+      expect(await host.whenSettled(root)).toMatchObject({ ready: true, truncated: false });
       const a = await s.get('/api/file-search', { q: 'widgets', project: root, kinds: 'dirs' });
       expect(names(a)).toEqual(expect.arrayContaining(['widgets', 'widgetsempty', '.widgetshidden']));
       expect(new Set(a.body.results!.map((r) => r['kind']))).toEqual(new Set(['dir']));

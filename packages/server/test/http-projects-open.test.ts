@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IndexHost } from '../src/http/index-host.js';
 import { RECENT_PROJECTS_FILE } from '../src/http/projects.js';
 import { type TestServer, withTestServer } from './http-helpers.js';
 
@@ -35,6 +36,46 @@ const open = (s: TestServer, body: unknown) =>
 
 const recent = (dataDir: string): unknown =>
   JSON.parse(fs.readFileSync(path.join(dataDir, RECENT_PROJECTS_FILE), 'utf8'));
+
+describe('POST /api/projects/open: the opened project gets a name index', () => {
+  it('name searches of a project opened at runtime answer from its index once it is built', async () => {
+    const dataDir = path.join(tmp, `data${n++}`);
+    const app = path.join(home, 'src', 'app');
+    await withTestServer({ projects: [served], home, dataDir, indexes: undefined }, async (s) => {
+      const host = s.server.context.indexes as IndexHost;
+      expect(host.status(app)).toBeUndefined();
+      expect((await open(s, { project: '~/app-link' })).status).toBe(200);
+      expect(await host.whenSettled(app)).toMatchObject({ ready: true, truncated: false });
+      const a = await s.get('/api/file-search', { q: 'main', project: app });
+      expect((a.body.results as Array<{ path: string }>).map((r) => r.path)).toEqual([
+        path.join(app, 'main.ts'),
+      ]);
+      expect(s.audit.last('file_search')!.resources).toMatch(/indexed=true/);
+    });
+  });
+
+  it('keeps at most the cap of runtime indexes: the least recently opened is released, a kept one never', async () => {
+    const dirs = ['one', 'two', 'three', 'kept'].map((d) => {
+      const p = path.join(tmp, `rt-${d}`);
+      fs.mkdirSync(p, { recursive: true });
+      fs.writeFileSync(path.join(p, `${d}.txt`), d);
+      return p;
+    });
+    const [one, two, three, kept] = dirs as [string, string, string, string];
+    const host = new IndexHost({ fence: { home, env: {}, extra: [] }, runtimeProjects: 2 });
+    try {
+      host.keep(kept);
+      for (const d of [one, two, one, three, kept]) host.openProject(d);
+      for (const d of [one, three, kept]) expect(await host.whenSettled(d)).toMatchObject({ ready: true });
+      expect(host.status(two)).toBeUndefined();
+      expect(await host.search(two, 'two', 10, 'all')).toBeUndefined();
+      const hit = await host.search(three, 'three', 10, 'all');
+      expect(hit?.results.map((r) => r.name)).toEqual(['three.txt']);
+    } finally {
+      await host.close();
+    }
+  });
+});
 
 describe('POST /api/projects/open', () => {
   it('resolves ~/… to its canonical directory, records it first, and the next server offers it', async () => {

@@ -1,11 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import type { NameResult } from '@trawl/core/names';
-import { INDEX_HOST_HEAP_MB, INDEX_MAX_PENDING, INDEX_SEARCH_WAIT_MS } from './limits.js';
+import {
+  INDEX_HOST_HEAP_MB,
+  INDEX_MAX_PENDING,
+  INDEX_SEARCH_WAIT_MS,
+  RUNTIME_INDEXED_PROJECTS_MAX,
+} from './limits.js';
 import { builtScriptUrl, PoolBusyError, TaskFailedError } from './pool.js';
 import type { FenceConfig } from './tasks.js';
 
 export type IndexHostRequest =
   | { type: 'acquire'; root: string }
+  | { type: 'release'; root: string }
   | { type: 'search'; id: number; root: string; query: string; limit: number; kinds: string };
 
 export type IndexHostReply =
@@ -31,12 +37,16 @@ export interface IndexProvider {
     limit: number,
     kinds: string,
   ): Promise<{ results: NameResult[]; entries: number } | undefined>;
+  /** Index a project opened at runtime too (the provider bounds how many it keeps). */
+  openProject?(root: string): void;
 }
 
 export interface IndexHostOptions {
   fence: FenceConfig;
   heapMb?: number;
   searchWaitMs?: number;
+  /** Runtime-opened projects indexed at once (default `RUNTIME_INDEXED_PROJECTS_MAX`; 0: none). */
+  runtimeProjects?: number;
   log?: (line: string) => void;
 }
 
@@ -54,18 +64,61 @@ interface Pending {
 export class IndexHost implements IndexProvider {
   private worker: Worker | undefined;
   private readonly roots = new Set<string>();
+  /** The command line's projects: indexed for the server's life. */
+  private readonly kept = new Set<string>();
+  /** Projects opened at runtime, least recently opened first. */
+  private readonly opened = new Set<string>();
   private readonly statuses = new Map<string, IndexStatus>();
+  private readonly settled = new Map<string, Array<(s: IndexStatus) => void>>();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
 
   constructor(private readonly options: IndexHostOptions) {}
 
-  /** Starts (once) building and keeping fresh the index of a canonical root. */
-  acquire(root: string): void {
+  /** Indexes a canonical root (a command-line project) for the server's life. */
+  keep(root: string): void {
+    this.kept.add(root);
+    this.opened.delete(root);
+    this.acquire(root);
+  }
+
+  /**
+   * Indexes a canonical root opened at runtime; past the cap the least recently opened one is released (its
+   * searches walk again). A kept root is already indexed.
+   */
+  openProject(root: string): void {
+    const max = this.options.runtimeProjects ?? RUNTIME_INDEXED_PROJECTS_MAX;
+    if (this.kept.has(root) || max <= 0) return;
+    this.opened.delete(root);
+    this.opened.add(root);
+    this.acquire(root);
+    for (const old of this.opened) {
+      if (this.opened.size <= max) break;
+      this.opened.delete(old);
+      this.release(old);
+    }
+  }
+
+  /** The root's first state that is ready or failed (tests and logs wait on it instead of polling). */
+  whenSettled(root: string): Promise<IndexStatus> {
+    const s = this.statuses.get(root);
+    if (s && (s.ready || s.error)) return Promise.resolve(s);
+    return new Promise((resolve) => {
+      this.settled.set(root, [...(this.settled.get(root) ?? []), resolve]);
+    });
+  }
+
+  private acquire(root: string): void {
     if (this.roots.has(root)) return;
     this.roots.add(root);
     this.ensureWorker().postMessage({ type: 'acquire', root } satisfies IndexHostRequest);
+  }
+
+  private release(root: string): void {
+    if (!this.roots.delete(root)) return;
+    this.statuses.delete(root);
+    this.worker?.postMessage({ type: 'release', root } satisfies IndexHostRequest);
   }
 
   status(root: string): IndexStatus | undefined {
@@ -136,13 +189,21 @@ export class IndexHost implements IndexProvider {
 
   private onMessage(msg: IndexHostReply): void {
     if (msg.type === 'status') {
-      this.statuses.set(msg.root, {
+      // A status can trail a release (an acquire that finished after it): a released root has no state.
+      if (!this.roots.has(msg.root)) return;
+      const status: IndexStatus = {
         ready: msg.ready,
         truncated: msg.truncated,
         entries: msg.entries,
         ...(msg.error ? { error: msg.error } : {}),
-      });
+      };
+      this.statuses.set(msg.root, status);
       if (msg.error) this.options.log?.(`index of ${msg.root} unavailable: ${msg.error}`);
+      const waiting = this.settled.get(msg.root);
+      if (waiting && (status.ready || status.error)) {
+        this.settled.delete(msg.root);
+        for (const w of waiting) w(status);
+      }
       return;
     }
     const p = this.pending.get(msg.id);

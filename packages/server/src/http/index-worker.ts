@@ -47,6 +47,11 @@ port.on('message', (msg: IndexHostRequest) => {
     );
     return;
   }
+  if (msg.type === 'release') {
+    failed.delete(msg.root);
+    void registry.release(msg.root);
+    return;
+  }
   const index = registry.get(msg.root);
   if (!index?.ready || index.truncated) {
     port.postMessage({ type: 'result', id: msg.id, unusable: true } satisfies IndexHostReply);

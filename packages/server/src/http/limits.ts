@@ -56,6 +56,11 @@ export const INDEX_ANSWER_CACHE_MAX = 256;
 export const PROJECT_RESOLVE_TTL_MS = 1_000;
 /** Resolutions kept, at most. */
 export const PROJECT_RESOLVE_CACHE_MAX = 256;
+/**
+ * Projects opened from the workbench (`POST /api/projects/open`) that get a name index, besides the command line's:
+ * the most recently opened ones. Each index may hold 100 000 entries; this keeps the host inside its heap ceiling.
+ */
+export const RUNTIME_INDEXED_PROJECTS_MAX = 4;
 /** Index searches in flight at most; more go to the walk pool's admission instead. */
 export const INDEX_MAX_PENDING = 256;
 

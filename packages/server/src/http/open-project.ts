@@ -10,7 +10,8 @@ const OP = 'project_open';
 /**
  * POST /api/projects/open `{"project"}` — the workbench's project switcher opens a directory: resolved by the one
  * root policy (`~` expanded, sensitivity before existence, a canonical directory; on the probe pool), recorded
- * first in `recent-projects.json`, and a known project from then on (so the next `trawl serve` offers it).
+ * first in `recent-projects.json`, and a known project from then on (so the next `trawl serve` offers it); its name
+ * index is built in the background, like a command-line project's.
  */
 export async function openProjectRoute(c: Context, ctx: ServerContext): Promise<Response> {
   let raw: unknown;
@@ -39,6 +40,8 @@ export async function openProjectRoute(c: Context, ctx: ServerContext): Promise<
     return c.json({ error: 'not a directory', code: 'not_a_directory' }, 404);
   }
   const { project, writeError } = await ctx.projects.open(r.root);
+  // Its name searches walk until its index is ready, then answer from it (as a command-line project's do).
+  if (!ctx.walkOnlyRoots?.has(r.root)) ctx.indexes?.openProject?.(r.root);
   if (writeError)
     ctx.log(`trawl serve: could not record ${r.root} in recent-projects.json: ${writeError.message}`);
   ctx.audit.record({

@@ -239,7 +239,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (options.indexes === null) indexes = undefined;
   else if (options.indexes) indexes = options.indexes;
   else {
-    indexHost = new IndexHost({ fence: { ...fence, nice: INDEX_HOST_NICE }, log });
+    indexHost = new IndexHost({
+      fence: { ...fence, nice: INDEX_HOST_NICE },
+      log,
+      ...(options.index === false ? { runtimeProjects: 0 } : {}),
+    });
     indexes = indexHost;
     if (options.index !== false) {
       for (const p of options.projects) {
@@ -250,7 +254,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           continue;
         }
         if (mainFence.isSensitiveCanonical(canonical)) continue;
-        indexHost.acquire(canonical);
+        indexHost.keep(canonical);
       }
     }
   }
