@@ -2,7 +2,18 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/composer/Composer.js';
-import { type Call, fakeServer, findOption, never, optionNamed, renderWithQuery, row } from './helpers.js';
+import { PICKER_DEBOUNCE_MS } from '../../src/composer/usePicker.js';
+import {
+  type Call,
+  fakeServer,
+  findOption,
+  type HandClock,
+  handClock,
+  never,
+  optionNamed,
+  renderWithQuery,
+  row,
+} from './helpers.js';
 
 const ROOT = '/srv/proj';
 
@@ -14,14 +25,15 @@ function listing(call: Call) {
   return { results: all.filter((r) => r.name.startsWith(q)), root: ROOT };
 }
 
-function setup(routes: Record<string, (c: Call) => unknown> = {}, project = ROOT) {
+/** `clock`: the debounce runs on a hand-moved clock (else the browser's timers). */
+function setup(routes: Record<string, (c: Call) => unknown> = {}, project = ROOT, clock?: HandClock) {
   const server = fakeServer({
     'GET /api/path-complete': listing,
     'GET /api/file-search': () => ({ results: [], root: ROOT }),
     ...routes,
   });
   const onSend = vi.fn(async () => {});
-  renderWithQuery(<Composer conversationId="c1" project={project} onSend={onSend} />);
+  renderWithQuery(<Composer conversationId="c1" project={project} onSend={onSend} />, clock?.timers);
   const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
   const type = (value: string) => fireEvent.change(box, { target: { value } });
   return { server, onSend, box, type, pc: () => server.to('GET', '/api/path-complete') };
@@ -60,19 +72,33 @@ describe('Composer — ./ path completion', () => {
   });
 
   it('does not open without a project dir to resolve the token against', async () => {
-    const { type, pc } = setup({}, '');
+    const clock = handClock();
+    const { type, pc, server } = setup({}, '', clock);
     type('read ./');
-    await new Promise((r) => setTimeout(r, 300));
+    clock.advance(PICKER_DEBOUNCE_MS);
     expect(pc()).toHaveLength(0);
     expect(screen.queryByRole('listbox')).toBeNull();
+    // The control: the same composer does ask once a window has passed, for a token it can resolve.
+    type('read ./ @src');
+    clock.advance(PICKER_DEBOUNCE_MS);
+    await waitFor(() => expect(server.to('GET', '/api/file-search')).toHaveLength(1));
+    expect(pc()).toHaveLength(0);
   });
 
   it('does not open for an abbreviation or a sentence-final full stop', async () => {
-    const { type, pc } = setup();
+    const clock = handClock();
+    const { type, pc } = setup({}, ROOT, clock);
     type('e.g. done.');
-    await new Promise((r) => setTimeout(r, 300));
+    clock.advance(PICKER_DEBOUNCE_MS);
     expect(pc()).toHaveLength(0);
     expect(screen.queryByRole('listbox')).toBeNull();
+    // The control: a real token in the same composer asks, exactly when the window has passed.
+    type('e.g. done. ./');
+    clock.advance(PICKER_DEBOUNCE_MS - 1);
+    expect(pc()).toHaveLength(0);
+    clock.advance(1);
+    await findOption('src/');
+    expect(pc().map((c) => c.params.get('dir'))).toEqual(['./']);
   });
 
   it('inserts a plain relative path for a file, not an @-mention chip', async () => {
@@ -128,13 +154,19 @@ describe('Composer — ./ path completion', () => {
   });
 
   it('does not pair stale rows with a deeper prefix while the next level is in flight', async () => {
-    const { type, box } = setup({
-      'GET /api/path-complete': (c) => (c.params.get('dir') === './src/' ? never() : listing(c)),
-    });
+    const clock = handClock();
+    const { type, box, pc } = setup(
+      { 'GET /api/path-complete': (c) => (c.params.get('dir') === './src/' ? never() : listing(c)) },
+      ROOT,
+      clock,
+    );
     type('read ./');
+    clock.advance(PICKER_DEBOUNCE_MS);
     await findOption('src/');
     type('read ./src/');
-    await new Promise((r) => setTimeout(r, 350));
+    clock.advance(PICKER_DEBOUNCE_MS);
+    // The next level is asked for and never answers: it is in flight from here on.
+    await waitFor(() => expect(pc().map((c) => c.params.get('dir'))).toEqual(['./', './src/']));
     expect(optionNamed('src/')).toBeTruthy();
     fireEvent.keyDown(box, { key: 'Tab' });
     expect(box.value).toBe('read ./src/');
@@ -162,11 +194,17 @@ describe('Composer — ./ path completion', () => {
   });
 
   it('leaves ~/ to the shell — home is not a completion root', async () => {
-    const { type, pc } = setup();
+    const clock = handClock();
+    const { type, pc } = setup({}, ROOT, clock);
     type('read ~/');
-    await new Promise((r) => setTimeout(r, 300));
+    clock.advance(PICKER_DEBOUNCE_MS);
     expect(pc()).toHaveLength(0);
     expect(screen.queryByRole('listbox')).toBeNull();
+    // The control: ./ in the same composer asks once the window has passed.
+    type('read ~/ ./');
+    clock.advance(PICKER_DEBOUNCE_MS);
+    await findOption('src/');
+    expect(pc().map((c) => c.params.get('dir'))).toEqual(['./']);
   });
 
   it('an @ mention still goes to the file search, not path completion', async () => {

@@ -5,9 +5,10 @@
  */
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { act, configure, render, screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
+import { type DebounceTimers, DebounceTimersContext } from '../../src/ui/useDebounced.js';
 
 // The machine is loaded: give async assertions room; nothing here measures time.
 configure({ asyncUtilTimeout: 8000 });
@@ -66,9 +67,47 @@ export function fakeServer(routes: Record<string, Handler>) {
   };
 }
 
-export function renderWithQuery(ui: ReactElement) {
+/**
+ * Debounce timers on a clock only the test moves: `advance(ms)` fires every window that has elapsed by then, in
+ * order, inside `act`. With it a test asserts "nothing before the window, one request after" on any machine.
+ */
+export function handClock() {
+  let now = 0;
+  let nextId = 0;
+  const pending = new Map<number, { due: number; fire: () => void }>();
+  const timers: DebounceTimers = {
+    set: (fire, ms) => {
+      pending.set(++nextId, { due: now + ms, fire });
+      return nextId;
+    },
+    clear: (id) => void pending.delete(id as number),
+  };
+  const advance = (ms: number) => {
+    const until = now + ms;
+    for (;;) {
+      let first: [number, { due: number; fire: () => void }] | undefined;
+      for (const e of pending) if (e[1].due <= until && (!first || e[1].due < first[1].due)) first = e;
+      if (!first) break;
+      pending.delete(first[0]);
+      now = first[1].due;
+      act(() => first[1].fire());
+    }
+    now = until;
+  };
+  return { timers, advance };
+}
+
+export type HandClock = ReturnType<typeof handClock>;
+
+export function renderWithQuery(ui: ReactElement, timers?: DebounceTimers) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const wrap = (el: ReactElement) => <QueryClientProvider client={client}>{el}</QueryClientProvider>;
+  const withClient = (el: ReactElement) => <QueryClientProvider client={client}>{el}</QueryClientProvider>;
+  const wrap = (el: ReactElement) =>
+    timers ? (
+      <DebounceTimersContext.Provider value={timers}>{withClient(el)}</DebounceTimersContext.Provider>
+    ) : (
+      withClient(el)
+    );
   const r = render(wrap(ui));
   return { ...r, client, rerender: (el: ReactElement) => r.rerender(wrap(el)) };
 }

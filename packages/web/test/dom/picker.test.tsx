@@ -2,8 +2,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/composer/Composer.js';
-import { rowKind, selectionFor } from '../../src/composer/usePicker.js';
-import { fakeServer, findOption, HttpError, never, renderWithQuery, row } from './helpers.js';
+import { PICKER_DEBOUNCE_MS, rowKind, selectionFor } from '../../src/composer/usePicker.js';
+import type { DebounceTimers } from '../../src/ui/useDebounced.js';
+import { fakeServer, findOption, HttpError, handClock, never, renderWithQuery, row } from './helpers.js';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -54,10 +55,11 @@ function setup(
     results: [row('/repo/src/widgets', 'dir'), row('/repo/src/widgets.ts', 'file', 2048)],
     root: '/repo',
   }),
+  timers?: DebounceTimers,
 ) {
   const server = fakeServer({ 'GET /api/file-search': search });
   const onSend = vi.fn(async () => {});
-  renderWithQuery(<Composer conversationId="c1" project="/repo" onSend={onSend} />);
+  renderWithQuery(<Composer conversationId="c1" project="/repo" onSend={onSend} />, timers);
   const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
   return { server, onSend, box, type: (v: string) => fireEvent.change(box, { target: { value: v } }) };
 }
@@ -89,11 +91,20 @@ describe('the @ picker', () => {
   });
 
   it('asks for nothing under two characters and says so', async () => {
-    const { type, server } = setup();
+    const clock = handClock();
+    const { type, server } = setup(undefined, clock.timers);
+    const asked = () => server.to('GET', '/api/file-search').map((c) => c.params.get('q'));
     type('@w');
     await screen.findByText(/Type 2\+ characters/);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(server.to('GET', '/api/file-search')).toHaveLength(0);
+    clock.advance(PICKER_DEBOUNCE_MS);
+    expect(asked()).toEqual([]);
+    // The control: two characters ask, exactly when the window has passed, and only for them.
+    type('@wi');
+    clock.advance(PICKER_DEBOUNCE_MS - 1);
+    expect(asked()).toEqual([]);
+    clock.advance(1);
+    await findOption('widgets/');
+    expect(asked()).toEqual(['wi']);
   });
 
   it('inserts a folder as @dir/ with a chip, and a file as @file with a chip', async () => {

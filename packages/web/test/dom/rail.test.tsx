@@ -2,9 +2,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../src/api/endpoints.js';
-import { FilesRail } from '../../src/files/FilesRail.js';
+import { FilesRail, GREP_DEBOUNCE_MS } from '../../src/files/FilesRail.js';
 import { findFolded } from '../../src/files/highlight.js';
-import { type Call, fakeServer, HttpError, never, renderWithQuery, row } from './helpers.js';
+import type { DebounceTimers } from '../../src/ui/useDebounced.js';
+import { type Call, fakeServer, HttpError, handClock, never, renderWithQuery, row } from './helpers.js';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -32,10 +33,14 @@ const grepAnswer = {
   root: '/repo',
 };
 
-function mount(routes: Record<string, (c: Call) => unknown> = {}, project = '/repo') {
+function mount(
+  routes: Record<string, (c: Call) => unknown> = {},
+  project = '/repo',
+  timers?: DebounceTimers,
+) {
   const server = fakeServer({ 'GET /api/tree': tree, 'POST /api/file-grep': () => grepAnswer, ...routes });
   const onOpenFile = vi.fn();
-  const r = renderWithQuery(<FilesRail project={project} onOpenFile={onOpenFile} reveal={null} />);
+  const r = renderWithQuery(<FilesRail project={project} onOpenFile={onOpenFile} reveal={null} />, timers);
   return { ...r, server, onOpenFile, grep: () => server.to('POST', '/api/file-grep') };
 }
 const content = () => fireEvent.click(screen.getByRole('button', { name: 'Search file contents' }));
@@ -78,12 +83,20 @@ describe('FilesRail search-mode toggle', () => {
   });
 
   it('asks for nothing below the two-character floor', async () => {
-    const m = mount();
+    const clock = handClock();
+    const m = mount({}, '/repo', clock.timers);
     content();
     fireEvent.change(field(), { target: { value: 'n' } });
     await screen.findByText(/at least two characters/);
-    await new Promise((r) => setTimeout(r, 320));
+    clock.advance(GREP_DEBOUNCE_MS);
     expect(m.grep()).toHaveLength(0);
+    // The control: two characters ask, exactly when the window has passed, and only for them.
+    fireEvent.change(field(), { target: { value: 'ne' } });
+    clock.advance(GREP_DEBOUNCE_MS - 1);
+    expect(m.grep()).toHaveLength(0);
+    clock.advance(1);
+    await screen.findByText('src/a.ts');
+    expect(m.grep().map((c) => (c.body as { q: string }).q)).toEqual(['ne']);
   });
 
   it('debounces to ONE request for a burst of keystrokes, POSTing root and query in the body', async () => {
