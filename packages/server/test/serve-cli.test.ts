@@ -118,23 +118,24 @@ describe('trawl serve (a real child process)', () => {
     expect(fs.existsSync(path.join(dataDir, 'audit', 'audit.jsonl'))).toBe(true);
   });
 
-  it('refuses caller mistakes with one line on stderr and exit 2', async () => {
-    const cases: Array<[string[], RegExp]> = [
-      [[path.join(tmp, 'missing'), '--port', '0'], /^trawl: no such directory: /],
-      [[path.join(proj, 'readme.md'), '--port', '0'], /^trawl: not a directory: /],
-      [[path.join(home, '.ssh'), '--port', '0'], /^trawl: .* is a sensitive location/],
-      [['--port', 'abc'], /^trawl: --port expects a port number/],
-      [['--port', '70000'], /^trawl: --port expects a port number/],
-      [['--port', '0', '--token', 'short'], /^trawl: the access token must be at least 16/],
-    ];
-    for (const [args, msg] of cases) {
-      const r = trawl(['serve', '--no-open', '--data-dir', path.join(tmp, 'data3'), ...args]);
-      expect(r.code, args.join(' ')).toBe(2);
+  // One process per case: each is a whole Node start-up, and six in one test ran past its timeout under load.
+  it.each([
+    [() => [path.join(tmp, 'missing'), '--port', '0'], /^trawl: no such directory: /],
+    [() => [path.join(proj, 'readme.md'), '--port', '0'], /^trawl: not a directory: /],
+    [() => [path.join(home, '.ssh'), '--port', '0'], /^trawl: .* is a sensitive location/],
+    [() => ['--port', 'abc'], /^trawl: --port expects a port number/],
+    [() => ['--port', '70000'], /^trawl: --port expects a port number/],
+    [() => ['--port', '0', '--token', 'short'], /^trawl: the access token must be at least 16/],
+  ] as Array<[() => string[], RegExp]>)(
+    'refuses a caller mistake (%#) with one line on stderr and exit 2',
+    (args, msg) => {
+      const r = trawl(['serve', '--no-open', '--data-dir', path.join(tmp, 'data3'), ...args()]);
+      expect(r.code, args().join(' ')).toBe(2);
       expect(r.stderr).toMatch(msg);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stdout).toBe('');
-    }
-  });
+    },
+  );
 
   // Fails without the fix: "trawl: internal error: EEXIST: file already exists, mkdir …".
   it('a data directory that cannot be one is a usage error, not an internal error', () => {
@@ -236,21 +237,27 @@ describe('one root policy on every command that takes a root', () => {
   const sshLink = () => path.join(tmp, 'ssh-via-link');
   beforeAll(() => fs.symlinkSync(path.join(home, '.ssh'), sshLink()));
 
-  it.each([
-    ['find', (root: string) => ['find', 'id_rsa', '--root', root]],
-    ['complete', (root: string) => ['complete', './', '--root', root]],
-    ['mcp', (root: string) => ['mcp', '--root', root]],
-    ['serve', (root: string) => ['serve', root, '--port', '0', '--no-open']],
-  ])(
-    '🔒 %s refuses a store named directly, with ~, and through a link, in one line with exit 2',
-    (_cmd, argv) => {
-      for (const root of [path.join(home, '.ssh'), '~/.ssh', sshLink(), path.join(home, '.ssh', 'missing')]) {
-        const r = trawl(argv(root));
-        expect(r.code).toBe(2);
-        expect(r.stdout).toBe('');
-        expect(r.stderr).toMatch(/^trawl: .*(access denied|sensitive location).*\n$/);
-        expect(r.stderr.split('\n')).toHaveLength(2);
-      }
+  const commands: Array<[string, (root: string) => string[]]> = [
+    ['find', (root) => ['find', 'id_rsa', '--root', root]],
+    ['complete', (root) => ['complete', './', '--root', root]],
+    ['mcp', (root) => ['mcp', '--root', root]],
+    ['serve', (root) => ['serve', root, '--port', '0', '--no-open']],
+  ];
+  const spellings: Array<[string, () => string]> = [
+    ['named directly', () => path.join(home, '.ssh')],
+    ['with ~', () => '~/.ssh'],
+    ['through a link', sshLink],
+    ['below it, missing', () => path.join(home, '.ssh', 'missing')],
+  ];
+  // One process per test (a Node start-up each): sixteen in four tests ran past their timeouts under load.
+  it.each(commands.flatMap(([cmd, argv]) => spellings.map(([how, root]) => [cmd, how, argv, root] as const)))(
+    '🔒 %s refuses a store %s, in one line with exit 2',
+    (_cmd, _how, argv, root) => {
+      const r = trawl(argv(root()));
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^trawl: .*(access denied|sensitive location).*\n$/);
+      expect(r.stderr.split('\n')).toHaveLength(2);
     },
   );
 
