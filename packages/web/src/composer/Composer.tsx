@@ -9,6 +9,7 @@ import { removeMention } from '../tokens/mentions.js';
 import { buildFileLabels } from '../tokens/paths.js';
 import {
   type Attachment,
+  attachmentToken,
   buildWire,
   type MessageMeta,
   type PickedFile,
@@ -39,6 +40,10 @@ export interface ComposerProps {
    */
   attach?: AttachRequest | null;
 }
+
+const cannotAttach = (rels: readonly string[]) =>
+  `Can't attach ${rels.map((x) => `“${x}”`).join(', ')}: a name with a space or @ (or ending in punctuation) ` +
+  'cannot be a token. Type its path in the message instead.';
 
 export interface AttachRequest {
   items: (Attachment & { path: string })[];
@@ -100,16 +105,18 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
     }
     // The caret moves past the run, but focus stays where it was: someone adding several rows keeps their place.
     update(r.value, r.caret);
-    if (r.refused.length > 0)
-      setAttachNote(
-        `Can't attach ${r.refused.map((x) => `“${x}”`).join(', ')}: a name with a space or @ (or ending in ` +
-          'punctuation) cannot be a token. Type its path in the message instead.',
-      );
+    if (r.refused.length > 0) setAttachNote(cannotAttach(r.refused));
   }, [attach?.n]);
 
   const choose = (index: number) => {
     const pick = picker.pickAt(index);
     if (!pick || !picker.mode) return;
+    if (picker.mode.kind === 'mention' && attachmentToken(pick) === null) {
+      // The token would read back as something else (a space or @ in the name): say so, insert nothing.
+      setDismissed(true);
+      setAttachNote(cannotAttach([pick.rel]));
+      return;
+    }
     const re = picker.mode.kind === 'path' ? PATH_AT_CARET : MENTION_AT_CARET;
     const r = replaceTokenAtCaret(text, caret, re, pick.insert);
     if (picker.mode.kind === 'mention' && pick.kind === 'file') {

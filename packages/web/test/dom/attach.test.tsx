@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AttachRequest, Composer, type Outgoing } from '../../src/composer/Composer.js';
 import { FilesRail } from '../../src/files/FilesRail.js';
 import type { Attachment } from '../../src/tokens/wire.js';
-import { type Call, fakeServer, renderWithQuery, row } from './helpers.js';
+import { type Call, fakeServer, findOption, renderWithQuery, row } from './helpers.js';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -119,5 +119,20 @@ describe('FilesRail "Add to message"', () => {
     mountRail(undefined);
     await screen.findByRole('treeitem', { name: /src/ });
     expect(screen.queryByRole('button', { name: /to message/ })).toBeNull();
+  });
+});
+
+describe('the @ picker and names that cannot be tokens', () => {
+  it('picking a row with a space in its name inserts nothing and says why', async () => {
+    fakeServer({
+      'GET /api/file-search': () => ({ results: [row('/repo/docs/my notes.md', 'file', 3)], root: '/repo' }),
+    });
+    renderWithQuery(<Composer conversationId="p" project="/repo" onSend={async () => {}} />);
+    const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: 'see @not', selectionStart: 8 } });
+    fireEvent.mouseDown(await findOption('my notes.md'));
+    expect(box.value).toBe('see @not');
+    expect(screen.getByRole('status').textContent).toMatch(/Can't attach “docs\/my notes\.md”/);
+    expect(document.querySelectorAll('[data-file-chip]')).toHaveLength(0);
   });
 });
