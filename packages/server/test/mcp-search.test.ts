@@ -60,7 +60,25 @@ describe('trawl mcp (stdio child process, real protocol)', () => {
     expect(search).toBeDefined();
     expect(search!.annotations?.readOnlyHint).toBe(true);
     const schema = search!.inputSchema as { properties: Record<string, unknown>; required?: string[] };
-    expect(Object.keys(schema.properties).sort()).toEqual(['gitignore', 'i', 'paths', 'pattern', 'skip']);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      'after',
+      'before',
+      'context',
+      'exclude',
+      'gitignore',
+      'hidden',
+      'i',
+      'output',
+      'paths',
+      'pattern',
+      'perFile',
+      'skip',
+    ]);
+    // Each option says what it costs in output (issue 11 item 10).
+    const props = schema.properties as Record<string, { description?: string; enum?: string[] }>;
+    expect(props['output']!.enum).toEqual(['content', 'files', 'count']);
+    expect(props['output']!.description).toMatch(/cheapest/);
+    expect(props['context']!.description).toMatch(/0-10/);
     expect(schema.required?.sort()).toEqual(['paths', 'pattern']);
     expect(search!.description).toMatch(/skip=20/);
     expect(search!.description).toMatch(/src\/\*\.ts/);
@@ -128,6 +146,27 @@ describe('trawl mcp (stdio child process, real protocol)', () => {
       expect(r.isError, paths).toBe(true);
       expect(r.content[0]!.text).toMatch(/^Path outside the allowed roots: /);
     }
+  });
+
+  it('the options agents reach for work over the protocol, and bad values get the coded message (issue 11 item 10)', async () => {
+    const files = await call({ pattern: 'needle', paths: 'many', output: 'files', exclude: 'f2*' });
+    expect(files.isError).toBeFalsy();
+    expect(files.content[0]!.text.split('\n').slice(0, 2)).toEqual(['many/f01.txt', 'many/f02.txt']);
+    expect(files.structuredContent).toMatchObject({ output: 'files', totalFiles: 19 });
+    const count = await call({ pattern: 'needle', paths: 'many', output: 'count', context: '2' });
+    expect(count.content[0]!.text).toContain('23 matching lines in 23 files.');
+    const ctx = await call({ pattern: 'needle two', paths: 'a.ts', context: 1 });
+    expect(ctx.content[0]!.text).toMatch(/^¶a\.ts#\w+\n 1:one\n\*2:needle two\n 3:three$/);
+    for (const [args, text] of [
+      [{ context: -1 }, 'context must be a whole number from 0 to 10, got -1'],
+      [{ perFile: 500 }, 'perFile must be a whole number from 1 to 200, got 500'],
+    ] as const) {
+      const r = await call({ pattern: 'needle', paths: '.', ...args });
+      expect(r).toMatchObject({ isError: true, content: [{ type: 'text', text }] });
+    }
+    const mode = await call({ pattern: 'needle', paths: '.', output: 'lines' });
+    expect(mode.isError).toBe(true);
+    expect(mode.content[0]!.text).toMatch(/output/);
   });
 
   it('arguments of the wrong shape are refused by the schema', async () => {

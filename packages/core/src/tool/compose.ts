@@ -1,5 +1,6 @@
 import type { OutputFormat, Row, ShownFile } from './format.js';
 import { renderRows } from './format.js';
+import type { SearchOutput } from './input.js';
 import { MAX_FILE_BYTES, MAX_LINE_BYTES, MAX_OUTPUT_BYTES, NOTE_MAX_NAMES, PAGE_FILES } from './limits.js';
 import { formatRanges, type LineRange } from './line-ranges.js';
 import type { ShapedLines } from './shape.js';
@@ -11,9 +12,9 @@ import type { PendingFile, SearchToolDetails, SearchToolResult } from './types.j
  * cap hid, all within MAX_OUTPUT_BYTES (the notes are what must survive the byte cap).
  */
 export interface ComposeInput {
-  input: { skip: number; single: boolean; cap: number; format: OutputFormat };
+  input: { skip: number; single: boolean; cap: number; format: OutputFormat; output: SearchOutput };
   page: ShownFile[];
-  pageEntries: Array<{ file: PendingFile; shaped: ShapedLines }>;
+  pageEntries: Array<{ file: PendingFile; shaped: ShapedLines; count?: number | null | undefined }>;
   state: RunState;
   notes: Notes;
   missingPaths: string[];
@@ -28,14 +29,15 @@ export interface ComposeInput {
 }
 
 export function compose(c: ComposeInput): SearchToolResult {
-  const { skip, single, cap, format } = c.input;
+  const { skip, single, cap, format, output } = c.input;
+  const lines = output === 'content';
   const s = c.state;
   const totalExact = !s.timedOut;
   const seconds = formatSeconds(c.deadlineMs);
 
   // Notes about caps and skipped content, in a fixed order after the pagination line.
   const capNotes: string[] = [];
-  const limited = c.pageEntries.filter((e) => e.shaped.more);
+  const limited = lines ? c.pageEntries.filter((e) => e.shaped.more) : [];
   const continuation = (e: { file: PendingFile; shaped: ShapedLines }, from: number | null) => {
     const ranges = continueRanges(e.file.ranges, from ?? lastLine(e.shaped) + 1);
     return ranges ? `"${e.file.display}:${ranges}"` : null;
@@ -44,16 +46,16 @@ export function compose(c: ComposeInput): SearchToolResult {
     const e = limited[0]!;
     const next = continuation(e, e.shaped.nextMatchLine);
     capNotes.push(
-      `Showing the first ${cap} matching lines of this file; more follow${next ? `: search ${next} for the rest` : ''}.`,
+      `Showing the first ${cap} matching ${cap === 1 ? 'line' : 'lines'} of this file; more follow${next ? `: search ${next} for the rest` : ''}.`,
     );
   } else if (limited.length > 0) {
     // Each file once: its continuation selector names it (the path was printed twice before).
     const list = limited.map((e) => continuation(e, e.shaped.nextMatchLine) ?? e.file.display);
     capNotes.push(
-      `Only the first ${cap} matching lines per file are shown; for the rest, search ${listNames(list)}.`,
+      `Only the first ${cap} matching ${cap === 1 ? 'line' : 'lines'} per file ${cap === 1 ? 'is' : 'are'} shown; for the rest, search ${listNames(list)}.`,
     );
   }
-  const unfetched = c.pageEntries.filter((e) => e.shaped.unfetched).map((e) => e.file.display);
+  const unfetched = lines ? c.pageEntries.filter((e) => e.shaped.unfetched).map((e) => e.file.display) : [];
   if (unfetched.length > 0) {
     capNotes.push(
       `The deadline came before the lines of ${unfetched.length === 1 ? 'this file' : `these ${unfetched.length} files`} were fetched (shown by name only): ${listNames(unfetched)}. Search ${unfetched.length === 1 ? 'it' : 'them'} by name for the lines.`,
@@ -85,7 +87,15 @@ export function compose(c: ComposeInput): SearchToolResult {
     matchCount: 0,
     fileCount: c.page.length,
     files: c.page.map((f) => f.display),
-    fileMatches: c.page.map((f) => ({ path: f.display, count: f.lines.filter((l) => l.match).length })),
+    fileMatches:
+      output === 'files'
+        ? []
+        : c.pageEntries.map((e) => ({
+            path: e.file.display,
+            count: output === 'count' ? (e.count ?? 0) : e.shaped.lines.filter((l) => l.match).length,
+          })),
+    output,
+    ...(output === 'count' ? { totalMatches: s.matchedLines } : {}),
     totalFiles: s.total,
     totalFilesExact: totalExact,
     skip,
@@ -124,7 +134,7 @@ export function compose(c: ComposeInput): SearchToolResult {
     return { text: fitNotes(text), details };
   }
 
-  const rows = renderRows(c.page, { single, format });
+  const rows = lines ? renderRows(c.page, { single, format }) : listRows(c.pageEntries, output);
   const pageEnd = skip + c.page.length;
   const moreFiles = !single && (s.total > pageEnd || s.timedOut);
 
@@ -159,6 +169,12 @@ export function compose(c: ComposeInput): SearchToolResult {
     notes.push(...capNotes, ...tailNotes);
     const body = (cut ? rows.slice(0, cut.rows) : rows).map((r) => r.text).join('\n');
     const parts = [body];
+    if (output === 'count') {
+      const n = s.matchedLines;
+      parts.push(
+        `${totalExact ? '' : 'At least '}${n} matching line${n === 1 ? '' : 's'} in ${totalText} file${s.total === 1 ? '' : 's'}${moreFiles || cut ? ' (all pages)' : ''}.`,
+      );
+    }
     if (pagination) parts.push(pagination);
     if (notes.length > 0) parts.push(notes.join('\n'));
     return { text: parts.join('\n\n'), notes, nextSkip };
@@ -184,6 +200,17 @@ export function compose(c: ComposeInput): SearchToolResult {
   details.notes = out.notes;
   details.truncated = moreFiles || limited.length > 0 || cutLines > 0 || cut !== null || s.timedOut;
   return { text: fitNotes(out.text), details };
+}
+
+/** Names only (`path`) or counts (`path:N`, as rg -c), one row per file. */
+function listRows(
+  entries: ReadonlyArray<{ file: PendingFile; count?: number | null | undefined }>,
+  output: SearchOutput,
+): Row[] {
+  return entries.map((e, k) => ({
+    text: output === 'count' ? `${e.file.display}:${e.count ?? 0}` : e.file.display,
+    file: k,
+  }));
 }
 
 interface CutInfo {

@@ -1,5 +1,7 @@
 import type { OutputFormat } from './format.js';
 import {
+  LIST_PAGE_FILES,
+  MAX_CONTEXT_LINES,
   MAX_LINE_BYTES,
   MAX_OUTPUT_BYTES,
   MULTI_FILE_MATCHES,
@@ -28,10 +30,12 @@ export function searchToolDescription(options: { format?: OutputFormat; schemes?
     '',
     'Output:',
     hashline
-      ? '- one file: a header `¶path#TAG`, then lines. Several files: `# dir/` headings with `## name#TAG` per file (`# name#TAG` at the top level). TAG identifies the file content for editing tools. Lines: `*42:text` is a match, ` 43:text` context; files without a tag (archive members, URLs) use `|` instead of `:`.'
+      ? '- one file: a header `¶path#TAG`, then lines. Several files: `# dir/` headings with `## name#TAG` per file (`# name#TAG` at the top level; a file whose directory was headed above a subdirectory shows its full path, `# dir/name#TAG`). TAG identifies the file content for editing tools. Lines: `*42:text` is a match, ` 43:text` context; files without a tag (archive members, URLs) use `|` instead of `:`.'
       : '- one file: a header `# path`, then lines. Several files: `# dir/` headings with `## name` per file. Lines: `*42|text` is a match, ` 43|text` context.',
-    '- `...` marks skipped lines. Context: 1 line before and 3 after each match.',
+    '- `...` marks skipped lines. Context: 1 line before and 3 after each match unless you pass context/before/after.',
     `- Caps (always stated at the end of the text when they hide something): ${PAGE_FILES} files per page, ${MULTI_FILE_MATCHES} matching lines per file (${SINGLE_FILE_MATCHES} when one file is searched), lines cut at ${MAX_LINE_BYTES} bytes, ${MAX_OUTPUT_BYTES / 1024} KiB of text.`,
+    '',
+    `Options, by what they cost in output: output="files" lists only the names of matching files (one short line each, ${LIST_PAGE_FILES} a page: the cheapest way to find where something is); output="count" lists matching lines per file and the total (as cheap in text; every match is counted, so slower on huge trees); output="content" (default) shows lines. context (0-${MAX_CONTEXT_LINES}, or before/after) adds that many lines around every match; 0 shows matches only. perFile (1-${SINGLE_FILE_MATCHES}) changes the per-file cap. exclude: globs to leave out ("*.test.ts", "dist", "src/gen/**"). hidden=false leaves dot files out (default: searched).`,
     '',
     `Paging: a multi-file result shows ${PAGE_FILES} files at a time and ends with "Showing files 1-${PAGE_FILES} of N. Use skip=${PAGE_FILES} …": call again with that skip for the next page. To see more matches of one file, search that file alone or with a range (the text says which). A search cut by its deadline says so and gives "at least N".`,
   ];

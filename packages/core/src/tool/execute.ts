@@ -1,10 +1,11 @@
 import * as path from 'node:path';
 import { EngineUnavailableError, type SearchRequest, search, searchContent } from '../engine/index.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
-import type { SearchEvent, SearchSummary } from '../search/events.js';
+import type { FileStats, SearchEvent, SearchSummary } from '../search/events.js';
 import { Walker } from '../walk/walker.js';
 import { SearchToolError } from './errors.js';
 import type { ShownFile } from './format.js';
+import type { SearchOutput } from './input.js';
 import { ENGINE_LINE_BYTES, GLOB_CHECK_MAX_ENTRIES, NOTE_MAX_NAMES, VIRTUAL_MAX_BYTES } from './limits.js';
 import type { LineRange } from './line-ranges.js';
 import { displayPath } from './paths.js';
@@ -34,6 +35,8 @@ export interface RunContext {
   cap: number;
   before: number;
   after: number;
+  /** Lines (`content`), names only (`files`) or matching lines per file (`count`). */
+  output: SearchOutput;
   notes: Notes;
   state: RunState;
   deadline: number;
@@ -46,17 +49,20 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
   if (g.type === 'memory') return runMemory(g, ctx);
   if (g.type === 'engine') {
     const byAbs = new Map(g.roots.map((r) => [r.abs, r]));
-    const countOnly = ctx.countFirst && g.ranges === null && g.roots.some((r) => r.walks);
+    const countOnly =
+      ctx.output === 'content' && ctx.countFirst && g.ranges === null && g.roots.some((r) => r.walks);
+    const listed = listRequest(ctx, g.ranges !== null);
     await runEngine(
       {
         ...ctx.baseRequest,
         paths: g.roots.map((r) => r.abs),
         skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS),
-        ...(countOnly
-          ? COUNT_ONLY
-          : g.ranges === null
-            ? { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted + g.roots.length }
-            : {}),
+        ...(listed ??
+          (countOnly
+            ? COUNT_ONLY
+            : g.ranges === null
+              ? { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted + g.roots.length }
+              : {})),
       },
       ctx,
       (abs) => {
@@ -71,11 +77,12 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
           ranges: null,
         };
       },
-      countOnly,
+      { reserve: countOnly, lines: listed === null ? !countOnly : listed.mode === 'lines' },
     );
     return;
   }
   // Globs narrow the walk; they never re-admit what the ignore rules exclude (engine 'filter' mode).
+  const listed = listRequest(ctx, false);
   await runEngine(
     {
       ...ctx.baseRequest,
@@ -84,7 +91,8 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
       globBase: 'root',
       globMode: 'filter',
       skipDirs: ctx.skipDirs ?? g.skipDirs,
-      ...(ctx.countFirst ? COUNT_ONLY : { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted }),
+      ...(listed ??
+        (ctx.countFirst ? COUNT_ONLY : { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted })),
     },
     ctx,
     (abs) => ({
@@ -95,12 +103,29 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
       walked: true,
       ranges: null,
     }),
-    ctx.countFirst,
+    {
+      reserve: listed === null && ctx.countFirst,
+      lines: listed === null ? !ctx.countFirst : listed.mode === 'lines',
+    },
   );
 }
 
 /** A counting walk: the first match of each file is enough. */
 const COUNT_ONLY: Partial<SearchRequest> = { mode: 'files-with-matches', beforeContext: 0, afterContext: 0 };
+
+/**
+ * The request of a names-only or counting call (null for `content`): the first match of each file, or every
+ * matching line counted. Files with line ranges are searched for lines (the ranges decide what counts),
+ * without context or a cap.
+ */
+function listRequest(ctx: RunContext, ranged: boolean): Partial<SearchRequest> | null {
+  if (ctx.output === 'content') return null;
+  if (ranged) return { mode: 'lines', beforeContext: 0, afterContext: 0 };
+  return ctx.output === 'files' ? COUNT_ONLY : { mode: 'count', beforeContext: 0, afterContext: 0 };
+}
+
+/** Matches a names-only or counting call shapes (it shows no lines, so nothing is capped). */
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
 type RootInfo = {
   abs: string;
@@ -116,9 +141,10 @@ async function runEngine(
   request: SearchRequest,
   ctx: RunContext,
   describe: (abs: string) => RootInfo | null,
-  countOnly = false,
+  /** reserve: keep time back for fetching the page; lines: the events carry the lines wanted. */
+  how: { reserve: boolean; lines: boolean } = { reserve: false, lines: true },
 ): Promise<void> {
-  const remaining = ctx.deadline - ctx.clock() - (countOnly ? ctx.detailReserveMs : 0);
+  const remaining = ctx.deadline - ctx.clock() - (how.reserve ? ctx.detailReserveMs : 0);
   if (remaining <= 0) {
     ctx.state.timedOut = true;
     return;
@@ -147,10 +173,10 @@ async function runEngine(
           const abs = path.resolve(ctx.cwd, ev.path);
           const info = describe(abs);
           const records =
-            ev.counted || countOnly ? null : current && current.path === ev.path ? current.records : [];
+            ev.counted || !how.lines ? null : current && current.path === ev.path ? current.records : [];
           current = null;
           if (!info) break;
-          acceptFile(ctx, info, records, ev.stats.limitReached, ev.binaryOffset);
+          acceptFile(ctx, info, records, ev.stats, ev.binaryOffset);
           break;
         }
         case 'skip':
@@ -192,7 +218,7 @@ function acceptFile(
   ctx: RunContext,
   info: RootInfo,
   records: ToolRecord[] | null,
-  limitReached: boolean,
+  stats: FileStats,
   binaryOffset: number | null,
 ): void {
   const file: PendingFile = {
@@ -205,13 +231,14 @@ function acceptFile(
     ranges: info.ranges,
   };
   let shaped: ShapedLines | null = null;
+  const lines = ctx.output === 'content';
   if (records !== null) {
     shaped = shapeRecords(records, {
       ranges: info.ranges,
-      cap: ctx.cap,
-      before: ctx.before,
-      after: ctx.after,
-      limitReached,
+      cap: lines ? ctx.cap : UNCAPPED,
+      before: lines ? ctx.before : 0,
+      after: lines ? ctx.after : 0,
+      limitReached: stats.limitReached,
       binaryOffset,
     });
     // Walked files stop at a NUL silently (ripgrep's rule for binary files); named files say so.
@@ -221,8 +248,17 @@ function acceptFile(
     // A file whose matches all lie outside its ranges (or past a NUL) does not match.
     if (shaped.matches === 0) return;
   }
+  // Counting: the lines shaped (ranged files) or the engine's count; a names-only walk knows none.
+  const count = ctx.output !== 'count' ? null : shaped ? shaped.matches : stats.matchedLines;
+  keep(ctx, file, lines ? shaped : null, count);
+}
+
+/** Counts a matching file (and its lines, when counting) and keeps it when it falls on the page. */
+function keep(ctx: RunContext, file: PendingFile, shaped: ShapedLines | null, count: number | null): void {
   const verdict = ctx.state.accept(file.key);
-  if (verdict === 'page') ctx.state.page.push({ file, shaped });
+  if (verdict === 'duplicate') return;
+  if (count !== null) ctx.state.matchedLines += count;
+  if (verdict === 'page') ctx.state.page.push({ file, shaped, count });
 }
 
 /** Archive members and virtual content: the same searcher the engine runs, on bytes in memory. */
@@ -231,14 +267,15 @@ async function runMemory(g: Extract<Group, { type: 'memory' }>, ctx: RunContext)
     ctx.notes.add(`Not searched: ${g.file.display} (larger than ${VIRTUAL_MAX_BYTES / (1024 * 1024)} MiB)`);
     return;
   }
+  const lines = ctx.output === 'content';
   const result = await searchContent(
     g.content,
     ctx.compiled,
     {
       mode: 'lines',
-      beforeContext: ctx.before,
-      afterContext: ctx.after,
-      ...(g.file.ranges === null ? { maxCount: ctx.cap + 1 } : {}),
+      beforeContext: lines ? ctx.before : 0,
+      afterContext: lines ? ctx.after : 0,
+      ...(g.file.ranges === null && lines ? { maxCount: ctx.cap + 1 } : {}),
       maxColumns: ENGINE_LINE_BYTES,
       binary: 'quit',
     },
@@ -258,14 +295,14 @@ async function runMemory(g: Extract<Group, { type: 'memory' }>, ctx: RunContext)
   const records: ToolRecord[] = result.lines.map((l) => ({ ...l, match: l.submatches.length > 0 }));
   const shaped = shapeRecords(records, {
     ranges: g.file.ranges,
-    cap: ctx.cap,
-    before: ctx.before,
-    after: ctx.after,
+    cap: lines ? ctx.cap : UNCAPPED,
+    before: lines ? ctx.before : 0,
+    after: lines ? ctx.after : 0,
     limitReached: result.stats.limitReached,
     binaryOffset: null,
   });
   if (shaped.matches === 0) return;
-  if (ctx.state.accept(g.file.key) === 'page') ctx.state.page.push({ file: g.file, shaped });
+  keep(ctx, g.file, lines ? shaped : null, ctx.output === 'count' ? shaped.matches : null);
 }
 
 /** Page files the engine only counted (past its detail horizon) are searched again, in full. */
@@ -319,9 +356,10 @@ export async function findHiddenMatches(groups: readonly Group[], ctx: RunContex
     ...ctx,
     state: sub,
     countFirst: true,
+    output: 'files',
     detailReserveMs: 0,
     skipDirs: new Set(['.git']),
-    baseRequest: { ...ctx.baseRequest, ignoreFiles: false },
+    baseRequest: { ...ctx.baseRequest, ignoreFiles: false, hidden: true },
   };
   for (const g of groups) {
     if (g.type === 'memory' || (g.type === 'engine' && !g.roots.some((r) => r.walks))) continue;

@@ -11,8 +11,9 @@ import { SKIP_DIRS } from './types.js';
 export async function explainEmpty(
   groups: readonly Group[],
   ctx: RunContext,
-  gitignore: boolean,
+  asked: { gitignore: boolean; hidden: boolean },
 ): Promise<void> {
+  const { gitignore, hidden: withHidden } = asked;
   const walks = groups.some(
     (g) => g.type === 'glob' || (g.type === 'engine' && g.roots.some((r) => r.walks)),
   );
@@ -25,20 +26,25 @@ export async function explainEmpty(
   const hidden = await findHiddenMatches(groups, ctx);
   if (hidden.total === 0) return;
   const inSkipped = (p: string) => p.split('/').some((seg) => SKIP_DIRS.includes(seg));
+  const isDot = (p: string) => p.split('/').some((seg) => seg.startsWith('.') && seg !== '.' && seg !== '..');
   const skipped = hidden.files.filter(inSkipped);
-  const ignored = hidden.files.filter((p) => !inSkipped(p));
+  const dotted = withHidden ? [] : hidden.files.filter((p) => !inSkipped(p) && isDot(p));
+  const ignored = hidden.files.filter((p) => !inSkipped(p) && !dotted.includes(p));
   const count = `${hidden.exact ? '' : 'at least '}${hidden.total} file${hidden.total === 1 ? '' : 's'}`;
   const how: string[] = [];
   // gitignore: false includes ignored files, never the skipped directories (those are named to be searched).
   if (gitignore && ignored.length > 0) how.push('pass gitignore: false to include ignored files');
+  if (dotted.length > 0) how.push('pass hidden: true to include dot files');
   if (skipped.length > 0) {
     how.push(
       `name a ${SKIP_DIRS.filter((d) => skipped.some((p) => p.split('/').includes(d))).join(' or ')} directory in paths`,
     );
   }
-  const what = gitignore
-    ? 'ignore rules (.gitignore, .ignore) or skipped directories'
-    : 'skipped directories';
+  const what = [
+    ...(gitignore ? ['ignore rules (.gitignore, .ignore)'] : []),
+    ...(withHidden ? [] : ['hidden: false']),
+    'skipped directories',
+  ].join(' or ');
   ctx.notes.add(
     `${count} hidden by ${what} match${hidden.total === 1 ? 'es' : ''}: ${listNames(hidden.files)}${hidden.total > hidden.files.length ? ', …' : ''}.${how.length > 0 ? ` To search ${hidden.total === 1 ? 'it' : 'them'}, ${how.join('; or ')}.` : ''}`,
   );

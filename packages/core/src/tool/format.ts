@@ -2,7 +2,8 @@
  * The text a model reads. Shapes (spec §1.9): a match is `*N:text`, a context line ` N:text` under a file
  * with a hashline tag, `*N|text` / ` N|text` otherwise (and always in plain mode); `...` marks skipped lines.
  * A single-file result starts with `¶path#TAG` (or `# path` when untagged); a multi-file result groups files
- * under `# dir/` + `## name#TAG` headings, a file at the top level gets `# name#TAG`.
+ * under `# dir/` + `## name#TAG` headings, a file at the top level gets `# name#TAG`, and a file whose
+ * directory heading was already printed above a subdirectory's gets `# dir/name#TAG` (headings never repeat).
  */
 
 export type OutputFormat = 'hashline' | 'plain';
@@ -45,18 +46,24 @@ export function renderRows(
     return rows;
   }
   let openDir: string | null = null;
+  // A directory's heading is printed once a page. Files come in path order, so a subdirectory can sort
+  // between two files of its parent (`v3/b.ts`, `v3/tests/t.ts`, `v3/z.ts`); the parent's later files are
+  // then shown by their full path rather than under a repeated `# v3/` (issue 11 item 11). Only the
+  // presentation changes: the order, and with it paging and the byte cap's arithmetic, stays the walk's.
+  const headed = new Set<string>();
   files.forEach((f, k) => {
     const { dir, name } = splitDisplay(f);
     const tag = options.format === 'hashline' && f.tag ? `#${f.tag}` : '';
-    if (dir === null) {
+    if (dir === null || (dir !== openDir && headed.has(dir))) {
       if (rows.length > 0) rows.push({ text: '', file: k });
-      rows.push({ text: `# ${name}${tag}`, file: k });
+      rows.push({ text: `# ${dir === null ? name : f.display}${tag}`, file: k });
       openDir = null;
     } else {
       if (dir !== openDir) {
         if (rows.length > 0) rows.push({ text: '', file: k });
         rows.push({ text: `# ${dir}`, file: k });
         openDir = dir;
+        headed.add(dir);
       }
       rows.push({ text: `## ${name}${tag}`, file: k });
     }

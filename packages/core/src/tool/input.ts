@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import { SearchToolError } from './errors.js';
 import type { searchToolInputSchema } from './input-schema.js';
-import { MAX_SKIP } from './limits.js';
+import {
+  LIST_PAGE_FILES,
+  MAX_CONTEXT_LINES,
+  MAX_EXCLUDE_GLOBS,
+  MAX_PER_FILE_MATCHES,
+  MAX_SKIP,
+} from './limits.js';
 
 /** The zod schemas of the tool's arguments, loaded on first use (zod is slow to load; most CLI runs never need it). */
 export function loadSearchToolInputSchema(): Promise<typeof import('./input-schema.js')> {
@@ -20,7 +26,21 @@ export interface ParsedSearchToolArgs {
   caseInsensitive: boolean;
   gitignore: boolean;
   skip: number;
+  /** Context lines asked for; undefined keeps the host's (or the seed's) default. */
+  before: number | undefined;
+  after: number | undefined;
+  /** `content` (lines, the default), `files` (names only) or `count` (matching lines per file, and the total). */
+  output: SearchOutput;
+  /** `!glob` entries, appended after `paths` (so they win over what paths names). */
+  exclude: string[];
+  /** Walks include dot files and directories (the seed's default: true). */
+  hidden: boolean;
+  /** Matching lines shown per file; undefined keeps the default (20, or 200 for one file). */
+  perFile: number | undefined;
 }
+
+export const SEARCH_OUTPUTS = ['content', 'files', 'count'] as const;
+export type SearchOutput = (typeof SEARCH_OUTPUTS)[number];
 
 /**
  * Validates arguments in the reference's order: shape first, then the pattern (checked trimmed, searched
@@ -29,6 +49,7 @@ export interface ParsedSearchToolArgs {
 export async function parseSearchToolArgs(raw: unknown): Promise<ParsedSearchToolArgs> {
   const args = wellTyped(raw) ?? (await parseWithSchema(raw));
   if (args.pattern.trim() === '') throw new SearchToolError('empty_pattern', 'Pattern must not be empty');
+  const context = count(args.context, 'context', 0, MAX_CONTEXT_LINES, 'invalid_context');
   return {
     pattern: args.pattern,
     paths: typeof args.paths === 'string' ? [args.paths] : args.paths,
@@ -36,7 +57,65 @@ export async function parseSearchToolArgs(raw: unknown): Promise<ParsedSearchToo
     caseInsensitive: args.i ?? false,
     gitignore: args.gitignore ?? true,
     skip: parseSkip(args.skip),
+    before: count(args.before, 'before', 0, MAX_CONTEXT_LINES, 'invalid_context') ?? context,
+    after: count(args.after, 'after', 0, MAX_CONTEXT_LINES, 'invalid_context') ?? context,
+    output: parseOutput(args.output),
+    exclude: parseExclude(args.exclude),
+    hidden: args.hidden ?? true,
+    perFile: count(args.perFile, 'perFile', 1, MAX_PER_FILE_MATCHES, 'invalid_per_file'),
   };
+}
+
+/** A whole number within bounds (a numeric string, as models send them, is a number); null/absent: undefined. */
+function count(
+  value: unknown,
+  name: string,
+  min: number,
+  max: number,
+  code: 'invalid_context' | 'invalid_per_file',
+): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+    throw new SearchToolError(
+      code,
+      `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value) ?? String(value)}`,
+    );
+  }
+  return n;
+}
+
+function parseOutput(value: unknown): SearchOutput {
+  if (value === undefined || value === null) return 'content';
+  if (typeof value === 'string' && (SEARCH_OUTPUTS as readonly string[]).includes(value))
+    return value as SearchOutput;
+  throw new SearchToolError(
+    'invalid_output',
+    `output must be one of ${SEARCH_OUTPUTS.map((o) => `"${o}"`).join(', ')}, got ${JSON.stringify(value) ?? String(value)}`,
+  );
+}
+
+/** `exclude`: one glob or an array of them, each taken as a `!glob` entry of paths (the `!` is optional). */
+function parseExclude(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list) || !list.every((g) => typeof g === 'string')) {
+    throw new SearchToolError('invalid_exclude', 'exclude must be a glob or an array of globs');
+  }
+  if (list.length > MAX_EXCLUDE_GLOBS) {
+    throw new SearchToolError('invalid_exclude', `exclude takes at most ${MAX_EXCLUDE_GLOBS} globs`);
+  }
+  return list.map((g) => {
+    const glob = g.trim();
+    if (glob === '' || glob === '!')
+      throw new SearchToolError('invalid_exclude', 'exclude globs must not be empty');
+    return glob.startsWith('!') ? glob : `!${glob}`;
+  });
+}
+
+/** Files per page for an output mode: names and counts are a line each. */
+export function pageFilesFor(output: SearchOutput, contentPage: number): number {
+  return output === 'content' ? contentPage : LIST_PAGE_FILES;
 }
 
 interface ShapedArgs {
@@ -44,7 +123,15 @@ interface ShapedArgs {
   paths: string | string[];
   i?: boolean | null | undefined;
   gitignore?: boolean | null | undefined;
+  hidden?: boolean | null | undefined;
+  // Checked (and worded) by parseSearchToolArgs whichever way the arguments came.
   skip?: unknown;
+  context?: unknown;
+  before?: unknown;
+  after?: unknown;
+  output?: unknown;
+  exclude?: unknown;
+  perFile?: unknown;
 }
 
 /**
@@ -54,18 +141,26 @@ interface ShapedArgs {
  */
 function wellTyped(raw: unknown): ShapedArgs | null {
   if (typeof raw !== 'object' || raw === null) return null;
-  const { pattern, paths, i, gitignore, skip } = raw as Record<string, unknown>;
+  const r = raw as Record<string, unknown>;
+  const { pattern, paths, i, gitignore, hidden } = r;
   const flag = (v: unknown) => v === undefined || v === null || typeof v === 'boolean';
   const pathsOk =
     typeof paths === 'string' ||
     (Array.isArray(paths) && paths.length > 0 && paths.every((p) => typeof p === 'string'));
-  if (typeof pattern !== 'string' || !pathsOk || !flag(i) || !flag(gitignore)) return null;
+  if (typeof pattern !== 'string' || !pathsOk || !flag(i) || !flag(gitignore) || !flag(hidden)) return null;
   return {
     pattern,
     paths: paths as string | string[],
     i: i as boolean | null,
     gitignore: gitignore as boolean | null,
-    skip,
+    hidden: hidden as boolean | null,
+    skip: r['skip'],
+    context: r['context'],
+    before: r['before'],
+    after: r['after'],
+    output: r['output'],
+    exclude: r['exclude'],
+    perFile: r['perFile'],
   };
 }
 

@@ -31,6 +31,24 @@ export const MAX_OUTPUT_BYTES = 50 * 1024;
 export const DEFAULT_CONTEXT_BEFORE = 1;
 export const DEFAULT_CONTEXT_AFTER = 3;
 
+/**
+ * Most context lines a caller may ask for on each side of a match: each costs up to MAX_LINE_BYTES per match,
+ * so 10 around 20 matches in 20 files is already far past the byte cap; more is never useful to a model.
+ */
+export const MAX_CONTEXT_LINES = 10;
+
+/** Highest per-file match cap a caller may ask for: the single-file cap (the byte cap bounds the text anyway). */
+export const MAX_PER_FILE_MATCHES = SINGLE_FILE_MATCHES;
+
+/**
+ * Files per page when only names (`output: "files"`) or counts (`"count"`) are shown: a line each, so a page
+ * of 100 costs a few KiB where 20 files of lines cost up to the byte cap.
+ */
+export const LIST_PAGE_FILES = 100;
+
+/** Exclusion globs one call may pass in `exclude` (each is matched against every walked path). */
+export const MAX_EXCLUDE_GLOBS = 64;
+
 /** A search stops here and says so; hosts may pass their own. An agent waits on every call. */
 export const DEFAULT_DEADLINE_MS = 30_000;
 

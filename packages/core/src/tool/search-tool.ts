@@ -9,7 +9,7 @@ import { canonical, coveringOf, exclusionPredicate } from './exclusions.js';
 import { type RunContext, refetchCounted, runGroup } from './execute.js';
 import { explainEmpty } from './explain.js';
 import type { OutputFormat, ShownFile } from './format.js';
-import { parseSearchToolArgs } from './input.js';
+import { pageFilesFor, parseSearchToolArgs } from './input.js';
 import {
   DEFAULT_CONTEXT_AFTER,
   DEFAULT_CONTEXT_BEFORE,
@@ -59,8 +59,10 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   const input = await parseSearchToolArgs(args);
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const format: OutputFormat = options.format ?? 'hashline';
-  const before = options.contextBefore ?? DEFAULT_CONTEXT_BEFORE;
-  const after = options.contextAfter ?? DEFAULT_CONTEXT_AFTER;
+  // The caller's context wins over the host's, which wins over the seed's 1 before / 3 after.
+  const before = input.before ?? options.contextBefore ?? DEFAULT_CONTEXT_BEFORE;
+  const after = input.after ?? options.contextAfter ?? DEFAULT_CONTEXT_AFTER;
+  const output = input.output;
   const resources = options.resources ?? defaultResourceRouter();
   const multiline = input.pattern.includes('\n') || input.pattern.includes('\\n');
 
@@ -70,7 +72,8 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     pathsWasString: input.pathsWasString,
     ...(options.homeDir ? { home: options.homeDir } : {}),
   };
-  const resolved = await resolveTargets(input.paths, targetContext);
+  // `exclude` globs are `!glob` entries after every path: the later entry wins, so they do.
+  const resolved = await resolveTargets([...input.paths, ...input.exclude], targetContext);
   const notes = new Notes();
   // `!glob` entries take out what they match; alone, they apply to the working directory (as rg -g '!x').
   const exclusions = resolved.flatMap((t) => (t.kind === 'exclude' ? [t.exclusion] : []));
@@ -109,9 +112,9 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     (t) => t.kind !== 'archive' || archiveReads.get(t.memberKey)?.ok === true,
   );
   const single = searchable.length === 1 && searchable[0]!.kind !== 'dir' && searchable[0]!.kind !== 'glob';
-  const cap = single ? SINGLE_FILE_MATCHES : MULTI_FILE_MATCHES;
+  const cap = input.perFile ?? (single ? SINGLE_FILE_MATCHES : MULTI_FILE_MATCHES);
   const skip = single ? 0 : input.skip;
-  const pageSize = single ? 1 : PAGE_FILES;
+  const pageSize = single ? 1 : pageFilesFor(output, PAGE_FILES);
 
   // The fence (DESIGN decision 6): named sensitive paths are refused, walks never enter them.
   const fence =
@@ -124,7 +127,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     caseInsensitive: input.caseInsensitive,
     multiline,
     lenient: true,
-    hidden: true,
+    hidden: input.hidden,
     ignoreFiles: input.gitignore,
     requireGit: false,
     beforeContext: before,
@@ -145,6 +148,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     cap,
     before,
     after,
+    output,
     notes,
     state,
     deadline,
@@ -166,10 +170,10 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     await runGroup(g, ctx);
     signal?.throwIfAborted();
   }
-  await refetchCounted(ctx);
+  if (output === 'content') await refetchCounted(ctx);
   signal?.throwIfAborted();
   if (state.total === 0 && !state.timedOut) {
-    await explainEmpty(groups, ctx, input.gitignore);
+    await explainEmpty(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
     signal?.throwIfAborted();
   }
 
@@ -177,14 +181,15 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   // A file the deadline left without its lines (counted, then not fetched in time) is still shown, by
   // name: the page and its count must agree (issue 11 item 2). Fetched files whose matches all fell
   // outside their ranges are not matches at all.
-  const pageEntries: Array<{ file: PendingFile; shaped: ShapedLines }> = [];
+  const pageEntries: Array<{ file: PendingFile; shaped: ShapedLines; count?: number | null }> = [];
   for (const e of state.page) {
     const shaped = e.shaped ?? unfetchedLines();
-    if (shaped.unfetched || shaped.matches > 0) pageEntries.push({ file: e.file, shaped });
+    if (shaped.unfetched || shaped.matches > 0 || output !== 'content')
+      pageEntries.push({ file: e.file, shaped, count: e.count });
   }
   const tags = await Promise.all(
     pageEntries.map((e) =>
-      format === 'hashline' && e.file.taggable && e.file.abs
+      format === 'hashline' && output === 'content' && e.file.taggable && e.file.abs
         ? readTag(e.file.abs, options.tagCache ?? null)
         : Promise.resolve(null),
     ),
@@ -197,7 +202,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   }));
 
   return compose({
-    input: { skip, single, cap, format },
+    input: { skip, single, cap, format, output },
     page,
     pageEntries,
     state,

@@ -96,8 +96,11 @@ export function shapeRecords(records: readonly ToolRecord[], o: ShapeOptions): S
       if (out.matches === o.cap) lastShownLine = u.last;
     }
   }
-  // Pass 2: match lines up to the last shown match, and context lines next to a shown match.
-  const nearShown = (n: number) => windows.some(([a, z]) => n >= a && n <= z);
+  // Pass 2: match lines up to the last shown match, and context lines next to a shown match. Lines from
+  // the first hidden match on belong to it, not to the shown match before it: its context is not shown
+  // (issue 11 item 11: a context line after the hidden match was printed after a `...`).
+  const hiddenFrom = out.nextMatchLine ?? Number.POSITIVE_INFINITY;
+  const nearShown = (n: number) => n < hiddenFrom && windows.some(([a, z]) => n >= a && n <= z);
   for (const e of expanded) {
     for (const p of e.pieces) {
       if (e.match && p.line.n <= lastShownLine) {

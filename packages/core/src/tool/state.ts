@@ -21,6 +21,8 @@ export class RunState {
   readonly seen = new Set<string>();
   total = 0;
   readonly page: PageEntry[] = [];
+  /** Matching lines of every file counted (`output: "count"` only). */
+  matchedLines = 0;
   timedOut = false;
   engine: string | undefined;
   readonly walkedTooLarge: string[] = [];

@@ -61,6 +61,10 @@ export interface SearchToolDetails {
   /** Files shown, in display order. */
   files: string[];
   fileMatches: FileMatchCount[];
+  /** What was shown: lines, names only, or counts. */
+  output: 'content' | 'files' | 'count';
+  /** `output: "count"`: matching lines in every matching file (a lower bound when `totalFilesExact` is false). */
+  totalMatches?: number;
   /** Files with matches in the whole search (a lower bound when `totalFilesExact` is false). */
   totalFiles: number;
   totalFilesExact: boolean;
@@ -106,7 +110,8 @@ export interface PendingFile {
   ranges: LineRange[] | null;
 }
 
-export type PageEntry = { file: PendingFile; shaped: ShapedLines | null };
+/** A file on the page: its lines (content), or its count of matching lines (`output: "count"`). */
+export type PageEntry = { file: PendingFile; shaped: ShapedLines | null; count?: number | null };
 
 /** A target after URL resolution: what the search plan is made of. */
 export type Expanded =

@@ -42,6 +42,8 @@ const detailsShape = {
   nextSkip: z.number().optional(),
   truncated: z.boolean(),
   outcome: z.enum(['complete', 'timeout']),
+  output: z.enum(['content', 'files', 'count']),
+  totalMatches: z.number().optional(),
   notes: z.array(z.string()),
 };
 

@@ -7,7 +7,16 @@ import type { RegisterCommand } from '../main.js';
 interface SearchFlags {
   ignoreCase?: boolean;
   gitignore: boolean;
+  hidden: boolean;
   skip?: string;
+  context?: string;
+  before?: string;
+  after?: string;
+  output?: string;
+  filesWithMatches?: boolean;
+  count?: boolean;
+  perFile?: string;
+  exclude?: string[];
   format: OutputFormat | 'json';
   engine: EngineChoice;
   deadline?: number;
@@ -32,6 +41,21 @@ export const registerSearch: RegisterCommand = (program, io, setExit) => {
     .option('-i, --ignore-case', 'match case-insensitively')
     .option('--no-gitignore', 'do not respect .gitignore and .ignore files')
     .option('--skip <n>', 'files to skip: the next page of a multi-file result')
+    .option(
+      '-C, --context <n>',
+      'context lines before and after each match, 0-10 (default 1 before, 3 after)',
+    )
+    .option('-B, --before <n>', 'context lines before each match, 0-10')
+    .option('-A, --after <n>', 'context lines after each match, 0-10')
+    .option(
+      '--output <mode>',
+      'content (lines, default), files (names only) or count (matching lines per file)',
+    )
+    .option('-l, --files-with-matches', 'names only: the same as --output files')
+    .option('-c, --count', 'matching lines per file and the total: the same as --output count')
+    .option('--per-file <n>', 'matching lines shown per file, 1-200 (default 20; 200 for one file)')
+    .option('--exclude <glob...>', 'leave out what these globs match (the same as !glob in paths)')
+    .option('--no-hidden', 'leave out dot files and directories')
     .addOption(
       new Option('--format <format>', 'output format')
         .choices(['hashline', 'plain', 'json'])
@@ -49,7 +73,15 @@ export const registerSearch: RegisterCommand = (program, io, setExit) => {
         paths: paths.length > 0 ? paths : ['.'],
         i: flags.ignoreCase ?? false,
         gitignore: flags.gitignore,
+        hidden: flags.hidden,
         ...(flags.skip !== undefined ? { skip: flags.skip } : {}),
+        // Given as typed: the tool checks each and words the error (the same codes as MCP's).
+        ...(flags.context !== undefined ? { context: flags.context } : {}),
+        ...(flags.before !== undefined ? { before: flags.before } : {}),
+        ...(flags.after !== undefined ? { after: flags.after } : {}),
+        ...(flags.perFile !== undefined ? { perFile: flags.perFile } : {}),
+        ...(flags.exclude ? { exclude: flags.exclude } : {}),
+        ...outputOf(flags),
       };
       let result: Awaited<ReturnType<typeof searchTool>>;
       try {
@@ -71,6 +103,18 @@ export const registerSearch: RegisterCommand = (program, io, setExit) => {
       setExit(0);
     });
 };
+
+function outputOf(flags: SearchFlags): { output?: string } {
+  const asked = [
+    ...(flags.output !== undefined ? [flags.output] : []),
+    ...(flags.filesWithMatches ? ['files'] : []),
+    ...(flags.count ? ['count'] : []),
+  ];
+  if (new Set(asked).size > 1) {
+    throw new UsageError(`choose one output: ${asked.join(', ')} were asked for`);
+  }
+  return asked.length > 0 ? { output: asked[0]! } : {};
+}
 
 function parseSeconds(v: string): number {
   const n = Number(v);
