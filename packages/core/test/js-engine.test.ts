@@ -166,3 +166,34 @@ describe('js engine: a batch stuck at the head of the walk', () => {
     expect(matched).toBeLessThanOrEqual(BEFORE + REORDER_WINDOW_BATCHES * WORKER_BATCH_FILES);
   });
 });
+
+describe('js engine: output larger than the workers may send ahead', () => {
+  let big: string;
+  const FILES = 300;
+  const LINES = 200;
+  beforeAll(() => {
+    big = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-js-credit-'));
+    const body = Array.from({ length: LINES }, (_, k) => `needle ${k} ${'x'.repeat(40)}\n`).join('');
+    for (let i = 0; i < FILES; i++) fs.writeFileSync(path.join(big, `f${String(i).padStart(4, '0')}`), body);
+  });
+  afterAll(() => fs.rmSync(big, { recursive: true, force: true }));
+
+  // 60 000 lines are about 18 M output units, many times WORKER_OUTPUT_CREDIT: workers must wait for this
+  // consumer, which lets the event loop run between batches so answers come in while it holds the engine at
+  // a yield. (A part that arrived during a yield was once left unread: the worker waited for credit for ever.)
+  it('delivers everything, in order, to a consumer slower than the workers', async () => {
+    const r = run('needle', { walk: { roots: [big], cwd: big } });
+    let matches = 0;
+    const order: string[] = [];
+    for await (const batch of runJsEngine(r)) {
+      for (const e of batch) {
+        if (e.type === 'match') matches++;
+        if (e.type === 'begin') order.push(e.path);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(matches).toBe(FILES * LINES);
+    expect(order).toEqual([...order].sort());
+    expect(order).toHaveLength(FILES);
+  });
+});

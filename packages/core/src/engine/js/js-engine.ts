@@ -20,6 +20,8 @@ const BATCHES_PER_WORKER = 2;
 interface WorkerSlot {
   lease: WorkerLease;
   inFlight: Map<number, FileTask[]>;
+  /** Output sent and not yet emitted, shared with the worker (see WorkerSetup.outputCredit). */
+  credit: Int32Array;
 }
 
 /**
@@ -67,8 +69,22 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
 
   const summary = emptySummary('js', run.engineReason);
 
+  // Which worker's credit each batch's output counts against.
+  const creditOf = new Map<number, Int32Array>();
+  /** Emits an answer and gives its output's credit back to the worker that sent it. */
+  const take = (id: number, answer: BatchResults): SearchEvent[] => {
+    const credit = creditOf.get(id);
+    if (credit && answer.outputUnits) {
+      Atomics.sub(credit, 0, answer.outputUnits);
+      Atomics.notify(credit, 0);
+    }
+    return emitBatch(answer, paths, summary, run.detailFiles);
+  };
+
   const spawn = () => {
+    const outputCredit = new SharedArrayBuffer(4);
     const slot: WorkerSlot = {
+      credit: new Int32Array(outputCredit),
       inFlight: new Map(),
       lease: leaseSearchWorker({
         onMessage: (msg) => {
@@ -118,7 +134,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
         },
       }),
     };
-    slot.lease.post({ type: 'setup', setup } satisfies ToWorker);
+    slot.lease.post({ type: 'setup', setup: { ...setup, outputCredit } } satisfies ToWorker);
     slots.push(slot);
   };
 
@@ -181,6 +197,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
         if (batch.length > 0) {
           const id = batchId++;
           slot.inFlight.set(id, batch);
+          creditOf.set(id, slot.credit);
           slot.lease.post({ type: 'batch', batch: id, files: batch } satisfies ToWorker);
         }
         if (run.now() - sliceStart > WALK_SLICE_MS) {
@@ -198,14 +215,19 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
         const part = parts.get(nextBatchToEmit);
         if (part) {
           parts.delete(nextBatchToEmit);
-          yield emitBatch(part, paths, summary, run.detailFiles);
+          yield take(nextBatchToEmit, part);
           switchToCountingIfPastHorizon();
+          // More of it may have come in while the consumer held us at the yield (its wake-up was spent):
+          // look again before waiting, or a worker waiting for credit would wait for ever.
+          continue;
         }
         const answer = ready.get(nextBatchToEmit);
         if (!answer) break;
         ready.delete(nextBatchToEmit);
+        const events = take(nextBatchToEmit, answer);
+        creditOf.delete(nextBatchToEmit);
         nextBatchToEmit++;
-        yield emitBatch(answer, paths, summary, run.detailFiles);
+        yield events;
         switchToCountingIfPastHorizon();
       }
       if (stop !== null) break;
@@ -221,9 +243,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     }
     if (stop !== null) {
       // Partial results: emit what arrived, in order, including the searched part of unfinished batches.
-      for (const [, answer] of [...ready, ...parts].sort(([a], [b]) => a - b)) {
-        yield emitBatch(answer, paths, summary, run.detailFiles);
-      }
+      for (const [id, answer] of [...ready, ...parts].sort(([a], [b]) => a - b)) yield take(id, answer);
     }
   } finally {
     if (timer) clearTimeout(timer);
@@ -251,6 +271,7 @@ function joinAnswers(earlier: BatchResults | undefined, later: BatchResults): Ba
     searched: earlier.searched + later.searched,
     bytesSearched: earlier.bytesSearched + later.bytesSearched,
     binary: earlier.binary + later.binary,
+    outputUnits: (earlier.outputUnits ?? 0) + (later.outputUnits ?? 0),
   };
 }
 

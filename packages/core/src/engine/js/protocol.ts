@@ -58,6 +58,11 @@ export interface WorkerSetup {
   partialAnswerMs: number;
   /** Answer for every searched file, not only those with matches (--files-without-match, --include-zero). */
   reportUnmatched?: boolean;
+  /**
+   * One Int32: output this worker has sent and the consumer not yet taken (OUTPUT_LINE_OVERHEAD units). The
+   * worker adds what it sends and waits while it is past WORKER_OUTPUT_CREDIT; the engine subtracts as it emits.
+   */
+  outputCredit?: SharedArrayBuffer;
 }
 
 export interface FileTask {
@@ -96,6 +101,8 @@ export interface BatchResults {
   searched: number;
   bytesSearched: number;
   binary: number;
+  /** The output in `outcomes`, in the units of WorkerSetup.outputCredit. */
+  outputUnits?: number;
 }
 
 export interface ContentResult {

@@ -1,6 +1,12 @@
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { PARTIAL_ANSWER_LINES, WORKER_KEPT_BUFFER_BYTES } from '../../limits.js';
+import {
+  OUTPUT_LINE_OVERHEAD,
+  PARTIAL_ANSWER_LINES,
+  PARTIAL_ANSWER_UNITS,
+  WORKER_KEPT_BUFFER_BYTES,
+  WORKER_OUTPUT_CREDIT,
+} from '../../limits.js';
 import {
   type FileResult,
   type LineMatcher,
@@ -31,9 +37,11 @@ let setup: WorkerSetup;
 let matcher: LineMatcher;
 let prefilter: Prefilter;
 let mode: SearcherConfig['mode'];
+let credit: Int32Array | null = null;
 
 function begin(next: WorkerSetup): void {
   setup = next;
+  credit = next.outputCredit ? new Int32Array(next.outputCredit) : null;
   matcher = fromMatcherSpec(next.matcher);
   prefilter = new Prefilter(matcher.required);
   mode = next.config.mode;
@@ -190,17 +198,29 @@ parentPort!.on('message', (msg: ToWorker) => {
   });
   let reply = fresh();
   let lines = 0;
+  let units = 0;
   let lastPost = performance.now();
+  const send = (r: BatchResults) => {
+    r.outputUnits = units;
+    if (credit) Atomics.add(credit, 0, units);
+    parentPort!.postMessage(r satisfies FromWorker);
+  };
   for (const [k, task] of msg.files.entries()) {
     // A slow batch sends what it has every so often (if the deadline stops this worker, the files it
     // searched are still reported), and so does one with a lot of output (it is printed while the rest
     // is searched, instead of piling up).
-    if (lines > PARTIAL_ANSWER_LINES || performance.now() - lastPost >= setup.partialAnswerMs) {
-      parentPort!.postMessage({ ...reply, partial: k } satisfies FromWorker);
+    if (
+      lines > PARTIAL_ANSWER_LINES ||
+      units > PARTIAL_ANSWER_UNITS ||
+      performance.now() - lastPost >= setup.partialAnswerMs
+    ) {
+      send({ ...reply, partial: k });
       reply = fresh();
       lines = 0;
+      units = 0;
       lastPost = performance.now();
     }
+    waitForCredit();
     const r = searchFile(task);
     if ('seq' in r) {
       reply.outcomes.push(r);
@@ -212,7 +232,20 @@ parentPort!.on('message', (msg: ToWorker) => {
       if (r.stats.matchedLines > 0 || setup.reportUnmatched)
         reply.outcomes.push({ seq: task.seq, result: r });
       lines += r.lines.length;
+      for (const line of r.lines) units += line.text.length + OUTPUT_LINE_OVERHEAD;
     }
   }
-  parentPort!.postMessage(reply);
+  send(reply);
 });
+
+/**
+ * Blocks while the output this worker sent and the consumer has not taken is past the credit: the consumer
+ * (stdout, a socket) sets the pace, not the workers. The engine always takes the answers of the batch next
+ * in walk order, so the worker holding that batch is never kept waiting for long; a terminated worker
+ * stops waiting too.
+ */
+function waitForCredit(): void {
+  if (!credit) return;
+  for (let v = Atomics.load(credit, 0); v > WORKER_OUTPUT_CREDIT; v = Atomics.load(credit, 0))
+    Atomics.wait(credit, 0, v);
+}

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { IDLE_SEARCH_WORKER_MS, MAX_IDLE_SEARCH_WORKERS } from '../../limits.js';
+import { IDLE_SEARCH_WORKER_MS, MAX_IDLE_SEARCH_WORKERS, WORKER_YOUNG_GENERATION_MB } from '../../limits.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 
 /**
@@ -107,6 +107,8 @@ let execArgv: string[] | null = null;
  * a worker run or refuse the wrong code. Flags a worker cannot take (per-process ones such as
  * --expose-gc) are refused as a whole; then the worker starts without any.
  */
+const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+
 function newWorker(): Worker {
   if (execArgv === null) {
     execArgv = [];
@@ -118,11 +120,11 @@ function newWorker(): Worker {
     }
   }
   try {
-    return new Worker(workerScriptUrl(), { execArgv });
+    return new Worker(workerScriptUrl(), { execArgv, resourceLimits: WORKER_RESOURCE_LIMITS });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
     execArgv = [];
-    return new Worker(workerScriptUrl(), { execArgv });
+    return new Worker(workerScriptUrl(), { execArgv, resourceLimits: WORKER_RESOURCE_LIMITS });
   }
 }
 
