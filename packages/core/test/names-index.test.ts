@@ -10,7 +10,9 @@ import {
   nodeNameFs,
   searchNames,
 } from '../src/names/index.js';
-import { nameTarget, prepareNameQuery, scoreTarget } from '../src/names/score.js';
+import { prepareNameQuery } from '../src/names/query.js';
+import { scoreTarget } from '../src/names/score.js';
+import { nameTarget } from '../src/names/target.js';
 import { compareRanked } from '../src/names/types.js';
 import { POPULATE, TempTrees } from './fixtures/temp-trees.js';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fuzzyQuality, fuzzyQualityDense } from '../src/names/fuzzy.js';
 import {
   NAME_DEFAULT_LIMIT,
   NAME_LIMIT_CEILING,
@@ -6,15 +7,10 @@ import {
   normaliseNameLimit,
   parseNameKinds,
 } from '../src/names/index.js';
+import { prepareNameQuery } from '../src/names/query.js';
 import { referenceFuzzyScore } from '../src/names/reference-score.js';
-import {
-  fuzzyQuality,
-  fuzzyQualityDense,
-  fuzzyScore,
-  nameTarget,
-  prepareNameQuery,
-  scoreTarget,
-} from '../src/names/score.js';
+import { fuzzyScore, scoreTarget } from '../src/names/score.js';
+import { nameTarget } from '../src/names/target.js';
 import { clampNameLimit, compareRanked } from '../src/names/types.js';
 
 /** Ranks `rels` for `q` with trawl's scorer and the §2.2 order (dirs end with `/`). */

@@ -13,8 +13,8 @@ import {
   NAME_DEFAULT_LIMIT,
   NAME_LINK_RESOLVE_CONCURRENCY,
 } from './limits.js';
+import { prepareNameQuery } from './query.js';
 import { isDotName, NAME_SKIP_DIRS, tccPruner } from './rules.js';
-import { prepareNameQuery } from './score.js';
 import { EntryStore, type RankedSlot } from './store.js';
 import {
   compareRanked,

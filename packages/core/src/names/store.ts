@@ -1,17 +1,8 @@
-import {
-  charMask,
-  type DirectoryPrefix,
-  directoryPrefix,
-  fuzzyCeilingFor,
-  fuzzyQuality,
-  fuzzyScoreOf,
-  type LexicalMatch,
-  lexicalScoreTarget,
-  lowerSameLength,
-  type NameQuery,
-  NameTarget,
-  SplitAligner,
-} from './score.js';
+import { fuzzyQuality, fuzzyScoreOf, SplitAligner } from './fuzzy.js';
+import { type LexicalMatch, lexicalScoreTarget } from './lexical.js';
+import type { NameQuery } from './query.js';
+import { charMask, type DirectoryPrefix, directoryPrefix, lowerSameLength, NameTarget } from './target.js';
+import { fuzzyCeilingFor } from './tiers.js';
 import { compareRanked, type NameKinds, type NameScorer, type RankedCandidate } from './types.js';
 
 const KIND_FILE = 1;

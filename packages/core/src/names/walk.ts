@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
+import type { LexicalMatch } from './lexical.js';
 import {
   NAME_DEFAULT_LIMIT,
   NAME_WALK_CANDIDATES_PER_RESULT,
@@ -10,8 +11,10 @@ import {
   NAME_WALK_MAX_SCAN_UNSCOPED,
   NAME_WALK_TIME_BUDGET_MS,
 } from './limits.js';
+import { prepareNameQuery } from './query.js';
 import { isDotName, NAME_SKIP_DIRS, tccPruner } from './rules.js';
-import { type LexicalMatch, nameTarget, prepareNameQuery, scoreTarget } from './score.js';
+import { scoreTarget } from './score.js';
+import { nameTarget } from './target.js';
 import {
   compareRanked,
   type NameDirent,
