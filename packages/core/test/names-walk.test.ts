@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,9 @@ import { SensitiveFence } from '../src/fence/index.js';
 import {
   FileIndex,
   type NameResult,
+  type NameSearchFs,
   type NameSearchRequest,
+  nodeNameFs,
   searchNames,
   walkNameSearch,
 } from '../src/names/index.js';
@@ -352,4 +355,88 @@ describe('macOS consent folders (spec §1.5)', () => {
     expect(names(await index.search('widgets')).sort()).toEqual(['widgets_cloud.txt', 'widgets_code.txt']);
     index.stop();
   });
+});
+
+describe('one admission rule for the walk and the index', () => {
+  /** The real filesystem with every path it stat'd (that is where a link is resolved) recorded. */
+  function statRecording(): { fs: NameSearchFs; statted: string[] } {
+    const statted: string[] = [];
+    return {
+      statted,
+      fs: {
+        ...nodeNameFs,
+        stat: (p) => {
+          statted.push(p);
+          return nodeNameFs.stat(p);
+        },
+        statSync: (p) => {
+          statted.push(p);
+          return nodeNameFs.statSync(p);
+        },
+      },
+    };
+  }
+
+  /** The names the walk and the index offer for `query` under `root`, with the paths each stat'd. */
+  async function both(root: string, query: string, platform = process.platform) {
+    const w = statRecording();
+    const walked = await walkNameSearch({
+      query,
+      roots: [root],
+      scoped: false,
+      fence,
+      home: root,
+      platform,
+      fs: w.fs,
+    });
+    const x = statRecording();
+    const index = new FileIndex(root, {
+      fence,
+      home: root,
+      platform,
+      watch: false,
+      pollMs: 0,
+      fullRebuildMs: 0,
+      fs: x.fs,
+    });
+    await index.start();
+    const indexed = await index.search(query);
+    index.stop();
+    return {
+      walk: names(walked.results).sort(),
+      index: names(indexed).sort(),
+      statted: [...w.statted, ...x.statted],
+    };
+  }
+
+  // Before one rule: the index pruned links only at the root, so it offered Library/Mail; the walk resolved the
+  // link first (a stat where a consent folder stands) and pruned it after.
+  it('prunes a link standing where a consent folder is by its name, before resolving it, in both', async () => {
+    const h = tree(['code/widgets_code.txt'], ['Library']);
+    const outside = tree(['inside.txt'], ['Mail', 'Mail-linked']);
+    fs.symlinkSync(path.join(outside, 'Mail'), path.join(h, 'Library', 'Mail'));
+    fs.mkdirSync(path.join(h, 'Library', 'CloudStorage'));
+    // the control: the same kind of link where nothing is pruned is resolved and offered
+    fs.symlinkSync(path.join(outside, 'Mail-linked'), path.join(h, 'code', 'Mail-linked'));
+    const got = await both(h, 'mail', 'darwin');
+    expect(got.walk).toEqual(['Mail-linked']);
+    expect(got.index).toEqual(['Mail-linked']);
+    expect(got.statted.filter((p) => p.endsWith('/Library/Mail'))).toEqual([]);
+    expect(got.statted.some((p) => p.endsWith('/code/Mail-linked'))).toBe(true);
+  });
+
+  // Before one rule: the walk offered a link to a FIFO as a file; the index offered only regular files.
+  it.runIf(process.platform !== 'win32')(
+    'offers a link to a regular file, never one to a FIFO, in both',
+    async () => {
+      const root = tree(['widgets.txt']);
+      const outside = tree(['note.txt']);
+      execFileSync('mkfifo', [path.join(outside, 'pipe')]);
+      fs.symlinkSync(path.join(outside, 'pipe'), path.join(root, 'widgets_pipe'));
+      fs.symlinkSync(path.join(outside, 'note.txt'), path.join(root, 'widgets_note'));
+      const got = await both(root, 'widgets');
+      expect(got.walk).toEqual(['widgets.txt', 'widgets_note']);
+      expect(got.index).toEqual(['widgets.txt', 'widgets_note']);
+    },
+  );
 });

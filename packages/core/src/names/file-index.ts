@@ -14,7 +14,7 @@ import {
   NAME_LINK_RESOLVE_CONCURRENCY,
 } from './limits.js';
 import { prepareNameQuery } from './query.js';
-import { isDotName, NAME_SKIP_DIRS, tccPruner } from './rules.js';
+import { NAME_SKIP_DIRS, NameAdmission, tccPruner } from './rules.js';
 import { EntryStore, type RankedSlot } from './store.js';
 import {
   compareRanked,
@@ -99,7 +99,8 @@ export class FileIndex {
   private checkCanonical: (p: string) => boolean = () => true;
   /** Some sensitive location lies under the root: entries need the (string) check. */
   private fenceInRoot = true;
-  private prune: ((parentRel: string, name: string) => boolean) | null = null;
+  /** What is offered and entered (the consent-folder pruning is known once the root is). */
+  private admit = new NameAdmission(NAME_SKIP_DIRS, null);
   private scratch = new Int32Array(0);
   private polling = false;
   private warming = false;
@@ -169,10 +170,9 @@ export class FileIndex {
         throw new Error('FileIndex root is a sensitive location');
       this.checkCanonical = this.fence.canonicalCheckerFor(this.root);
       this.fenceInRoot = this.fence.containsSensitive(this.root);
-      this.prune = tccPruner(
-        this.root,
-        this.options.home ?? os.homedir(),
-        this.options.platform ?? process.platform,
+      this.admit = new NameAdmission(
+        NAME_SKIP_DIRS,
+        tccPruner(this.root, this.options.home ?? os.homedir(), this.options.platform ?? process.platform),
       );
       await this.rebuild();
       if (this.stopped) return;
@@ -392,8 +392,7 @@ export class FileIndex {
       for (const e of entries) {
         const name = e.name;
         if (e.isDirectory()) {
-          if (NAME_SKIP_DIRS.has(name)) continue;
-          if (this.prune?.(rel, name)) continue;
+          if (!this.admit.dir(rel, name)) continue;
           const childRel = rel === '' ? name : `${rel}/${name}`;
           if (fenced && this.checkCanonical(this.abs(childRel))) continue;
           if (store.live >= this.maxEntries) {
@@ -401,9 +400,9 @@ export class FileIndex {
             return;
           }
           store.addChild(rel, name, true, false);
-          if (!isDotName(name)) stack.push(childRel);
+          if (this.admit.enters(name)) stack.push(childRel);
         } else if (e.isFile()) {
-          if (isDotName(name)) continue;
+          if (!this.admit.file(name)) continue;
           if (fenced && this.checkCanonical(this.abs(rel === '' ? name : `${rel}/${name}`))) continue;
           if (store.live >= this.maxEntries) {
             ctx.truncated = true;
@@ -411,7 +410,7 @@ export class FileIndex {
           }
           store.addChild(rel, name, false, false);
         } else if (e.isSymbolicLink()) {
-          if (rel === '' && this.prune?.(rel, name)) continue;
+          if (!this.admit.link(rel, name)) continue;
           ctx.links.push(rel === '' ? name : `${rel}/${name}`);
         }
       }
@@ -438,9 +437,9 @@ export class FileIndex {
         } catch {
           continue;
         }
-        const name = rel.slice(rel.lastIndexOf('/') + 1);
-        const isDir = st.isDirectory();
-        if (isDir ? NAME_SKIP_DIRS.has(name) : !st.isFile() || isDotName(name)) continue;
+        const kind = this.admit.linkTarget(rel.slice(rel.lastIndexOf('/') + 1), st);
+        if (kind === null) continue;
+        const isDir = kind === 'dir';
         if (!ctx.store.isEntered(parentOf(rel))) continue; // parent removed meanwhile
         if (ctx.store.live >= this.maxEntries) {
           ctx.truncated = true;
@@ -514,7 +513,7 @@ export class FileIndex {
       const known = store.kindOf(childRel);
       before.delete(name);
       if (e.isDirectory()) {
-        if (NAME_SKIP_DIRS.has(name) || this.prune?.(rel, name) || this.checkCanonical(this.abs(childRel))) {
+        if (!this.admit.dir(rel, name) || this.checkCanonical(this.abs(childRel))) {
           if (known) this.dropTree(childRel);
           continue;
         }
@@ -525,9 +524,9 @@ export class FileIndex {
           continue;
         }
         store.add(childRel, true, false);
-        if (!isDotName(name)) ctx.entered.push(childRel);
+        if (this.admit.enters(name)) ctx.entered.push(childRel);
       } else if (e.isFile()) {
-        if (isDotName(name) || this.checkCanonical(this.abs(childRel))) {
+        if (!this.admit.file(name) || this.checkCanonical(this.abs(childRel))) {
           if (known) this.dropTree(childRel);
           continue;
         }
@@ -540,7 +539,7 @@ export class FileIndex {
         store.add(childRel, false, false);
       } else if (e.isSymbolicLink()) {
         if (known) this.dropTree(childRel); // re-resolve: the target may have changed
-        ctx.links.push(childRel);
+        if (this.admit.link(rel, name)) ctx.links.push(childRel);
       } else if (known) {
         this.dropTree(childRel);
       }

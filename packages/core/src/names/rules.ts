@@ -51,3 +51,53 @@ export function tccPruner(
 export function isDotName(name: string): boolean {
   return name.charCodeAt(0) === 46;
 }
+
+/** What a resolved link points at, as far as admission cares. */
+interface LinkTargetKind {
+  isDirectory(): boolean;
+  isFile(): boolean;
+}
+
+/**
+ * The one admission rule of name search, shared by the per-request walk and the index (and its rescans), applied by
+ * name before anything is resolved:
+ * - a directory is offered unless it is a skip directory or a pruned consent folder; it is entered unless it is a
+ *   dot directory (a link is never entered);
+ * - a file is offered unless it is a dot file;
+ * - a symbolic link is pruned by its name wherever a directory would be, BEFORE it is resolved (resolving a link
+ *   that stands where a consent folder is would prompt); once resolved it is a directory or a regular file under
+ *   the rules above, or nothing (a FIFO, a socket, a dangling link).
+ * The fence is checked separately, on canonical paths.
+ */
+export class NameAdmission {
+  constructor(
+    private readonly skipDirs: ReadonlySet<string>,
+    private readonly prune: ((parentRel: string, name: string) => boolean) | null,
+  ) {}
+
+  /** A directory `name` in `parentRel` (`''` = the root) is offered. */
+  dir(parentRel: string, name: string): boolean {
+    return !this.skipDirs.has(name) && !(this.prune?.(parentRel, name) ?? false);
+  }
+
+  /** An offered directory is also entered (links aside). */
+  enters(name: string): boolean {
+    return !isDotName(name);
+  }
+
+  file(name: string): boolean {
+    return !isDotName(name);
+  }
+
+  /** A symbolic link may be resolved at all. */
+  link(parentRel: string, name: string): boolean {
+    return !(this.prune?.(parentRel, name) ?? false);
+  }
+
+  /** What a resolved link is offered as, or null. */
+  linkTarget(name: string, target: LinkTargetKind): 'dir' | 'file' | null {
+    if (target.isDirectory()) return this.skipDirs.has(name) ? null : 'dir';
+    if (target.isFile()) return this.file(name) ? 'file' : null;
+    return null;
+  }
+}

@@ -12,7 +12,7 @@ import {
   NAME_WALK_TIME_BUDGET_MS,
 } from './limits.js';
 import { prepareNameQuery } from './query.js';
-import { isDotName, NAME_SKIP_DIRS, tccPruner } from './rules.js';
+import { NAME_SKIP_DIRS, NameAdmission, tccPruner } from './rules.js';
 import { scoreTarget } from './score.js';
 import { nameTarget } from './target.js';
 import {
@@ -141,9 +141,12 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
     }
     if (await fence.isSensitive(canonicalRoot)) continue;
     const sensitive = fence.canonicalCheckerFor(canonicalRoot);
-    const prune = options.scoped
-      ? null
-      : tccPruner(canonicalRoot, options.home ?? os.homedir(), options.platform ?? process.platform);
+    const admit = new NameAdmission(
+      skipDirs,
+      options.scoped
+        ? null
+        : tccPruner(canonicalRoot, options.home ?? os.homedir(), options.platform ?? process.platform),
+    );
     const join = (base: string, rel: string) => (rel === '' ? base : path.join(base, rel));
     const stack: string[] = [''];
     while (stack.length > 0) {
@@ -165,20 +168,21 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
       for (const e of entries) {
         if (e.isDirectory()) dirs.push({ name: e.name, link: false });
         else if (e.isFile()) files.push({ name: e.name, link: false });
-        else if (e.isSymbolicLink()) {
+        else if (e.isSymbolicLink() && admit.link(rel, e.name)) {
           // classified by its target, as a directory listing that follows links would; never descended into
+          let kind: 'dir' | 'file' | null;
           try {
-            const st = await fsys.stat(join(root, rel ? `${rel}/${e.name}` : e.name));
-            (st.isDirectory() ? dirs : files).push({ name: e.name, link: true });
+            kind = admit.linkTarget(e.name, await fsys.stat(join(root, rel ? `${rel}/${e.name}` : e.name)));
           } catch {
-            files.push({ name: e.name, link: true });
+            kind = null; // dangling
           }
+          if (kind !== null) (kind === 'dir' ? dirs : files).push({ name: e.name, link: true });
         }
       }
-      const candidateDirs = dirs.filter((d) => !skipDirs.has(d.name) && !prune?.(rel, d.name));
+      const candidateDirs = dirs.filter((d) => admit.dir(rel, d.name));
       const descend: string[] = [];
       for (const d of candidateDirs) {
-        if (d.link || isDotName(d.name)) continue;
+        if (d.link || !admit.enters(d.name)) continue;
         const childRel = rel ? `${rel}/${d.name}` : d.name;
         if (!sensitive(join(canonicalRoot, childRel))) descend.push(childRel);
       }
@@ -195,7 +199,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
           if (kind === 'file') out.scanned.files++;
           else out.scanned.dirs++;
           if (++stride % NAME_WALK_DEADLINE_STRIDE === 0 && timedOut()) break rootLoop;
-          if (kind === 'file' && isDotName(entry.name)) continue;
+          if (kind === 'file' && !admit.file(entry.name)) continue;
           const childRel = rel ? `${rel}/${entry.name}` : entry.name;
           const s = score(entry.name, childRel, kind === 'dir');
           if (!(s > 0)) continue;
