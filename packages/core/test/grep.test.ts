@@ -133,6 +133,16 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     expect(p.skipped_docs).toBeGreaterThanOrEqual(1);
   });
 
+  it('the budget counts from when the request arrived: one that waited it out is truncated at once', async () => {
+    const root = specDocs(specTree(fresh()));
+    // A roomy budget, but the request arrived longer ago than that (it waited for a worker).
+    const p = await run(root, 'needle', { startedAt: Date.now() - ROOMY_MS - 1 });
+    expect(p.results).toEqual([]);
+    expect(p.truncated).toBe(true);
+    const fresh_ = await run(root, 'needle', { startedAt: Date.now() });
+    expect(fresh_.results.length).toBeGreaterThan(0);
+  });
+
   it('reports a document hit with line 0 and the label its format has', async () => {
     const root = specDocs(
       fresh({

@@ -213,6 +213,42 @@ describe('POST /api/file-grep: pools and the engine', () => {
     });
   });
 
+  it("the budget runs from the request's arrival: the search gets the arrival time, the pools only what is left", async () => {
+    const root = fresh({ 'a.txt': 'needle\n' });
+    const seen: Array<{ task: string; payload: unknown; admitMs?: number }> = [];
+    const spy = (answer: unknown) => ({
+      run: async <T>(task: string, payload: unknown, options: { admitMs?: number } = {}) => {
+        seen.push({ task, payload, ...options });
+        return answer as T;
+      },
+    });
+    const payload = { results: [], truncated: false, engine: 'js', skipped_docs: 0, root };
+    const before = Date.now();
+    await withTestServer(
+      {
+        projects: [root],
+        home,
+        dataDir,
+        grepBudgetMs: 2_000,
+        runners: {
+          probe: spy({ status: 'ok', root }),
+          transfer: spy({ ok: true, payload, capped: false }),
+        },
+      },
+      async (s) => {
+        const a = await post(s, { root, q: 'needle' });
+        expect(a.status).toBe(200);
+      },
+    );
+    const probe = seen.find((x) => x.task === 'grep-root')!;
+    const search = seen.find((x) => x.task === 'grep')!;
+    const startedAt = (search.payload as { startedAt: number }).startedAt;
+    expect(startedAt).toBeGreaterThanOrEqual(before);
+    expect(probe.admitMs).toBeLessThanOrEqual(2_000);
+    // A search is admitted only while a quarter of the budget is left for it.
+    expect(search.admitMs).toBeLessThanOrEqual(1_500);
+  });
+
   it('a spent budget answers truncated with the engine that ran, not "no matches"', async () => {
     const root = specDocs(specTree(fresh()));
     await withTestServer(

@@ -99,6 +99,19 @@ describe('WorkerPool', () => {
     }
   });
 
+  it("a call may bound its own admission wait below the pool's: 0 is busy at once when no worker is free", async () => {
+    const p = pool({ size: 1, admitMs: 30_000 });
+    try {
+      const blocker = p.run('sleep', { ms: 300 });
+      await expect(p.run('echo', 1, { admitMs: 0 })).rejects.toBeInstanceOf(PoolBusyError);
+      expect(p.stats().waiting).toBe(0);
+      await blocker;
+      expect(await p.run('echo', 2, { admitMs: 0 })).toBe(2); // a free worker needs no wait
+    } finally {
+      await p.close();
+    }
+  });
+
   it('admits a waiting call as soon as a worker frees up', async () => {
     const p = pool({ size: 1, admitMs: 30_000 });
     try {

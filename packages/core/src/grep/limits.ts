@@ -5,6 +5,11 @@
 
 /** One wall-clock budget shared by the text pass and the document pass: one keystroke's worth of waiting. */
 export const GREP_TIME_BUDGET_MS = 2_000;
+/**
+ * The passes stop this much before the budget ends (at most a tenth of it): what they found must still be redacted,
+ * serialised and sent — on a loaded machine that is not instant — and the budget is when the answer is due.
+ */
+export const GREP_ANSWER_RESERVE_MS = 200;
 /** Rows per answer (one per file): a side panel shows a screenful, and the cap bounds the work behind it. */
 export const GREP_MAX_RESULTS = 200;
 /** Text files larger than this are not searched (rg `--max-filesize`): generated blobs, not files people grep for. */

@@ -34,6 +34,8 @@ export interface ServerContext {
    */
   walkOnlyRoots?: ReadonlySet<string>;
   log: (line: string) => void;
+  /** /api/file-grep's budget (ms), counted from the request's arrival: queueing for a worker spends it too. */
+  grepBudgetMs?: number;
 }
 
 /** The coded 503 of a saturated pool (spec §3 `_probe_busy_response`). */

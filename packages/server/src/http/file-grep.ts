@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { emptyGrepPayload, grepQuery } from '@trawl/core/grep';
+import { emptyGrepPayload, GREP_TIME_BUDGET_MS, grepQuery } from '@trawl/core/grep';
 import type { Context } from 'hono';
 import { poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';
@@ -26,6 +26,11 @@ export function auditedQuery(q: string): string {
  * absent. The root is validated on the probe pool, the search runs on the transfer pool (the engine's `grepFiles`).
  */
 export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response> {
+  // One budget from the request's arrival: waiting for a probe worker and for a transfer worker spends it too, so
+  // a saturated server answers busy (503) or truncated inside the budget instead of queueing past it.
+  const startedAt = Date.now();
+  const budgetMs = ctx.grepBudgetMs ?? GREP_TIME_BUDGET_MS;
+  const admitMs = () => startedAt + budgetMs - Date.now();
   let body: unknown;
   try {
     body = JSON.parse(await c.req.text());
@@ -46,7 +51,7 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     resolved =
       root.length > MAX_PATH_PARAM_CHARS
         ? { status: 'not-dir', path: root }
-        : await ctx.probe.run<ResolveProjectResult>('grep-root', { root });
+        : await ctx.probe.run<ResolveProjectResult>('grep-root', { root }, { admitMs: admitMs() });
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: root });
   }
@@ -62,6 +67,7 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
   }
 
   const task: GrepPayloadTask = {
+    startedAt,
     root: resolved.root,
     query: q,
     caseSensitive: fields['case_sensitive'] === true,
@@ -74,7 +80,9 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     result =
       indexed?.status().state === 'ready' && ctx.contentIndexes
         ? ((await runTask(ctx.contentIndexes.tasks, 'grep', task)) as GrepTaskResult)
-        : await ctx.transfer.run<GrepTaskResult>('grep', task);
+        : // A search that would start with under a quarter of its budget left is answered busy: the client
+          // retries, instead of getting a truncated answer from a search that hardly ran.
+          await ctx.transfer.run<GrepTaskResult>('grep', task, { admitMs: admitMs() - budgetMs / 4 });
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged} root=${resolved.root}` });
   }

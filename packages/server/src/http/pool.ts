@@ -11,7 +11,16 @@ import {
 
 /** Runs named tasks somewhere other than the event loop (a worker pool), or inline for tests. */
 export interface TaskRunner {
-  run<T>(task: string, payload: unknown): Promise<T>;
+  run<T>(task: string, payload: unknown, options?: RunOptions): Promise<T>;
+}
+
+/** Per-call bounds. */
+export interface RunOptions {
+  /**
+   * Wait for a worker at most this long (below the pool's own admission wait): a call with a deadline of its own
+   * is answered busy rather than admitted with no time left.
+   */
+  admitMs?: number;
 }
 
 /** No worker claimed the call within the admission wait (or too many were already waiting). */
@@ -124,7 +133,8 @@ export class WorkerPool implements TaskRunner {
     this.idleMs = options.idleMs ?? POOL_IDLE_MS;
   }
 
-  run<T>(task: string, payload: unknown): Promise<T> {
+  run<T>(task: string, payload: unknown, options: RunOptions = {}): Promise<T> {
+    const admitMs = Math.min(this.admitMs, options.admitMs ?? Number.POSITIVE_INFINITY);
     return new Promise<T>((resolve, reject) => {
       if (this.closed) {
         reject(new PoolBusyError(this.options.name));
@@ -136,7 +146,7 @@ export class WorkerPool implements TaskRunner {
         this.dispatch(slot, job);
         return;
       }
-      if (this.waiting.length >= this.maxWaiting) {
+      if (this.waiting.length >= this.maxWaiting || admitMs <= 0) {
         this.busyRejections++;
         reject(new PoolBusyError(this.options.name));
         return;
@@ -146,7 +156,7 @@ export class WorkerPool implements TaskRunner {
         if (i >= 0) this.waiting.splice(i, 1);
         this.busyRejections++;
         reject(new PoolBusyError(this.options.name));
-      }, this.admitMs);
+      }, admitMs);
       job.admitTimer.unref();
       this.waiting.push(job);
     });

@@ -291,6 +291,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(env['TRAWL_PROJECT_DIR'] ? { projectDirEnv: env['TRAWL_PROJECT_DIR'] } : {}),
     walkOnlyRoots,
     log,
+    ...(options.grepBudgetMs !== undefined ? { grepBudgetMs: options.grepBudgetMs } : {}),
   };
   const webDist = options.webDist === null ? undefined : (options.webDist ?? resolveWebDist());
   const store = new ConversationStore({ dataDir, literals: [token] });

@@ -113,6 +113,8 @@ async function resolveGrepRoot(ctx: TaskContext, p: { root: string }): Promise<R
 }
 
 export interface GrepPayloadTask {
+  /** When the request arrived (epoch ms): the grep's budget counts from here, not from when a worker took it. */
+  startedAt?: number;
   root: string;
   query: string;
   caseSensitive: boolean;
@@ -134,6 +136,8 @@ async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResul
       wholeWord: p.wholeWord,
       regex: p.regex,
       fence: ctx.fence,
+      // Only on the real clock: a test's injected clock has its own epoch.
+      ...(p.startedAt !== undefined && !ctx.grep?.now ? { startedAt: p.startedAt } : {}),
       ...ctx.grep,
     });
     return {
