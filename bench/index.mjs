@@ -409,7 +409,7 @@ function render(res) {
   const out = [];
   out.push(`## index: ${name}`, '');
   out.push(
-    `Build (\`trawl index\`, from scratch): ${b.wall === null ? 'not timed in this run (index reused)' : `${ms(b.wall)} wall`}, peak RSS ${b.peakRss ? mb(b.peakRss) : 'n/a'}${b.wall === null ? '' : ` (load ${res.buildLoad.toFixed(1)} when it ended)`}; ${st.files} files, ${mb(st.textBytes)} of text indexed; index ${mb(st.indexBytes)} = ${((100 * st.indexBytes) / st.textBytes).toFixed(1)} % of the text, ${st.trigrams} trigrams.`,
+    `Build (\`trawl index\`, from scratch): ${b.wall === null ? 'not timed in this run (index reused)' : `${ms(b.wall)} wall`}, peak RSS ${b.peakRss ? mb(b.peakRss) : 'n/a'}${b.wall === null ? '' : ` (load ${res.buildLoad.toFixed(1)} when it ended)`}; ${st.files} files, ${mb(st.textBytes)} of text indexed; index ${mb(st.indexBytes)} = ${((100 * st.indexBytes) / st.textBytes).toFixed(1)} % of the text, ${st.grams} grams.`,
     `Start-up of \`trawl mcp\` with the persisted index (spawn → index ready, validation of every file's size+mtime included): ${ms(res.startupMs)} (load ${res.startupLoad.toFixed(1)}). Resident memory of the serving process after the queries: ${res.rss ? mb(res.rss) : 'n/a'}.`,
     '',
     `Queries through \`trawl mcp\` (stdio round trip, warm, index ready) vs \`rg\` one-shot (bundled rg 15, same pattern and scope), median of ${rows.length ? 'N' : 0} runs; "= scan": the text equals the same call to a \`--no-index\` server.`,

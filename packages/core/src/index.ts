@@ -10,7 +10,7 @@
  * | `@trawl/core/match`     | rg's pattern dialect → JS RegExps, required literals, lenient repairs          |
  * | `@trawl/core/search`    | the searcher over one file's bytes, and the `rg --json`-shaped event stream    |
  * | `@trawl/core/engine`    | content search over paths: js engine (workers) or a vetted ripgrep, one stream |
- * | `@trawl/core/content-index` | a live trigram index that picks the files a search reads (never what it finds) |
+ * | `@trawl/core/content-index` | a live n-gram index that picks the files a search reads (never what it finds) |
  * | `@trawl/core/names`     | name search: fuzzy scorer, live FileIndex and registry, walk fallback          |
  * | `@trawl/core/complete`  | one directory level for a `./` token, race-free on Linux                       |
  * | `@trawl/core/fence`     | the sensitive-path fence (credential stores, trawl's data, operator additions) |

@@ -4,10 +4,11 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/content-index/build.js';
 import { readIndexFile } from '../src/content-index/format.js';
-import { evaluateBase, trigramQuery } from '../src/content-index/query.js';
+import { UNLISTED } from '../src/content-index/postings-builder.js';
+import { evaluateBase, gramQuery } from '../src/content-index/query.js';
 
 /**
- * Block postings: a literal's trigrams must co-occur in one block or two adjacent ones. A file that holds a
+ * Block postings: a literal's grams must co-occur in one block or two adjacent ones. A file that holds a
  * literal is a candidate wherever the literal sits relative to block boundaries (the exactness half); a file
  * whose blocks hold the literal's pieces only far apart is not (the selectivity half — a per-file index
  * would pick it).
@@ -21,30 +22,31 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const B = 8;
 
-function indexOf(files: Record<string, string>) {
+function indexOf(files: Record<string, string>, unlistedMinBlocks?: number) {
   const root = fs.mkdtempSync(path.join(tmp, 'tree-'));
   for (const [name, body] of Object.entries(files)) fs.writeFileSync(path.join(root, name), body);
   const dir = path.join(root, '..', `${path.basename(root)}-data`);
-  buildIndex(root, dir, () => false, undefined, Date.now, B);
+  buildIndex(root, dir, () => false, undefined, Date.now, B, unlistedMinBlocks);
   const data = readIndexFile(dir, root);
-  return (literals: string[]): string[] => {
-    const bits = evaluateBase(data, trigramQuery({ literals, caseInsensitive: false }));
+  const select = (literals: string[]): string[] => {
+    const bits = evaluateBase(data, gramQuery({ literals, caseInsensitive: false }));
     return data.paths.filter((_, i) => bits[i] === 1).sort();
   };
+  return Object.assign(select, { unlisted: data.postings.counts.filter((c) => c === UNLISTED).length });
 }
 
 describe('content index blocks', () => {
   it('finds a literal at every offset across block boundaries, short and longer than a block', () => {
     const files: Record<string, string> = {};
-    for (const lit of ['pm_resume', 'abc', 'kvmalloc_array_of_many_bytes']) {
+    for (const lit of ['pm_resume', 'abcd', 'kvmalloc_array_of_many_bytes']) {
       for (let at = 0; at < 3 * B; at++)
         files[`${lit}-${at}`] = `${'.'.repeat(at)}${lit}${'.'.repeat(2 * B)}`;
     }
     const select = indexOf(files);
-    for (const lit of ['pm_resume', 'abc', 'kvmalloc_array_of_many_bytes']) {
+    for (const lit of ['pm_resume', 'abcd', 'kvmalloc_array_of_many_bytes']) {
       const expected = Object.keys(files).filter((f) => files[f]!.includes(lit.toLowerCase()));
       expect(select([lit])).toEqual(expected.sort());
-      // Case-folded trigrams: the upper-case spelling selects the same files.
+      // Case-folded grams: the upper-case spelling selects the same files.
       expect(select([lit.toUpperCase()])).toEqual(expected.sort());
     }
   });
@@ -58,6 +60,21 @@ describe('content index blocks', () => {
     expect(select(['pm_resume'])).toEqual(['whole']);
     expect(select(['pm_resume', 'other'])).toEqual(['whole']);
     expect(select(['nothing here'])).toEqual([]);
+  });
+
+  it('stays exact when the commonest grams have no list (present everywhere)', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++)
+      files[`f${i}`] = `return value;${i % 3 === 0 ? 'pm_resume' : 'pm_suspend'} ${'return '.repeat(i % 5)}`;
+    const select = indexOf(files, 0);
+    expect(select.unlisted).toBeGreaterThan(0);
+    for (const lit of ['pm_resume', 'return', 'return value;pm_resume', 'pm_suspend']) {
+      const truth = Object.keys(files).filter((f) => files[f]!.includes(lit));
+      const picked = select([lit]);
+      for (const f of truth) expect(picked, lit).toContain(f);
+    }
+    // Grams in every file narrow nothing; the rarer ones still do.
+    expect(select(['pm_resume']).length).toBeLessThan(40);
   });
 
   it('never pairs the last block of a file with the first block of the next', () => {

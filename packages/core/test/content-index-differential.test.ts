@@ -331,7 +331,7 @@ describe('content index: every search through the index equals the scan', () => 
       expect(a.summary.index).toMatchObject({ used: false, reason: 'the pattern has no required literal' });
       const b = await collect({ pattern: 'x|needle', cwd: root, index });
       expect(b.summary.index?.used).toBe(false);
-      expect(b.summary.index?.reason).toMatch(/shorter than 3 bytes/);
+      expect(b.summary.index?.reason).toMatch(/shorter than 4 bytes/);
       const c = await collect({ pattern: 'sched_clock', cwd: root, index, engine: 'js' });
       expect(c.summary.index?.used).toBe(true);
       expect(c.summary.index?.candidates).toBeLessThan(c.summary.index!.files!);

@@ -1,7 +1,7 @@
 /**
- * Files are indexed in blocks: block k of a file holds the trigrams that start in its bytes
- * [k·B, (k+1)·B), reading 2 bytes past the end so that every trigram of the file is in exactly one block.
- * A literal's trigrams must then co-occur in one block or in two adjacent ones (query.ts), which a common
+ * Files are indexed in blocks: block k of a file holds the grams (grams.ts) that start in its bytes
+ * [k·B, (k+1)·B), reading GRAM − 1 bytes past the end so that every gram of the file is in exactly one block.
+ * A literal's grams must then co-occur in one block or in two adjacent ones (query.ts), which a common
  * identifier scattered through a large file rarely manages, while a whole-file set would always hold them.
  *
  * Ids: each file's blocks are numbered consecutively from `firstBlock[file]`, and one unused id separates a

@@ -1,10 +1,17 @@
 import * as fs from 'node:fs';
 import { blockCount } from './blocks.js';
 import { FLAG_RACY, FLAG_UNINDEXED, type IndexFileData, writeIndexFile } from './format.js';
-import { BUILD_PROGRESS_MS, INDEX_BLOCK_BYTES, MAX_INDEXED_FILE_BYTES, RACY_MTIME_MS } from './limits.js';
+import { GRAM, GramCollector } from './grams.js';
+import {
+  BUILD_PROGRESS_MS,
+  INDEX_BLOCK_BYTES,
+  MAX_INDEXED_FILE_BYTES,
+  RACY_MTIME_MS,
+  UNLISTED_BLOCK_SHARE,
+  UNLISTED_MIN_BLOCKS,
+} from './limits.js';
 import { PostingsBuilder } from './postings-builder.js';
 import { scanTree } from './tree.js';
-import { TrigramCollector } from './trigrams.js';
 
 export interface BuildProgress {
   phase: 'walk' | 'read' | 'write';
@@ -38,6 +45,7 @@ export function buildIndex(
   onProgress?: (p: BuildProgress) => void,
   now: () => number = Date.now,
   blockBytes: number = INDEX_BLOCK_BYTES,
+  unlistedMinBlocks: number = UNLISTED_MIN_BLOCKS,
 ): BuildResult {
   const started = now();
   onProgress?.({ phase: 'walk', files: 0, totalFiles: 0, bytes: 0 });
@@ -47,7 +55,7 @@ export function buildIndex(
   const firstBlock = new Uint32Array(paths.length);
   const blocks = new Uint32Array(paths.length);
   let nextBlock = 0;
-  const collector = new TrigramCollector();
+  const collector = new GramCollector();
   const postings = new PostingsBuilder();
   let buf = Buffer.allocUnsafe(1 << 20);
   let textBytes = 0;
@@ -88,7 +96,7 @@ export function buildIndex(
       const n = blockCount(len, blockBytes);
       for (let k = 0; k < n; k++) {
         const start = k * blockBytes;
-        collector.collect(buf, start, Math.min(len, start + blockBytes + 2));
+        collector.collect(buf, start, Math.min(len, start + blockBytes + GRAM - 1));
         postings.add(nextBlock + k, collector.list());
       }
       blocks[id] = n;
@@ -115,7 +123,7 @@ export function buildIndex(
     blockBytes,
     firstBlock,
     blocks,
-    postings: postings.serialize(),
+    postings: postings.serialize(maxListed(blocks, unlistedMinBlocks)),
   };
   const indexBytes = writeIndexFile(dir, data);
   return {
@@ -125,4 +133,11 @@ export function buildIndex(
     truncated: tree.truncated,
     elapsedMs: now() - started,
   };
+}
+
+/** The longest list kept (postings-builder.ts UNLISTED): UNLISTED_BLOCK_SHARE of the blocks, at least the minimum. */
+function maxListed(blocks: Uint32Array, minBlocks: number): number {
+  let total = 0;
+  for (let i = 0; i < blocks.length; i++) total += blocks[i]!;
+  return Math.max(minBlocks, Math.floor(total * UNLISTED_BLOCK_SHARE));
 }

@@ -31,7 +31,7 @@ import {
 } from './limits.js';
 import { checkRecords, type LoadCheck } from './load.js';
 import { FileReindexer, type OverlayFile } from './overlay.js';
-import { evaluateBase, setSatisfies, type TrigramQuery, trigramQuery } from './query.js';
+import { evaluateBase, type GramQuery, gramQuery, setSatisfies } from './query.js';
 import type { SearchIndex } from './registry.js';
 import { NEVER_ENTERED, scanTree, type TreeScan } from './tree.js';
 import {
@@ -79,7 +79,8 @@ export interface ContentIndexStatus {
   files: number;
   textBytes: number;
   indexBytes: number;
-  trigrams: number;
+  /** Distinct (hashed) grams in the base. */
+  grams: number;
   builtAt: number | null;
   /** Files that differed from the persisted index when it was loaded (null: built, not loaded). */
   changedSinceBuild: number | null;
@@ -148,7 +149,7 @@ export function indexDirFor(dataDir: string, root: string): string {
 }
 
 /**
- * A live trigram index of one directory tree: a persisted base (format.ts) plus an in-memory overlay of the
+ * A live gram index of one directory tree: a persisted base (format.ts) plus an in-memory overlay of the
  * files changed since, kept exact by directory watchers. It picks the files a search reads and never changes
  * what the search finds: a file it cannot vouch for is searched.
  *
@@ -233,7 +234,7 @@ export class ContentIndex implements SearchIndex {
     const b = this.base;
     let resident = 0;
     if (b) resident += b.fileBytes + b.data.paths.length * 64 + b.stale.byteLength;
-    for (const o of this.overlay.values()) resident += 64 + (o.trigrams?.byteLength ?? 0);
+    for (const o of this.overlay.values()) resident += 64 + (o.grams?.byteLength ?? 0);
     for (const w of this.walks.values()) resident += w.entries.length * 160;
     return {
       root: this.root,
@@ -242,7 +243,7 @@ export class ContentIndex implements SearchIndex {
       files: b?.data.paths.length ?? 0,
       textBytes: b?.data.textBytes ?? 0,
       indexBytes: b?.fileBytes ?? 0,
-      trigrams: b?.data.postings.keys.length ?? 0,
+      grams: b?.data.postings.keys.length ?? 0,
       builtAt: b?.data.builtAt ?? null,
       changedSinceBuild: this.changedSinceBuild,
       overlayFiles: this.overlay.size,
@@ -736,7 +737,7 @@ export class ContentIndex implements SearchIndex {
     const scan = (reason: string): IndexSelection => ({ use: { used: false, reason } });
     if (this.state !== 'ready' || !this.base)
       return scan(`index ${this.state}${this.reason ? `: ${this.reason}` : ''}`);
-    const query = trigramQuery(req.required);
+    const query = gramQuery(req.required);
     if (query.kind === 'all') return scan(query.reason);
     for (const root of req.walk.roots) {
       const abs = path.resolve(req.walk.cwd, root === '' ? '.' : root);
@@ -817,18 +818,18 @@ export class ContentIndex implements SearchIndex {
   private judgeChanged(
     rel: string,
     abs: string,
-    query: TrigramQuery,
+    query: GramQuery,
     maxFilesize: number,
     trusted: boolean,
   ): { candidate: boolean; size: number } {
     if (this.dirty.has(rel)) return { candidate: true, size: 0 };
     const o = this.overlay.get(rel);
-    if (!o || o.trigrams === null || o.size > maxFilesize) return { candidate: true, size: o?.size ?? 0 };
+    if (!o || o.grams === null || o.size > maxFilesize) return { candidate: true, size: o?.size ?? 0 };
     if (!trusted && !this.statMatches(abs, o.size, o.mtimeMs, o.ino, o.racy)) {
       this.markChanged(rel);
       return { candidate: true, size: o.size };
     }
-    return { candidate: setSatisfies(o.trigrams, query), size: o.size };
+    return { candidate: setSatisfies(o.grams, query), size: o.size };
   }
 
   private statMatches(abs: string, size: number, mtimeMs: number, ino: number, racy: boolean): boolean {

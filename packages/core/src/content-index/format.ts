@@ -46,7 +46,7 @@ interface Header {
   builtAt: number;
   textBytes: number;
   files: number;
-  trigrams: number;
+  grams: number;
   blockBytes: number;
   sections: Record<SectionName, [number, number]>;
   sha256: string;
@@ -100,7 +100,7 @@ export function writeIndexFile(dir: string, d: IndexFileData): number {
     builtAt: d.builtAt,
     textBytes: d.textBytes,
     files: d.paths.length,
-    trigrams: d.postings.keys.length,
+    grams: d.postings.keys.length,
     blockBytes: d.blockBytes,
     sections,
     sha256: hash.digest('hex'),
@@ -205,7 +205,7 @@ export function parseIndexBuffer(
     records.length !== 4 * header.files ||
     firstBlock.length !== header.files ||
     blocks.length !== header.files ||
-    n !== header.trigrams ||
+    n !== header.grams ||
     postings.counts.length !== n ||
     postings.offsets.length !== n ||
     postings.lengths.length !== n
@@ -221,7 +221,7 @@ export function parseIndexBuffer(
   for (let i = 0; i < n; i++) {
     if (postings.offsets[i]! + postings.lengths[i]! > postings.data.length)
       throw new IndexFormatError('postings out of range');
-    if (i > 0 && keys[i]! <= keys[i - 1]!) throw new IndexFormatError('unsorted trigram table');
+    if (i > 0 && keys[i]! <= keys[i - 1]!) throw new IndexFormatError('unsorted gram table');
   }
   return {
     root: header.root,

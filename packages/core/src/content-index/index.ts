@@ -1,11 +1,11 @@
 /**
- * content-index: a live trigram index of a directory tree that picks the files a search reads (never what
+ * content-index: a live gram index of a directory tree that picks the files a search reads (never what
  * it finds). A layer the engines use; no surface knows its format.
  *
- * Module map: trigrams.ts (byte trigrams, lowercased), postings-builder.ts (postings in one pass, delta
+ * Module map: grams.ts (hashed byte quadgrams, lowercased), postings-builder.ts (postings in one pass, delta
  * varints), format.ts (the persisted file: atomic write, checked read), tree.ts (the index's own walk),
  * blocks.ts (files are indexed in 64 KiB blocks), build.ts (+ index-worker.ts: a build off the caller's
- * thread), query.ts (required literals → trigram query → candidate files), overlay.ts (files re-indexed in
+ * thread), query.ts (required literals → gram query → candidate files), overlay.ts (files re-indexed in
  * memory), watch.ts (directory watchers), content-index.ts (ContentIndex: base + overlay + watchers +
  * barrier; what a search asks of it).
  *

@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
+import { GramCollector } from './grams.js';
 import { MAX_INDEXED_FILE_BYTES, RACY_MTIME_MS } from './limits.js';
-import { TrigramCollector } from './trigrams.js';
 
 /** A file re-indexed in memory since the base was built. */
 export interface OverlayFile {
-  /** Sorted trigrams; null when the content could not be indexed (too large, unreadable): always searched. */
-  trigrams: Uint32Array | null;
+  /** Sorted grams; null when the content could not be indexed (too large, unreadable): always searched. */
+  grams: Uint32Array | null;
   size: number;
   mtimeMs: number;
   ino: number;
@@ -22,7 +22,7 @@ const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
  * bytes were read from.
  */
 export class FileReindexer {
-  private readonly collector = new TrigramCollector();
+  private readonly collector = new GramCollector();
   private buf = Buffer.allocUnsafe(1 << 16);
 
   constructor(private readonly now: () => number) {}
@@ -34,7 +34,7 @@ export class FileReindexer {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return 'gone';
-      return { trigrams: null, size: -1, mtimeMs: -1, ino: -1, racy: true };
+      return { grams: null, size: -1, mtimeMs: -1, ino: -1, racy: true };
     }
     try {
       const st = fs.fstatSync(fd);
@@ -45,21 +45,21 @@ export class FileReindexer {
         ino: st.ino,
         racy: st.mtimeMs >= this.now() - RACY_MTIME_MS,
       };
-      if (st.size > MAX_INDEXED_FILE_BYTES) return { trigrams: null, ...meta };
+      if (st.size > MAX_INDEXED_FILE_BYTES) return { grams: null, ...meta };
       if (this.buf.length < st.size + 1) this.buf = Buffer.allocUnsafe(st.size + 1);
       let len = 0;
       for (;;) {
-        if (len === this.buf.length) return { trigrams: null, ...meta, racy: true }; // grew while read
+        if (len === this.buf.length) return { grams: null, ...meta, racy: true }; // grew while read
         const n = fs.readSync(fd, this.buf, len, this.buf.length - len, null);
         if (n === 0) break;
         len += n;
       }
-      if (len !== st.size) return { trigrams: null, ...meta, racy: true };
+      if (len !== st.size) return { grams: null, ...meta, racy: true };
       this.collector.collect(this.buf, 0, len);
-      const trigrams = Uint32Array.from(this.collector.list()).sort();
-      return { trigrams, ...meta };
+      const grams = Uint32Array.from(this.collector.list()).sort();
+      return { grams, ...meta };
     } catch {
-      return { trigrams: null, size: -1, mtimeMs: -1, ino: -1, racy: true };
+      return { grams: null, size: -1, mtimeMs: -1, ino: -1, racy: true };
     } finally {
       fs.closeSync(fd);
     }

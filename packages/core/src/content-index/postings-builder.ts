@@ -1,15 +1,15 @@
-import { TRIGRAM_SPACE } from './trigrams.js';
+import { GRAM_SPACE } from './grams.js';
 
 /**
- * Postings lists built in one pass over the files, without a JavaScript object per trigram: each trigram's
+ * Postings lists built in one pass over the files, without a JavaScript object per gram: each gram's
  * list is a chain of 16-byte cells (12 bytes of varint deltas, then the next cell's number) in large pages.
  * Ids (the index numbers 64 KiB pieces of files, build.ts) arrive in increasing order, so each list is written
  * as deltas as it grows and never sorted.
  *
- * Speed: a build is bound by cache misses, one list per trigram being touched at random. A list's running
+ * Speed: a build is bound by cache misses, one list per gram being touched at random. A list's running
  * state (tail cell, last id, count, fill) sits in one 16-byte record, so a posting costs three misses (key →
  * slot, the record, the tail cell) rather than six.
- * Memory: about 1.4 bytes per posting plus 24 bytes per distinct trigram, a few hundred MB for a Linux tree.
+ * Memory: about 1.4 bytes per posting plus 24 bytes per distinct gram, a few hundred MB for a Linux tree.
  */
 const CELL = 16;
 const PAYLOAD = 12;
@@ -21,10 +21,13 @@ const LAST = 1;
 const COUNT = 2;
 const FILL = 3;
 
+/** `counts` of a gram whose list was left out (in too many blocks to narrow anything): present everywhere. */
+export const UNLISTED = 0xffffffff;
+
 export interface SerializedPostings {
-  /** Trigram keys, ascending. */
+  /** Gram keys, ascending. */
   keys: Uint32Array;
-  /** Per key: number of ids, byte offset into `data`, byte length. */
+  /** Per key: number of ids (or UNLISTED), byte offset into `data`, byte length. */
   counts: Uint32Array;
   offsets: Uint32Array;
   lengths: Uint32Array;
@@ -32,8 +35,8 @@ export interface SerializedPostings {
 }
 
 export class PostingsBuilder {
-  /** Trigram → slot + 1 (0: never seen). */
-  private readonly slotOf = new Uint32Array(TRIGRAM_SPACE);
+  /** Gram → slot + 1 (0: never seen). */
+  private readonly slotOf = new Uint32Array(GRAM_SPACE);
   private slots = 0;
   private slotKey = new Uint32Array(1 << 16);
   private head = new Uint32Array(1 << 16);
@@ -48,14 +51,14 @@ export class PostingsBuilder {
   }
 
   /**
-   * Appends `id` (greater than every id added before) to the list of each trigram. The common case, a delta
+   * Appends `id` (greater than every id added before) to the list of each gram. The common case, a delta
    * below 128 into a cell with room, is written inline: it is most of a build's time.
    */
-  add(id: number, trigrams: Uint32Array): void {
+  add(id: number, grams: Uint32Array): void {
     const slotOf = this.slotOf;
     const pages = this.pages;
-    for (let i = 0; i < trigrams.length; i++) {
-      const key = trigrams[i]!;
+    for (let i = 0; i < grams.length; i++) {
+      const key = grams[i]!;
       let slot = slotOf[key]!;
       if (slot === 0) slot = this.newSlot(key);
       const st = this.state;
@@ -122,10 +125,10 @@ export class PostingsBuilder {
     }
   }
 
-  /** The lists, keyed and contiguous, in trigram order. */
-  serialize(): SerializedPostings {
+  /** The lists, keyed and contiguous, in gram order; lists longer than `maxListed` are left out (UNLISTED). */
+  serialize(maxListed = Number.POSITIVE_INFINITY): SerializedPostings {
     const n = this.slots;
-    // Slots in key order: keys are distinct 24-bit numbers, so sort them with their slot in the low bits.
+    // Slots in key order: keys are distinct GRAM_BITS-bit numbers, so sort them with their slot in the low bits.
     const order = new Float64Array(n);
     for (let s = 0; s < n; s++) order[s] = this.slotKey[s]! * 2 ** 24 + s;
     order.sort();
@@ -142,6 +145,10 @@ export class PostingsBuilder {
       keys[i] = this.slotKey[s]!;
       counts[i] = st[s * 4 + COUNT]!;
       offsets[i] = out;
+      if (counts[i]! > maxListed) {
+        counts[i] = UNLISTED;
+        continue; // lengths[i] stays 0
+      }
       const tail = st[s * 4 + TAIL]!;
       let c = this.head[s]!;
       for (;;) {
@@ -158,7 +165,7 @@ export class PostingsBuilder {
       }
       lengths[i] = out - offsets[i]!;
     }
-    return { keys, counts, offsets, lengths, data };
+    return { keys, counts, offsets, lengths, data: data.subarray(0, out) };
   }
 }
 

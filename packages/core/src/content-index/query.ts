@@ -1,32 +1,32 @@
 import type { RequiredLiterals } from '../match/index.js';
 import { fileOfBlock } from './blocks.js';
 import type { IndexFileData } from './format.js';
-import { decodePostings } from './postings-builder.js';
-import { literalTrigrams } from './trigrams.js';
+import { GRAM, literalGrams } from './grams.js';
+import { decodePostings, UNLISTED } from './postings-builder.js';
 
 /**
- * A trigram query: a file may match only if, for some literal, it holds every trigram of that literal
+ * A gram query: a file may match only if, for some literal, it holds every gram of that literal
  * (an OR of ANDs). Built from the match layer's required literals: every match contains one of them.
  */
-export type TrigramQuery =
+export type GramQuery =
   | { kind: 'all'; reason: string }
   | { kind: 'some'; literals: string[]; terms: number[][] };
 
-export function trigramQuery(required: RequiredLiterals | null): TrigramQuery {
+export function gramQuery(required: RequiredLiterals | null): GramQuery {
   if (required === null || required.literals.length === 0)
     return { kind: 'all', reason: 'the pattern has no required literal' };
   const terms: number[][] = [];
   for (const lit of required.literals) {
-    const t = literalTrigrams(lit);
+    const t = literalGrams(lit);
     if (t.length === 0)
-      return { kind: 'all', reason: `required literal ${JSON.stringify(lit)} is shorter than 3 bytes` };
+      return { kind: 'all', reason: `required literal ${JSON.stringify(lit)} is shorter than ${GRAM} bytes` };
     terms.push(t);
   }
   return { kind: 'some', literals: required.literals, terms };
 }
 
-/** Whether a file's sorted trigram set satisfies the query. */
-export function setSatisfies(sorted: Uint32Array, q: TrigramQuery): boolean {
+/** Whether a file's sorted gram set satisfies the query. */
+export function setSatisfies(sorted: Uint32Array, q: GramQuery): boolean {
   if (q.kind === 'all') return true;
   return q.terms.some((term) => term.every((k) => has(sorted, k)));
 }
@@ -46,13 +46,13 @@ function has(sorted: Uint32Array, key: number): boolean {
 
 /**
  * The base files (ids) that may match, as a byte-per-file map (1: may match). A literal's occurrence starts in
- * some block k and, being at most B + 3 bytes long (longer literals are cut to their first B + 3 bytes: a
- * part of a literal is in every file that holds it), its trigrams all start in block k or k + 1 (blocks.ts).
- * So a file may hold the literal only if some k has every trigram in block k or block k + 1.
+ * some block k and, being at most B + GRAM bytes long (longer literals are cut to their first B + GRAM bytes:
+ * a part of a literal is in every file that holds it), its grams all start in block k or k + 1 (blocks.ts).
+ * So a file may hold the literal only if some k has every gram in block k or block k + 1.
  */
 export function evaluateBase(
   d: Pick<IndexFileData, 'postings' | 'firstBlock' | 'blocks' | 'blockBytes'>,
-  q: TrigramQuery,
+  q: GramQuery,
 ): Uint8Array {
   const files = d.firstBlock.length;
   const out = new Uint8Array(files);
@@ -63,14 +63,20 @@ export function evaluateBase(
   const p = d.postings;
   const list = (i: number) => decodePostings(p.data, p.offsets[i]!, p.lengths[i]!, p.counts[i]!);
   for (const literal of q.literals) {
-    const idx = literalTrigrams(literal, d.blockBytes + 3).map((k) =>
+    const idx = literalGrams(literal, d.blockBytes + GRAM).map((k) =>
       has(p.keys, k) ? lowerBound(p.keys, k) : -1,
     );
-    if (idx.length === 0 || idx.some((i) => i < 0)) continue; // a trigram no file holds: matches nowhere
+    if (idx.length === 0 || idx.some((i) => i < 0)) continue; // a gram no file holds: matches nowhere
+    // A gram without a list is in (nearly) every block: it narrows nothing, so it is not a condition.
+    const listed = idx.filter((i) => p.counts[i] !== UNLISTED);
+    if (listed.length === 0) {
+      out.fill(1);
+      return out;
+    }
     // Shortest list first: every later step only narrows it.
-    idx.sort((a, b) => p.counts[a]! - p.counts[b]!);
-    let ks = adjacentStarts(list(idx[0]!));
-    for (let j = 1; j < idx.length && ks.length > 0; j++) ks = keepAdjacent(ks, list(idx[j]!));
+    listed.sort((a, b) => p.counts[a]! - p.counts[b]!);
+    let ks = adjacentStarts(list(listed[0]!));
+    for (let j = 1; j < listed.length && ks.length > 0; j++) ks = keepAdjacent(ks, list(listed[j]!));
     for (let j = 0; j < ks.length; j++) {
       const f = fileOfBlock(d.firstBlock, d.blocks, ks[j]!);
       if (f >= 0) out[f] = 1;

@@ -64,7 +64,7 @@ function describe(st: ContentIndexStatus, statusOnly: boolean): string {
   const lines = [`${st.root}`];
   const built = st.builtAt ? new Date(st.builtAt).toISOString() : 'unknown';
   lines.push(
-    `  ${st.files} files, ${mb(st.textBytes)} of text; index ${mb(st.indexBytes)} (${pct(st.indexBytes, st.textBytes)} of the text), ${st.trigrams} trigrams`,
+    `  ${st.files} files, ${mb(st.textBytes)} of text; index ${mb(st.indexBytes)} (${pct(st.indexBytes, st.textBytes)} of the text), ${st.grams} grams`,
   );
   if (st.lastBuild && !statusOnly) lines.push(`  built in ${(st.lastBuild.elapsedMs / 1000).toFixed(1)} s`);
   lines.push(`  built ${built}`);
