@@ -6,6 +6,7 @@ import {
   FileIndex,
   type FileIndexOptions,
   FileIndexRegistry,
+  type FreshnessClock,
   type NameResult,
   nodeNameFs,
   searchNames,
@@ -47,6 +48,43 @@ async function open(root: string, options: FileIndexOptions = {}): Promise<FileI
 
 const names = (rows: NameResult[]) => rows.map((r) => r.name);
 const rels = (index: FileIndex) => new Set([...index.entries()].map((e) => e.rel));
+
+const POLL = 1_000;
+const SETTLE = 40;
+
+/** The index's timers on a hand: `fire(ms)` runs every live timer of that period once and awaits what it started. */
+function handTimers(): { clock: FreshnessClock; fire: (ms: number) => Promise<void> } {
+  const timers: { ms: number; fire: () => unknown; periodic: boolean; live: boolean }[] = [];
+  const add = (ms: number, fire: () => unknown, periodic: boolean) => {
+    const t = { ms, fire, periodic, live: true };
+    timers.push(t);
+    return () => {
+      t.live = false;
+    };
+  };
+  return {
+    clock: { after: (ms, fire) => add(ms, fire, false), every: (ms, fire) => add(ms, fire, true) },
+    fire: async (ms) => {
+      for (const t of [...timers]) {
+        if (!t.live || t.ms !== ms) continue;
+        if (!t.periodic) t.live = false;
+        await t.fire();
+      }
+    },
+  };
+}
+
+/** Every directory under `root` last changed long ago, so any change now moves its mtime (whatever the clock tick). */
+function longUnchanged(root: string): string {
+  const past = new Date(2020, 0, 1);
+  const visit = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }))
+      if (e.isDirectory()) visit(path.join(dir, e.name));
+    fs.utimesSync(dir, past, past);
+  };
+  visit(root);
+  return root;
+}
 
 /** Polls `cond` every 20 ms for at most `ms`: a bounded wait, not a timing assertion. */
 async function eventually(cond: () => boolean | Promise<boolean>, ms = 5_000): Promise<boolean> {
@@ -413,28 +451,43 @@ describe('FileIndex: freshness', () => {
     expect(rels(index).has('base.txt')).toBe(true);
   });
 
-  it('keeps fresh by directory mtimes where it does not watch', async () => {
-    const root = tree(['sub/one.txt']);
-    const index = await open(root, { watch: false, pollMs: 25 });
+  it('keeps fresh by directory mtimes where it does not watch: a poll, then the settle window', async () => {
+    const root = longUnchanged(tree(['sub/one.txt']));
+    const hand = handTimers();
+    const index = await open(root, { watch: false, pollMs: POLL, settleMs: SETTLE, clock: hand.clock });
     expect(index.watchedDirectories).toBe(0);
     fs.writeFileSync(path.join(root, 'sub', 'polled_file.txt'), 'x');
-    expect(await eventually(() => rels(index).has('sub/polled_file.txt'))).toBe(true);
+    await hand.fire(POLL);
+    expect(rels(index).has('sub/polled_file.txt')).toBe(false); // seen, waiting for the settle window
+    await hand.fire(SETTLE);
+    expect(rels(index).has('sub/polled_file.txt')).toBe(true);
     fs.unlinkSync(path.join(root, 'sub', 'one.txt'));
-    expect(await eventually(() => !rels(index).has('sub/one.txt'))).toBe(true);
+    await hand.fire(POLL);
+    await hand.fire(SETTLE);
+    expect(rels(index).has('sub/one.txt')).toBe(false);
   });
 
   it('falls back to polling a directory whose watcher cannot be set up', async () => {
-    const root = tree(['sub/one.txt']);
+    const root = longUnchanged(tree(['sub/one.txt']));
     const failing = {
       ...nodeNameFs,
       watch: () => {
         throw Object.assign(new Error('no watches left'), { code: 'ENOSPC' });
       },
     };
-    const index = await open(root, { watch: true, pollMs: 25, fs: failing });
+    const hand = handTimers();
+    const index = await open(root, {
+      watch: true,
+      pollMs: POLL,
+      settleMs: SETTLE,
+      fs: failing,
+      clock: hand.clock,
+    });
     expect(index.watchedDirectories).toBe(0);
     fs.writeFileSync(path.join(root, 'sub', 'polled_file.txt'), 'x');
-    expect(await eventually(() => rels(index).has('sub/polled_file.txt'))).toBe(true);
+    await hand.fire(POLL);
+    await hand.fire(SETTLE);
+    expect(rels(index).has('sub/polled_file.txt')).toBe(true);
   });
 
   it('rebuilds in full on refresh, correcting anything missed', async () => {

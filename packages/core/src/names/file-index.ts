@@ -1,14 +1,10 @@
 import * as os from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
+import { type FreshnessClock, IndexFreshness, parentOf } from './freshness.js';
 import {
-  FILE_INDEX_FULL_REBUILD_MS,
   FILE_INDEX_MAX_ENTRIES,
-  FILE_INDEX_MAX_WATCHED_DIRS,
-  FILE_INDEX_POLL_MS,
   FILE_INDEX_RANK_SLACK,
-  FILE_INDEX_SETTLE_MS,
-  FILE_INDEX_UNWATCHED_REBUILD_MS,
   FILE_INDEX_YIELD_MS,
   NAME_DEFAULT_LIMIT,
   NAME_LINK_RESOLVE_CONCURRENCY,
@@ -22,7 +18,6 @@ import {
   type NameResult,
   type NameSearchFs,
   type NameSearchOptions,
-  type NameWatcher,
   nodeNameFs,
 } from './types.js';
 
@@ -48,6 +43,8 @@ export interface FileIndexOptions {
   warm?: boolean;
   /** Build progress (entries so far), called at every yield and when a build ends. */
   onProgress?: (progress: FileIndexProgress) => void;
+  /** The timers of the settle window, the polling and the full rebuilds (a seam for tests; default real timers). */
+  clock?: FreshnessClock;
 }
 
 export interface FileIndexProgress {
@@ -87,14 +84,7 @@ export class FileIndex {
   private readonly fence: SensitiveFence;
   private readonly maxEntries: number;
   private readonly options: FileIndexOptions;
-  private readonly watchers = new Map<string, NameWatcher>();
-  private readonly unwatched = new Set<string>();
-  private readonly dirMtimes = new Map<string, number>();
-  private watchExhausted = false;
-  private readonly dirty = new Set<string>();
-  private settleTimer: NodeJS.Timeout | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private rebuildTimer: NodeJS.Timeout | undefined;
+  private readonly freshness: IndexFreshness;
   private chain: Promise<void> = Promise.resolve();
   private checkCanonical: (p: string) => boolean = () => true;
   /** Some sensitive location lies under the root: entries need the (string) check. */
@@ -102,13 +92,7 @@ export class FileIndex {
   /** What is offered and entered (the consent-folder pruning is known once the root is). */
   private admit = new NameAdmission(NAME_SKIP_DIRS, null);
   private scratch = new Int32Array(0);
-  private polling = false;
   private warming = false;
-
-  /** Watching is off, so every directory is polled: record each one's mtime as it is listed. */
-  private get pollsAll(): boolean {
-    return this.options.watch === false && (this.options.pollMs ?? FILE_INDEX_POLL_MS) > 0;
-  }
 
   constructor(
     readonly root: string,
@@ -118,6 +102,16 @@ export class FileIndex {
     this.fs = options.fs ?? nodeNameFs;
     this.fence = options.fence ?? createSensitiveFence();
     this.maxEntries = options.maxEntries ?? FILE_INDEX_MAX_ENTRIES;
+    this.freshness = new IndexFreshness(
+      {
+        abs: (rel) => this.abs(rel),
+        enteredDirs: () => this.store.enteredDirs(),
+        isEntered: (rel) => this.store.isEntered(rel),
+        applyDirty: () => this.enqueue(() => this.applyDirty()),
+        refresh: () => this.refresh(),
+      },
+      { ...options, fs: this.fs },
+    );
   }
 
   get ready(): boolean {
@@ -147,7 +141,7 @@ export class FileIndex {
   }
 
   get watchedDirectories(): number {
-    return this.watchers.size;
+    return this.freshness.watchedDirectories;
   }
 
   get progress(): FileIndexProgress {
@@ -177,20 +171,8 @@ export class FileIndex {
       await this.rebuild();
       if (this.stopped) return;
       this.isReady = true;
-      const watching = this.options.watch ?? true;
-      const fullMs =
-        this.options.fullRebuildMs ??
-        (watching ? FILE_INDEX_FULL_REBUILD_MS : FILE_INDEX_UNWATCHED_REBUILD_MS);
-      if (fullMs > 0) {
-        this.rebuildTimer = setInterval(() => void this.refresh().catch(() => {}), fullMs);
-        this.rebuildTimer.unref();
-      }
-      const pollMs = this.options.pollMs ?? FILE_INDEX_POLL_MS;
-      if (pollMs > 0) {
-        this.pollTimer = setInterval(() => void this.poll(), pollMs);
-        this.pollTimer.unref();
-      }
-      await this.syncWatchers();
+      this.freshness.start();
+      await this.freshness.sync();
     } catch (err) {
       this.stop();
       throw err;
@@ -201,30 +183,20 @@ export class FileIndex {
   stop(): void {
     this.stopped = true;
     this.phase = 'stopped';
-    clearTimeout(this.settleTimer);
-    clearInterval(this.pollTimer);
-    clearInterval(this.rebuildTimer);
-    this.settleTimer = this.pollTimer = this.rebuildTimer = undefined;
-    for (const w of this.watchers.values()) w.close();
-    this.watchers.clear();
-    this.unwatched.clear();
+    this.freshness.stop();
   }
 
   /** A full rebuild now (serialised with incremental updates). */
   refresh(): Promise<void> {
     return this.enqueue(async () => {
       await this.rebuild();
-      await this.syncWatchers();
+      await this.freshness.sync();
     });
   }
 
   /** Resolves once changes already reported to the index have been applied (tests, benchmarks). */
   async settled(): Promise<void> {
-    if (this.settleTimer) {
-      clearTimeout(this.settleTimer);
-      this.settleTimer = undefined;
-      void this.enqueue(() => this.applyDirty());
-    }
+    if (this.freshness.cutSettle()) void this.enqueue(() => this.applyDirty());
     await this.chain;
   }
 
@@ -298,7 +270,7 @@ export class FileIndex {
       const st = this.fs.statSync(path);
       const isDir = st.isDirectory();
       if (isDir !== t.isDir || (!isDir && !st.isFile())) {
-        this.markDirty(parentOf(t.rel));
+        this.freshness.markDirty(parentOf(t.rel));
         return 'gone';
       }
       r.mtimeMs = st.mtimeMs;
@@ -312,7 +284,7 @@ export class FileIndex {
     } catch {
       // gone (or unreadable): drop it now, rescan its directory
       if (store === this.store) store.remove(t.rel);
-      this.markDirty(parentOf(t.rel));
+      this.freshness.markDirty(parentOf(t.rel));
       return 'gone';
     }
   }
@@ -343,7 +315,7 @@ export class FileIndex {
   private async rebuild(): Promise<void> {
     const ctx: WalkContext = {
       store: new EntryStore(),
-      mtimes: this.pollsAll ? new Map() : undefined,
+      mtimes: this.freshness.pollsAll ? new Map() : undefined,
       links: [],
       truncated: false,
       entered: [],
@@ -358,10 +330,7 @@ export class FileIndex {
       this.store = ctx.store;
       this.isTruncated = ctx.truncated;
       this.scheduleWarm();
-      if (ctx.mtimes) {
-        this.dirMtimes.clear();
-        for (const [k, v] of ctx.mtimes) this.dirMtimes.set(k, v);
-      }
+      if (ctx.mtimes) this.freshness.replaceMtimes(ctx.mtimes);
       this.builds++;
     } finally {
       this.building = undefined;
@@ -451,26 +420,14 @@ export class FileIndex {
     await Promise.all(Array.from({ length: Math.min(NAME_LINK_RESOLVE_CONCURRENCY, links.length) }, worker));
   }
 
-  // ---- freshness --------------------------------------------------------------------------------------------
-
-  private markDirty(rel: string): void {
-    if (this.stopped) return;
-    this.dirty.add(rel);
-    if (this.settleTimer) return;
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = undefined;
-      void this.enqueue(() => this.applyDirty());
-    }, this.options.settleMs ?? FILE_INDEX_SETTLE_MS);
-    this.settleTimer.unref();
-  }
+  // ---- applying changes (freshness.ts decides when) ------------------------------------------------------------
 
   private async applyDirty(): Promise<void> {
     if (this.stopped || !this.isReady) return;
-    const dirs = [...this.dirty].sort((a, b) => depth(a) - depth(b));
-    this.dirty.clear();
+    const dirs = this.freshness.takeDirty();
     const ctx: WalkContext = {
       store: this.store,
-      mtimes: this.pollsAll ? this.dirMtimes : undefined,
+      mtimes: this.freshness.pollsAll ? this.freshness.mtimes : undefined,
       links: [],
       truncated: false,
       entered: [],
@@ -487,7 +444,7 @@ export class FileIndex {
     }
     await this.resolveLinks(ctx);
     if (ctx.truncated) this.isTruncated = true;
-    await this.syncWatchers();
+    await this.freshness.sync();
   }
 
   /** Re-reads one entered directory and applies the difference to the store. */
@@ -502,7 +459,7 @@ export class FileIndex {
         for (const k of store.childNames('')) this.dropTree(k);
       } else {
         this.dropTree(rel);
-        this.markDirty(parentOf(rel));
+        this.freshness.markDirty(parentOf(rel));
       }
       return;
     }
@@ -548,113 +505,8 @@ export class FileIndex {
   }
 
   private dropTree(rel: string): void {
-    for (const d of this.store.remove(rel)) {
-      this.watchers.get(d)?.close();
-      this.watchers.delete(d);
-      this.unwatched.delete(d);
-      this.dirMtimes.delete(d);
-    }
+    this.freshness.forget(this.store.remove(rel));
   }
-
-  /** Watches every entered directory (up to the bound); the rest are polled by mtime. */
-  private async syncWatchers(): Promise<void> {
-    if (this.stopped) return;
-    const store = this.store;
-    for (const [rel, w] of this.watchers) {
-      if (!store.isEntered(rel)) {
-        w.close();
-        this.watchers.delete(rel);
-      }
-    }
-    for (const rel of this.unwatched) if (!store.isEntered(rel)) this.unwatched.delete(rel);
-    const watching = this.options.watch ?? true;
-    const polling = (this.options.pollMs ?? FILE_INDEX_POLL_MS) > 0;
-    if (!watching && !polling) return; // a one-shot index: nothing keeps it fresh
-    const max = this.options.maxWatchedDirs ?? FILE_INDEX_MAX_WATCHED_DIRS;
-    let slice = performance.now();
-    for (const rel of [...store.enteredDirs()]) {
-      if (this.stopped) return;
-      if (this.watchers.has(rel)) continue;
-      if (!watching || this.watchExhausted || this.watchers.size >= max) {
-        if (!this.unwatched.has(rel) && !this.dirMtimes.has(rel)) this.recordMtime(rel);
-        this.unwatched.add(rel);
-        continue;
-      }
-      try {
-        const w = this.fs.watch(
-          this.abs(rel),
-          (event) => {
-            if (event === 'rename') this.markDirty(rel);
-          },
-          () => {
-            this.watchers.get(rel)?.close();
-            this.watchers.delete(rel);
-            this.markDirty(rel);
-            this.markDirty(parentOf(rel));
-          },
-        );
-        this.watchers.set(rel, w);
-        this.unwatched.delete(rel);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOSPC' || code === 'EMFILE') this.watchExhausted = true;
-        if (!this.dirMtimes.has(rel)) this.recordMtime(rel);
-        this.unwatched.add(rel);
-      }
-      if (performance.now() - slice >= (this.options.yieldMs ?? FILE_INDEX_YIELD_MS)) {
-        await yieldToLoop();
-        slice = performance.now();
-      }
-    }
-  }
-
-  /** A baseline for a directory that lost (or never had) a watcher; a change before it lands waits for a rebuild. */
-  private recordMtime(rel: string): void {
-    try {
-      this.dirMtimes.set(rel, this.fs.statSync(this.abs(rel)).mtimeMs);
-    } catch {
-      this.markDirty(parentOf(rel));
-    }
-  }
-
-  /** mtime check of the directories without a watcher. */
-  private async poll(): Promise<void> {
-    if (this.polling || this.stopped || !this.isReady || this.unwatched.size === 0) return;
-    this.polling = true;
-    try {
-      const dirs = [...this.unwatched];
-      for (let i = 0; i < dirs.length; i += 64) {
-        await Promise.all(
-          dirs.slice(i, i + 64).map(async (rel) => {
-            let m: number;
-            try {
-              m = (await this.fs.stat(this.abs(rel))).mtimeMs;
-            } catch {
-              this.markDirty(parentOf(rel));
-              return;
-            }
-            const seen = this.dirMtimes.get(rel);
-            this.dirMtimes.set(rel, m);
-            if (seen !== undefined && seen !== m) this.markDirty(rel);
-          }),
-        );
-      }
-    } finally {
-      this.polling = false;
-    }
-  }
-}
-
-function parentOf(rel: string): string {
-  const cut = rel.lastIndexOf('/');
-  return cut < 0 ? '' : rel.slice(0, cut);
-}
-
-function depth(rel: string): number {
-  if (rel === '') return 0;
-  let d = 1;
-  for (let i = 0; i < rel.length; i++) if (rel.charCodeAt(i) === 47) d++;
-  return d;
 }
 
 function isLinkAt(store: EntryStore, rel: string): boolean {
