@@ -37,6 +37,7 @@ export type { SpawnRg } from './run.js';
 export {
   type EngineChoice,
   EngineUnavailableError,
+  patternMatchesNewline,
   replacerFor,
   type SearchRequest,
   search,

@@ -356,6 +356,19 @@ export function replacerFor(
   };
 }
 
+/**
+ * Whether the request's pattern, under -U, can match a line end. ripgrep's `-c` then counts matches, not
+ * matching lines (a match spanning two lines counts once).
+ */
+export function patternMatchesNewline(
+  request: Pick<
+    SearchRequest,
+    'pattern' | 'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient'
+  >,
+): boolean {
+  return compilePattern(request.pattern, patternOptionsOf(request)).matchesNewline === true;
+}
+
 function patternOptionsOf(
   request: Pick<SearchRequest, 'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient'>,
 ) {

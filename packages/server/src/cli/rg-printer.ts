@@ -32,6 +32,8 @@ export interface RgPrintOptions {
   maxColumns?: number;
   /** `--include-zero`: counts are printed for files without a match too. */
   includeZero: boolean;
+  /** -c counts matches, not matching lines: ripgrep's rule under -U for a pattern that can match a line end. */
+  countMatchesOnly?: boolean;
   /** null: `--no-context-separator`. */
   contextSeparator: string | null;
   fieldMatchSeparator: string;
@@ -189,7 +191,8 @@ export class RgPrinter {
         // suppresses the count (-l and -q stop at the first match and never see it).
         if (e.binaryOffset !== null && !o.namedBinaryRule && !o.binarySearch) return '';
         if (matched) this.matchedAny = true;
-        const n = o.mode === 'count' || o.invert ? e.stats.matchedLines : e.stats.matches;
+        const n =
+          (o.mode === 'count' && !o.countMatchesOnly) || o.invert ? e.stats.matchedLines : e.stats.matches;
         if (n === 0 && !o.includeZero) return '';
         return o.withFilename ? `${this.pathField(e.path, ':')}${n}\n` : `${n}\n`;
       }

@@ -1051,4 +1051,25 @@ export const CASES: CompatCase[] = [
     stdout: 'b\n',
     code: 0,
   },
+  {
+    from: 'issue-13: -c -U counts matches when the pattern can match a line end',
+    files: { f: 'abc\ndef\nabc\ndef\nxyz\nabc abc\n' },
+    args: ['-c', '-U', 'abc\\ndef|c\\n', 'f'],
+    stdout: '3\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: -c -U counts lines when it cannot',
+    files: { f: 'abc\ndef\nabc\ndef\nxyz\nabc abc\n' },
+    args: ['-c', '-U', 'abc', 'f'],
+    stdout: '3\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: -c -U --include-zero over two files',
+    files: { a: 'abc\ndef\nabc\ndef\n', b: 'nothing\n' },
+    args: ['-c', '-U', '--include-zero', '--sort', 'path', '(?s)abc.def'],
+    stdout: 'a:2\nb:0\n',
+    code: 0,
+  },
 ];

@@ -411,6 +411,8 @@ async function runRg(
       : {}),
     ...(flags.maxColumns !== undefined ? { maxColumns: flags.maxColumns } : {}),
     includeZero: flags.includeZero ?? false,
+    countMatchesOnly:
+      mode === 'count' && request.multiline === true && core.patternMatchesNewline({ ...request, pattern }),
     contextSeparator:
       flags.contextSeparator === false ? null : unescapeSeparator(flags.contextSeparator ?? '--'),
     fieldMatchSeparator: unescapeSeparator(flags.fieldMatchSeparator ?? ':'),
