@@ -30,6 +30,10 @@ export interface RgPrintOptions {
   replace?: (line: string, start: number, end: number) => string;
   /** ripgrep's --max-columns: lines longer than this many bytes are replaced by a notice. */
   maxColumns?: number;
+  /** --max-columns-preview: such a line prints its first maxColumns characters and a notice instead. */
+  maxColumnsPreview?: boolean;
+  /** --path-separator: printed paths use this instead of '/' (not in JSON, as ripgrep). */
+  pathSeparator?: string;
   /** `--include-zero`: counts are printed for files without a match too. */
   includeZero: boolean;
   /** -c counts matches, not matching lines: ripgrep's rule under -U for a pattern that can match a line end. */
@@ -172,6 +176,7 @@ export class RgPrinter {
 
   private file(e: SearchEvent & { type: 'end' }, lines: LineEvent[]): string {
     const o = this.o;
+    const p = o.pathSeparator ? e.path.replaceAll('/', o.pathSeparator) : e.path;
     const matched = e.stats.matchedLines > 0;
     switch (o.mode) {
       case 'quiet':
@@ -180,11 +185,11 @@ export class RgPrinter {
       case 'files-with-matches':
         if (!matched) return '';
         this.matchedAny = true;
-        return o.nullAfterPath ? `${e.path}\0` : `${e.path}\n`;
+        return o.nullAfterPath ? `${p}\0` : `${p}\n`;
       case 'files-without-match':
         if (matched) return '';
         this.matchedAny = true;
-        return o.nullAfterPath ? `${e.path}\0` : `${e.path}\n`;
+        return o.nullAfterPath ? `${p}\0` : `${p}\n`;
       case 'count':
       case 'count-matches': {
         // A walked file found binary after its first match: ripgrep had to read it all, saw the NUL, and
@@ -194,7 +199,7 @@ export class RgPrinter {
         const n =
           (o.mode === 'count' && !o.countMatchesOnly) || o.invert ? e.stats.matchedLines : e.stats.matches;
         if (n === 0 && !o.includeZero) return '';
-        return o.withFilename ? `${this.pathField(e.path, ':')}${n}\n` : `${n}\n`;
+        return o.withFilename ? `${this.pathField(p, ':')}${n}\n` : `${n}\n`;
       }
     }
     if (!matched) return '';
@@ -205,8 +210,8 @@ export class RgPrinter {
       out += `${o.contextSeparator}\n`;
     this.printedAnyGroup = true;
     const binary = this.binaryCut(e, lines);
-    if (binary && binary.keep === 0) return out + this.binaryNotice(e.path, binary.offset, binary.stopped);
-    if (o.heading && o.withFilename) out += o.nullAfterPath ? `${e.path}\0` : `${e.path}\n`;
+    if (binary && binary.keep === 0) return out + this.binaryNotice(p, binary.offset, binary.stopped);
+    if (o.heading && o.withFilename) out += o.nullAfterPath ? `${p}\0` : `${p}\n`;
     let lastLine = -1;
     const upto = binary ? binary.keep : lines.length;
     for (let k = 0; k < upto; k++) {
@@ -219,9 +224,9 @@ export class RgPrinter {
       )
         out += `${o.contextSeparator}\n`;
       lastLine = line.lineNumber + countNewlines(line.text) - (line.text.endsWith('\n') ? 1 : 0);
-      out += this.record(e.path, line);
+      out += this.record(p, line);
     }
-    if (binary) out += this.binaryNotice(e.path, binary.offset, binary.stopped);
+    if (binary) out += this.binaryNotice(p, binary.offset, binary.stopped);
     return out;
   }
 
@@ -322,7 +327,7 @@ export class RgPrinter {
         let piece = textBytes.subarray(a, Math.min(z, textBytes.length)).toString('utf8');
         if (o.replace) piece = o.replace(text, charIndex(textBytes, a), charIndex(textBytes, z));
         if (o.trim) piece = trimStart(piece);
-        out += `${prefix(a + 1, offset + a)}${this.columns(piece, true, 1)}\n`;
+        out += `${prefix(a + 1, offset + a)}${this.columns(piece, true, [0])}\n`;
       }
       return out;
     }
@@ -339,27 +344,50 @@ export class RgPrinter {
   private shown(text: string, textBytes: Buffer, spans: Array<[number, number]>, isMatch: boolean): string {
     const o = this.o;
     let t = text;
+    // Where each match starts in what is shown (UTF-16 units): --max-columns-preview counts those it cut off.
+    let starts = isMatch ? spans.map(([a]) => charIndex(textBytes, a)) : [];
     if (o.replace && isMatch && spans.length > 0) {
       let out = '';
       let at = 0;
+      starts = [];
       for (const [a, z] of spans) {
         const ca = charIndex(textBytes, a);
         const cz = charIndex(textBytes, z);
-        out += text.slice(at, ca) + o.replace(text, ca, cz);
+        out += text.slice(at, ca);
+        starts.push(out.length);
+        out += o.replace(text, ca, cz);
         at = cz;
       }
       t = out + text.slice(at);
     }
-    if (o.trim) t = trimStart(t);
-    return this.columns(t, isMatch, spans.length);
+    if (o.trim) {
+      const trimmed = trimStart(t);
+      const cut = t.length - trimmed.length;
+      starts = starts.map((x) => x - cut);
+      t = trimmed;
+    }
+    return this.columns(t, isMatch, starts);
   }
 
-  /** `-M`: a line longer than the cap (in bytes) is replaced by ripgrep's notice (with -r, it counts matches). */
-  private columns(t: string, isMatch: boolean, matches: number): string {
-    const cap = this.o.maxColumns;
+  /**
+   * `-M`: a line longer than the cap (in bytes) is replaced by ripgrep's notice (with -r, it counts matches);
+   * with --max-columns-preview its first cap characters print, then a notice — of the matches past them when
+   * ripgrep is printing match by match (--column, -r, --vimgrep).
+   */
+  private columns(t: string, isMatch: boolean, starts: number[]): string {
+    const o = this.o;
+    const cap = o.maxColumns;
     if (cap === undefined || cap === 0 || Buffer.byteLength(t) <= cap) return t;
+    if (o.maxColumnsPreview) {
+      let end = 0;
+      for (let n = 0; n < cap && end < t.length; n++) end += (t.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+      if (!isMatch || !(o.column || o.replace || o.vimgrep))
+        return `${t.slice(0, end)} [... omitted end of long line]`;
+      const more = starts.filter((x) => x >= end).length;
+      return `${t.slice(0, end)} [... ${more} more match${more === 1 ? '' : 'es'}]`;
+    }
     if (!isMatch) return '[Omitted long context line]';
-    return this.o.replace ? `[Omitted long line with ${matches} matches]` : '[Omitted long matching line]';
+    return o.replace ? `[Omitted long line with ${starts.length} matches]` : '[Omitted long matching line]';
   }
 }
 

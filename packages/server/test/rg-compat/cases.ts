@@ -1072,4 +1072,47 @@ export const CASES: CompatCase[] = [
     stdout: 'a:2\nb:0\n',
     code: 0,
   },
+  {
+    from: 'issue-13: --path-separator in lines, -l and --files',
+    files: { 'd/e/x': 'hello world\n' },
+    args: ['--path-separator', '\\', 'hello', 'd'],
+    stdout: 'd\\e\\x:hello world\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: --path-separator with -c',
+    files: { 'd/e/x': 'hello world\n' },
+    args: ['--path-separator', '\\', '-c', 'hello', 'd'],
+    stdout: 'd\\e\\x:1\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: --path-separator of two bytes is refused',
+    files: { 'd/e/x': 'hello world\n' },
+    args: ['--path-separator', '::', 'hello', 'd'],
+    stdout: '',
+    code: 2,
+  },
+  {
+    from: 'issue-13: --max-columns-preview',
+    files: { y: 'hello world foo hello hello\n', c: 'long context line here\nhi\n' },
+    args: ['-M', '8', '--max-columns-preview', '-C1', '--sort', 'path', '-e', 'hello', '-e', 'hi'],
+    stdout:
+      'c-long con [... omitted end of long line]\nc:hi\n--\ny:hello wo [... omitted end of long line]\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: --max-columns-preview with --column counts the matches cut off',
+    files: { w: 'xx hello world hello\n' },
+    args: ['-M', '2', '--max-columns-preview', '--column', 'hello', 'w'],
+    stdout: '1:4:xx [... 2 more matches]\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: --max-columns-preview with -r, in characters',
+    files: { u: 'a\u00e9\u65e5\u672c\u8a9ehello hello\n' },
+    args: ['-M', '4', '--max-columns-preview', '-r', 'X', 'hello', 'u'],
+    stdout: 'a\u00e9\u65e5\u672c [... 2 more matches]\n',
+    code: 0,
+  },
 ];

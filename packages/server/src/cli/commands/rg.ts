@@ -36,6 +36,8 @@ interface RgFlags {
   trim?: boolean;
   replace?: string;
   maxColumns?: number;
+  maxColumnsPreview?: boolean;
+  pathSeparator?: string;
   includeZero?: boolean;
   /** false: --no-context-separator. */
   contextSeparator?: string | false;
@@ -188,6 +190,8 @@ function addFlags(
       .option('-0, --null', 'print a NUL after every path')
       .option('--trim', 'strip leading whitespace from each printed line')
       .option('-M, --max-columns <num>', 'omit lines longer than NUM bytes', count('--max-columns'))
+      .option('--max-columns-preview', 'with -M, print the start of a long line instead of omitting it')
+      .option('--path-separator <sep>', "print paths with this one-byte separator instead of '/'")
       .option('--context-separator <sep>', "what separates non-adjacent context groups (default '--')")
       .option('--no-context-separator', 'print nothing between non-adjacent context groups')
       .option(
@@ -410,6 +414,8 @@ async function runRg(
         }
       : {}),
     ...(flags.maxColumns !== undefined ? { maxColumns: flags.maxColumns } : {}),
+    ...(flags.maxColumnsPreview ? { maxColumnsPreview: true } : {}),
+    ...pathSeparatorOf(flags),
     includeZero: flags.includeZero ?? false,
     countMatchesOnly:
       mode === 'count' && request.multiline === true && core.patternMatchesNewline({ ...request, pattern }),
@@ -536,7 +542,9 @@ async function listFilesCommand(
   }
   const files = flags.sortr ? [...listing.files].reverse() : listing.files;
   const sep = flags.null ? '\0' : '\n';
-  await write(io.stdout, files.map((f) => `${f}${sep}`).join(''));
+  const { pathSeparator } = pathSeparatorOf(flags);
+  const shown = (f: string) => (pathSeparator ? f.replaceAll('/', pathSeparator) : f);
+  await write(io.stdout, files.map((f) => `${shown(f)}${sep}`).join(''));
   if (flags.messages)
     for (const e of listing.errors)
       await write(io.stderr, `rg: ${e.path ? `${e.path}: ` : ''}${e.message}\n`);
@@ -609,6 +617,19 @@ function caseFoldGlob(glob: string): string {
     out += lo !== up && lo.length === 1 && up.length === 1 ? `[${lo}${up}]` : c;
   }
   return out;
+}
+
+/** --path-separator, unescaped as ripgrep does; empty means the default. */
+function pathSeparatorOf(flags: RgFlags): { pathSeparator?: string } {
+  if (flags.pathSeparator === undefined) return {};
+  const sep = unescapeSeparator(flags.pathSeparator);
+  if (sep === '' || sep === '/') return {};
+  const n = Buffer.byteLength(sep);
+  if (n !== 1)
+    throw new UsageError(
+      `A path separator must be exactly one byte, but the given separator is ${n} bytes: ${sep}`,
+    );
+  return { pathSeparator: sep };
 }
 
 /** ripgrep unescapes separators (`\t`, `\x7F`, `\n`, `\\`). */
