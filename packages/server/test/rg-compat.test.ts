@@ -38,11 +38,22 @@ class Capture extends Writable {
   }
 }
 
-async function trawlRg(engine: 'js' | 'rg', args: string[], cwd: string) {
+async function trawlRg(engine: 'js' | 'rg', args: string[], cwd: string, input?: string) {
   const stdout = new Capture();
   const stderr = new Capture();
   const extra = engine === 'rg' ? ['--rg-path', BUNDLED_RG] : [];
-  const code = await main(['rg', '--engine', engine, ...extra, ...args], { stdout, stderr, cwd, env: {} });
+  // As ripgrep sees a pipe on standard input when the case has one, and a terminal otherwise.
+  const stdin = {
+    searchable: () => input !== undefined,
+    read: async () => Buffer.from(input ?? ''),
+  };
+  const code = await main(['rg', '--engine', engine, ...extra, ...args], {
+    stdout,
+    stderr,
+    cwd,
+    env: {},
+    stdin,
+  });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -63,7 +74,7 @@ if (!HAVE_RG)
 describe.each(engines)('trawl rg --engine %s: ripgrep test cases', (engine) => {
   it.each(CASES.map((c) => [c.from, c] as const))('%s', async (_name, c) => {
     const dir = materialize(c);
-    const r = await trawlRg(engine, c.args, dir);
+    const r = await trawlRg(engine, c.args, dir, c.stdin);
     const json = c.args.includes('--json');
     expect({ stdout: comparable(r.stdout, json), code: r.code }, r.stderr).toEqual({
       stdout: comparable(c.stdout, json),
@@ -78,7 +89,7 @@ describe.skipIf(!HAVE_RG)('the ported expectations are still ripgrep 15 behaviou
     const r = spawnSync(BUNDLED_RG, ['--no-config', ...c.args], {
       cwd: dir,
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(c.stdin !== undefined ? { input: c.stdin } : { stdio: ['ignore', 'pipe', 'pipe'] }),
     });
     const json = c.args.includes('--json');
     // ripgrep's own order depends on its threads unless it sorts: compare its lines as a set then.

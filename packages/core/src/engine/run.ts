@@ -35,6 +35,8 @@ export interface EngineRun {
    * instead of walking, and reports the walk's stats as given.
    */
   files?: { entries: WalkEntry[]; stats: WalkStats };
+  /** What the root `-` reads (the caller's standard input, read by the caller): reported as `<stdin>`. */
+  stdinContent?: Uint8Array;
   /** Emit an `end` (without `begin`) for every searched file that has no match, too. */
   reportUnmatched?: boolean;
   /** With reportUnmatched, the rg engine counts matches rather than matching lines (--count-matches). */

@@ -10,15 +10,16 @@ import {
 } from '../limits.js';
 import { type CompiledPattern, compilePattern } from '../match/index.js';
 import { expandReplacement } from '../match/rg-patterns.js';
-import type { SearchEvent } from '../search/events.js';
+import type { SearchEvent, SearchSummary } from '../search/events.js';
 import type { SearchMode } from '../search/searcher.js';
 import type { WalkOptions } from '../walk/walker.js';
+import { searchContent } from './js/content-search.js';
 import { runJsEngine } from './js/js-engine.js';
 import { toMatcherSpec } from './js/protocol.js';
 import { prewarmSearchWorker, searchWorkerStats } from './js/worker-pool.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
 import { runRgEngine } from './rg/rg-engine.js';
-import type { EngineRun, PatternForEngines, SpawnRg } from './run.js';
+import { type EngineRun, emptySummary, type PatternForEngines, type SpawnRg } from './run.js';
 
 export type EngineChoice = 'auto' | 'js' | 'rg';
 
@@ -64,6 +65,11 @@ export interface SearchRequest extends WalkChoices {
   binary?: 'auto' | 'search' | 'text';
   /** Refuse a pattern that must match a NUL while binary detection is on (ripgrep's rule; `trawl rg`). */
   banNul?: boolean;
+  /**
+   * The content of the root `-` (ripgrep's standard input), read by the caller under its own size cap;
+   * reported under the path `<stdin>`. Without it, `-` is a file of that name.
+   */
+  stdin?: Uint8Array;
   /** Also an `end` event (no `begin`, zero stats) for each searched file without a match. */
   reportUnmatched?: boolean;
   /** With reportUnmatched: the counts that matter are of matches, not matching lines (--count-matches). */
@@ -150,9 +156,72 @@ async function* flatten(
  */
 export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEvent[], void, undefined> {
   const { run, engine, compiled } = prepareRun(request);
+  if (run.stdinContent && engine === 'js') return withStdinFirst(request, run, compiled);
   const start = () => (engine === 'rg' ? runRgEngine(run) : runJsEngine(run));
   if (!request.index) return start();
   return throughIndex(request.index, request, compiled, run, start);
+}
+
+/** The path standard input is reported under, as ripgrep's. */
+export const STDIN_PATH = '<stdin>';
+
+/**
+ * The js engine with `-` among the roots: standard input is searched first, in a worker as any content the
+ * caller holds (searchContent: the deadline still holds), then the other roots; one summary for all.
+ */
+async function* withStdinFirst(
+  request: SearchRequest,
+  run: EngineRun,
+  compiled: CompiledPattern,
+): AsyncGenerator<SearchEvent[], void, undefined> {
+  const began = run.now();
+  const content = Buffer.from(run.stdinContent!);
+  const r = await searchContent(
+    content,
+    compiled,
+    // Standard input counts as a named file (ripgrep's rule): binary detection only with --binary/-a.
+    { ...run.searcher, binary: run.searcher.binaryDetection === 'none' ? 'none' : 'text' },
+    run.deadline ?? Number.POSITIVE_INFINITY,
+    run.signal,
+  );
+  const events: SearchEvent[] = [];
+  const found = { files: 1, withMatch: 0, matches: 0, lines: 0, bytes: content.length };
+  if (r && (r.stats.matchedLines > 0 || run.reportUnmatched)) {
+    if (r.stats.matchedLines > 0) {
+      events.push({ type: 'begin', path: STDIN_PATH });
+      for (const line of r.lines) events.push({ ...line, path: STDIN_PATH });
+      found.withMatch = 1;
+      found.matches = r.stats.matches;
+      found.lines = r.stats.matchedLines;
+    }
+    events.push({ type: 'end', path: STDIN_PATH, binaryOffset: r.binaryOffset, stats: r.stats });
+  }
+  if (events.length > 0) yield events;
+  const rest = (request.paths ?? []).filter((p) => p !== '-');
+  let summary: SearchSummary;
+  if (rest.length > 0) {
+    let last: SearchSummary | null = null;
+    for await (const batch of searchBatches({ ...request, paths: rest, stdin: undefined })) {
+      const tail = batch.at(-1);
+      if (tail?.type === 'summary') {
+        last = tail.summary;
+        batch.pop();
+      }
+      if (batch.length > 0) yield batch;
+    }
+    summary = last!;
+  } else {
+    summary = emptySummary('js', run.engineReason);
+  }
+  if (r === null && summary.outcome === 'complete')
+    summary.outcome = run.signal?.aborted ? 'aborted' : 'timeout';
+  summary.filesSearched += found.files;
+  summary.filesWithMatch += found.withMatch;
+  summary.matches += found.matches;
+  summary.matchedLines += found.lines;
+  summary.bytesSearched += found.bytes;
+  summary.elapsedMs = run.now() - began;
+  yield [{ type: 'summary', summary }];
 }
 
 /**
@@ -261,8 +330,10 @@ function prepareRun(request: SearchRequest): {
     ...(request.reportUnmatched ? { reportUnmatched: true } : {}),
     ...(request.countMatches ? { countMatches: true } : {}),
     ...(request.rgHeldOutputBytes !== undefined ? { rgHeldOutputBytes: request.rgHeldOutputBytes } : {}),
+    ...(request.stdin && roots.includes('-') ? { stdinContent: request.stdin } : {}),
     ...(rgPath ? { rgPath } : {}),
-    patternChannel: request.patternChannel ?? 'argv',
+    // Standard input carries the searched content then, not the pattern.
+    patternChannel: request.stdin && roots.includes('-') ? 'argv' : (request.patternChannel ?? 'argv'),
     ...(request.rgExcludeIglobs ? { rgExcludeIglobs: request.rgExcludeIglobs } : {}),
     ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
   };

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import type { Writable } from 'node:stream';
 
 /** Where a command writes and what it may ask of its terminal; a seam so tests can run commands in-process. */
@@ -6,11 +7,50 @@ export interface CliIO {
   stderr: Writable & { isTTY?: boolean };
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Standard input, for commands that read it (`trawl rg` with no path, or `-`); absent: there is none. */
+  stdin?: StdinSource;
+}
+
+export interface StdinSource {
+  /** ripgrep's rule: a file, a pipe or a socket is read; a terminal or a device such as /dev/null is not. */
+  searchable(): boolean;
+  /** All of it, or an error past `limit` bytes (nothing is read without a bound). */
+  read(limit: number): Promise<Buffer>;
 }
 
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd: process.cwd(),
+    env: process.env,
+    stdin: processStdin,
+  };
 }
+
+const processStdin: StdinSource = {
+  searchable() {
+    try {
+      const st = fs.fstatSync(0);
+      return st.isFile() || st.isFIFO() || st.isSocket();
+    } catch {
+      return false;
+    }
+  },
+  async read(limit) {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > limit) {
+        process.stdin.destroy();
+        throw new UsageError(`standard input is larger than ${limit} bytes`);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  },
+};
 
 /** A caller mistake: printed as one line on stderr, exit code 2 (never a stack trace). */
 export class UsageError extends Error {

@@ -8,6 +8,8 @@ export interface CompatCase {
   /** Make the tree a git repository (an empty .git directory), for .gitignore. */
   git?: boolean;
   args: string[];
+  /** What standard input holds (a pipe); absent: it is /dev/null, which ripgrep does not read. */
+  stdin?: string;
   stdout: string;
   code: number;
 }
@@ -1114,5 +1116,38 @@ export const CASES: CompatCase[] = [
     args: ['-M', '4', '--max-columns-preview', '-r', 'X', 'hello', 'u'],
     stdout: 'a\u00e9\u65e5\u672c [... 2 more matches]\n',
     code: 0,
+  },
+  {
+    from: 'misc.rs:stdin-like: no path and a pipe on stdin searches stdin',
+    files: { y: 'hello there\n' },
+    stdin: 'hello\nworld hello\n',
+    args: ['-n', 'hello'],
+    stdout: '1:hello\n2:world hello\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: - as a path, with file names',
+    files: { y: 'hello there\n' },
+    stdin: 'world hello\n',
+    args: ['-H', 'hello', '-'],
+    stdout: '<stdin>:world hello\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: stdin in JSON',
+    files: {},
+    stdin: 'a\nhello\n',
+    args: ['--json', 'hello'],
+    stdout:
+      '{"type":"begin","data":{"path":{"text":"<stdin>"}}}\n{"type":"match","data":{"path":{"text":"<stdin>"},"lines":{"text":"hello\\n"},"line_number":2,"absolute_offset":2,"submatches":[{"match":{"text":"hello"},"start":0,"end":5}]}}\n{"type":"end","data":{"path":{"text":"<stdin>"},"binary_offset":null,"stats":{"elapsed":{"secs":0,"nanos":0,"human":"0.000000s"},"searches":1,"searches_with_match":1,"bytes_searched":8,"bytes_printed":227,"matched_lines":1,"matches":1}}}\n{"data":{"elapsed_total":{"human":"0.000000s","nanos":0,"secs":0},"stats":{"bytes_printed":227,"bytes_searched":8,"elapsed":{"human":"0.000000s","nanos":0,"secs":0},"matched_lines":1,"matches":1,"searches":1,"searches_with_match":1}},"type":"summary"}\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: stdin without a match',
+    files: { y: 'hello there\n' },
+    stdin: 'world\n',
+    args: ['-c', 'hello'],
+    stdout: '',
+    code: 1,
   },
 ];

@@ -34,6 +34,10 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   const cwd = run.walk.cwd;
   const existing: Array<{ spelling: string; index: number }> = [];
   run.walk.roots.forEach((root, index) => {
+    if (root === '-' && run.stdinContent) {
+      existing.push({ spelling: root, index });
+      return;
+    }
     try {
       fs.statSync(path.resolve(cwd, root === '' ? '.' : root));
       existing.push({ spelling: root, index });
@@ -279,8 +283,10 @@ async function* rgBlocks(
   extraArgs: string[],
   control: RgControl,
 ): AsyncGenerator<FileBlock, void, undefined> {
-  const { args, stdin } = buildRgArgs(run, roots);
+  const { args, stdin: patternInput } = buildRgArgs(run, roots);
   args.unshift(...extraArgs);
+  // The root `-`: rg reads the caller's standard input, handed over here (the pattern is on argv then).
+  const stdin = roots.includes('-') && run.stdinContent ? run.stdinContent : patternInput;
   const child = (run.spawnRg ?? spawn)(run.rgPath!, args, {
     cwd,
     stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],

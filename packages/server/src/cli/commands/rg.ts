@@ -93,6 +93,9 @@ export function parseSize(v: string): number {
   return Number(m[1]) * unit;
 }
 
+/** The most of standard input `trawl rg` reads (the js engine holds it whole); --max-filesize lowers it. */
+const STDIN_MAX_BYTES = 1024 * 1024 * 1024;
+
 /** What --passthru asks of the searcher: every line, as context when it does not match. */
 const ALL_LINES = 2 ** 31 - 1;
 
@@ -292,8 +295,15 @@ async function runRg(
   }
   // With -e or -f, every positional argument is a path; with --files there is no pattern at all.
   const explicitPatterns = flags.regexp.length > 0 || flags.file.length > 0;
-  const paths =
+  const named =
     explicitPatterns || flags.files ? [...(positional !== undefined ? [positional] : []), ...rest] : rest;
+  // ripgrep searches standard input when no path is given and it is a file or a pipe, and for `-`.
+  const paths =
+    named.length === 0 && !flags.files && io.stdin?.searchable() === true && !flags.typeList ? ['-'] : named;
+  const stdin =
+    paths.includes('-') && !flags.files && io.stdin
+      ? new Uint8Array(await io.stdin.read(flags.maxFilesize ?? STDIN_MAX_BYTES))
+      : undefined;
   const patterns = [...flags.regexp, ...flags.file.flatMap((f) => readPatternFile(f, io.cwd))];
   if (!explicitPatterns && !flags.files) {
     if (positional === undefined)
@@ -356,7 +366,7 @@ async function runRg(
   const pattern = flags.multiline && flags.multilineDotall ? `(?s:${combined.pattern})` : combined.pattern;
 
   const tty = io.stdout.isTTY === true;
-  const singleFile = paths.length === 1 && isFile(paths[0]!, io.cwd);
+  const singleFile = paths.length === 1 && ((stdin && paths[0] === '-') || isFile(paths[0]!, io.cwd));
   const passthru = flags.passthru ?? false;
   const before = passthru ? ALL_LINES : (flags.beforeContext ?? flags.context ?? 0);
   const after = passthru ? ALL_LINES : (flags.afterContext ?? flags.context ?? 0);
@@ -381,6 +391,7 @@ async function runRg(
     // -uuu is --binary in ripgrep 15 (it was -a before).
     binary: flags.text ? 'text' : flags.binary || unrestricted >= 3 ? 'search' : 'auto',
     banNul: true,
+    ...(stdin ? { stdin } : {}),
     ...walk,
     mode: engineMode,
     ...(reportUnmatched ? { reportUnmatched: true, countMatches: mode === 'count-matches' } : {}),
@@ -425,7 +436,8 @@ async function runRg(
     fieldContextSeparator: unescapeSeparator(flags.fieldContextSeparator ?? '-'),
     contextRequested: before > 0 || after > 0,
     binarySearch: request.binary === 'search',
-    namedBinaryRule: paths.length > 0 && paths.length <= 10 && paths.every((p) => isFile(p, io.cwd)),
+    namedBinaryRule:
+      paths.length > 0 && paths.length <= 10 && paths.every((p) => (stdin && p === '-') || isFile(p, io.cwd)),
   });
 
   const messages = flags.messages;
