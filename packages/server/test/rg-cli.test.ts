@@ -8,8 +8,14 @@ import { BUNDLED_RG, itHasRipgrep } from '../../core/test/fixtures/ripgreps.js';
 const BIN = path.resolve(__dirname, '../bin/trawl.js');
 let dir: string;
 
-function trawl(args: string[], cwd = dir) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
+/** `input`: a pipe on standard input holding it; otherwise /dev/null (a pipe without a path is searched, as rg does). */
+function trawl(args: string[], cwd = dir, input?: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 30_000,
+    ...(input !== undefined ? { input } : { stdio: ['ignore', 'pipe', 'pipe'] }),
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -103,6 +109,17 @@ describe('trawl rg', () => {
   it('lists files with -l and counts with -c', () => {
     expect(trawl(['rg', '-l', 'needle']).stdout).toBe('b.txt\nsrc/a.ts\n');
     expect(trawl(['rg', '-c', 'needle', '.']).stdout).toBe('./b.txt:1\n./src/a.ts:1\n');
+  });
+
+  it("searches a pipe on standard input when no path is given, and not /dev/null (ripgrep's rule)", () => {
+    for (const engine of ['js', 'rg']) {
+      const piped = trawl(['rg', '--engine', engine, '-n', 'needle'], dir, 'a\nneedle here\n');
+      expect({ code: piped.code, stdout: piped.stdout }).toEqual({ code: 0, stdout: '2:needle here\n' });
+      const named = trawl(['rg', '--engine', engine, '-H', 'needle', '-'], dir, 'needle\n');
+      expect(named.stdout).toBe('<stdin>:needle\n');
+    }
+    // stdin is /dev/null here: the working directory is searched instead.
+    expect(trawl(['rg', '--engine', 'js', '-l', 'needle']).stdout).toContain('src/a.ts');
   });
 
   it('refuses an invalid pattern with one line on stderr and exit 2', () => {
