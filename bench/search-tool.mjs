@@ -2,6 +2,7 @@
 // The agent search tool, end to end, against the reference tool's native grep (issue 3 "Benchmark").
 //
 //   node bench/search-tool.mjs [--runs N] [--quick] [--corpus linux|npm|all] [--write]
+//   node bench/search-tool.mjs --startup [--runs N] [--write]     (start-up rows only; see startup())
 //
 // Columns (all in this one Node process, interleaved round-robin, warm cache, median of N):
 //   ref native    `grep()` of @oh-my-pi/pi-natives (linux-x64-modern addon) called with exactly the options the
@@ -13,7 +14,7 @@
 //   trawl CLI     `node packages/server/bin/trawl.js search …` as a child process (node start-up included).
 // The addon is fetched with `npm pack` into $TRAWL_BENCH_CACHE/pi-natives (never a dependency of trawl).
 // It also checks trawl's hashline tags against the addon's `hashlineFileHash` on random text.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, homedir } from 'node:os';
@@ -47,7 +48,7 @@ const QUERIES = {
 };
 
 function parseArgs(argv) {
-  const o = { runs: 5, quick: false, corpus: 'all', write: false };
+  const o = { runs: 5, quick: false, corpus: 'all', write: false, startup: false };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
     if (a === '--runs') o.runs = Number(argv[++k]);
@@ -55,8 +56,12 @@ function parseArgs(argv) {
     else if (a === '--corpus') o.corpus = argv[++k];
     else if (a.startsWith('--corpus=')) o.corpus = a.slice(9);
     else if (a === '--write') o.write = true;
+    else if (a === '--startup') o.startup = true;
     else if (a === '--help' || a === '-h') {
-      console.log('node bench/search-tool.mjs [--runs N] [--quick] [--corpus linux|npm|all] [--write]');
+      console.log(
+        'node bench/search-tool.mjs [--runs N] [--quick] [--corpus linux|npm|all] [--write]\n' +
+          'node bench/search-tool.mjs --startup [--runs N] [--write]',
+      );
       process.exit(0);
     } else if (a !== '--timeout' && !/^\d+$/.test(a)) console.error(`search-tool: ignoring argument ${a}`);
   }
@@ -283,7 +288,199 @@ function section(results, parity, natives, opts) {
   return lines.join('\n');
 }
 
+// ---- Start-up and small trees (issue 11 item 12) ----
+//
+// Side by side in one run, round-robin, each timed as the caller waits for it (child processes: spawn to exit):
+//   node -e 0          Node's own start-up: the floor under any `trawl` command.
+//   trawl --help       the CLI's start-up with nothing to run (target ≤ 100 ms).
+//   rg (bundled)       `rg PATTERN .` of @vscode/ripgrep over the 2 000-file tree, one-shot; /usr/bin/rg too if present.
+//   trawl search       `trawl search PATTERN .` one-shot over the same tree (target ≤ 3× rg).
+//   trawl mcp (warm)   a `tools/call search` round trip to a long-lived `trawl mcp` child after two untimed
+//                      calls (target ≤ 1× rg's one-shot).
+//   library (warm)     `searchTool()` in this process, after a warm-up.
+// The tree is generated (deterministic) into $TRAWL_BENCH_CACHE/startup-2k: 100 packages × 20 files × 80 lines,
+// 21 files holding the pattern. It is small and rebuilt when missing; it is not a corpus.
+
+const STARTUP_TREE = join(CACHE, 'startup-2k');
+const STARTUP_PATTERN = 'createRequire';
+
+function buildStartupTree() {
+  if (existsSync(join(STARTUP_TREE, '.done'))) return;
+  const words =
+    'const let function return import export from value index result error handler config options request response buffer stream module'.split(
+      ' ',
+    );
+  let seed = 7;
+  const rnd = (k) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % k;
+  };
+  for (let d = 0; d < 100; d++) {
+    const dir = join(STARTUP_TREE, `pkg${String(d).padStart(3, '0')}`, 'src');
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 20; f++) {
+      const lines = [];
+      for (let l = 0; l < 80; l++)
+        lines.push(Array.from({ length: 8 }, () => words[rnd(words.length)]).join(' '));
+      if ((d * 20 + f) % 97 === 0) lines[40] = 'const req = createRequire(import.meta.url);';
+      writeFileSync(join(dir, `f${String(f).padStart(2, '0')}.ts`), `${lines.join('\n')}\n`);
+    }
+  }
+  writeFileSync(join(STARTUP_TREE, '.done'), '');
+}
+
+function timedSpawn(cmd, args, cwd) {
+  const t = performance.now();
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - t;
+  if (r.status !== 0 && !(cmd.endsWith('rg') && r.status === 1))
+    throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
+  return { ms, out: r.stdout };
+}
+
+/** A long-lived `trawl mcp` child spoken to in raw JSON-RPC lines (no client library in the timing). */
+async function mcpChild(root) {
+  const child = spawn(process.execPath, [CLI, 'mcp', '--root', root], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map();
+  let buf = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buf += chunk;
+    for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (!line.trim()) continue;
+      const msg = JSON.parse(line);
+      waiting.get(msg.id)?.(msg);
+      waiting.delete(msg.id);
+    }
+  });
+  let id = 0;
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const n = ++id;
+      waiting.set(n, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
+    });
+  await request('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '0' },
+  });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  return {
+    async search(pattern) {
+      const t = performance.now();
+      const r = await request('tools/call', { name: 'search', arguments: { pattern, paths: '.' } });
+      const ms = performance.now() - t;
+      if (r.error || r.result?.isError)
+        throw new Error(`mcp search failed: ${JSON.stringify(r).slice(0, 300)}`);
+      return { ms, files: r.result.structuredContent.totalFiles };
+    },
+    close() {
+      child.stdin.end();
+    },
+  };
+}
+
+async function startup(opts) {
+  buildStartupTree();
+  const rgBundled = createRequire(join(repo, 'packages/core/package.json'))('@vscode/ripgrep').rgPath;
+  const systemRg = existsSync('/usr/bin/rg') ? '/usr/bin/rg' : null;
+  const { searchTool } = await import(pathToFileURL(join(repo, 'packages/core/dist/tool/index.js')).href);
+  const mcp = await mcpChild(STARTUP_TREE);
+  const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const rows = [
+    {
+      key: 'node',
+      label: 'node -e 0',
+      run: () => timedSpawn(process.execPath, ['-e', '0'], STARTUP_TREE).ms,
+    },
+    {
+      key: 'help',
+      label: 'trawl --help',
+      run: () => timedSpawn(process.execPath, [CLI, '--help'], STARTUP_TREE).ms,
+    },
+    {
+      key: 'rg',
+      label: 'rg 15 (bundled), one-shot',
+      run: () => timedSpawn(rgBundled, [STARTUP_PATTERN, '.'], STARTUP_TREE).ms,
+    },
+    ...(systemRg
+      ? [
+          {
+            key: 'rg13',
+            label: 'rg 13 (/usr/bin/rg), one-shot',
+            run: () => timedSpawn(systemRg, [STARTUP_PATTERN, '.'], STARTUP_TREE).ms,
+          },
+        ]
+      : []),
+    {
+      key: 'cli',
+      label: 'trawl search, one-shot',
+      run: () => timedSpawn(process.execPath, [CLI, 'search', STARTUP_PATTERN, '.'], STARTUP_TREE).ms,
+    },
+    { key: 'mcp', label: 'trawl mcp search (warm)', run: async () => (await mcp.search(STARTUP_PATTERN)).ms },
+    {
+      key: 'lib',
+      label: 'searchTool() in process (warm)',
+      run: async () => {
+        const t = performance.now();
+        await searchTool({ pattern: STARTUP_PATTERN, paths: '.' }, { cwd: STARTUP_TREE });
+        return performance.now() - t;
+      },
+    },
+  ];
+  for (let k = 0; k < 2; k++) for (const r of rows) await r.run(); // warm-up: file cache, workers, the MCP child
+  const times = Object.fromEntries(rows.map((r) => [r.key, []]));
+  for (let k = 0; k < opts.runs; k++) for (const r of rows) times[r.key].push(await r.run());
+  mcp.close();
+  const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const med = Object.fromEntries(rows.map((r) => [r.key, median(times[r.key])]));
+  const min = Object.fromEntries(rows.map((r) => [r.key, Math.min(...times[r.key])]));
+  const ratio = (a, b) => `${(med[a] / med[b]).toFixed(2)}×`;
+  const lines = [
+    '<!-- search-tool-startup:begin -->',
+    '## Start-up and a small tree (`search-tool.mjs --startup`)',
+    '',
+    `Written by \`node bench/search-tool.mjs --startup --runs ${opts.runs} --write\`. One run, round-robin over the rows, two untimed`,
+    `warm-ups, ${opts.runs} timed; wall time as the caller waits (child processes: spawn to exit). Tree: 2 000 generated files`,
+    `(100 × 20 × 80 lines, 17 MB), pattern \`${STARTUP_PATTERN}\` in 21 files. **Load average ${loadBefore} before, ${loadAfter}`,
+    `after, on ${cpus().length} cores shared with other sessions**: absolute times are inflated and noisy; read the ratios.`,
+    '',
+    '| what | median | min | ratio |',
+    '|---|---:|---:|---|',
+  ];
+  const note = {
+    help: `${ratio('help', 'node')} of node -e 0 (target ≤ 100 ms absolute)`,
+    cli: `${ratio('cli', 'rg')} of rg one-shot (target ≤ 3×)`,
+    mcp: `${ratio('mcp', 'rg')} of rg one-shot (target ≤ 1×)`,
+    lib: `${ratio('lib', 'rg')} of rg one-shot`,
+    rg13: `${ratio('rg13', 'rg')} of rg 15`,
+  };
+  for (const r of rows)
+    lines.push(`| ${r.label} | ${fmt(med[r.key])} | ${fmt(min[r.key])} | ${note[r.key] ?? ''} |`);
+  lines.push(
+    '',
+    `Machine: ${new Date().toISOString()}, nproc ${cpus().length}, node ${process.version}.`,
+    '<!-- search-tool-startup:end -->',
+  );
+  return lines.join('\n');
+}
+
 const opts = parseArgs(process.argv.slice(2));
+if (opts.startup) {
+  const text = await startup(opts);
+  console.log(text);
+  if (opts.write) {
+    let doc = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+    const re = /<!-- search-tool-startup:begin -->[\s\S]*?<!-- search-tool-startup:end -->/;
+    doc = re.test(doc) ? doc.replace(re, text) : `${doc.trimEnd()}\n\n${text}\n`;
+    writeFileSync(RESULTS, doc);
+    console.error(`wrote the search-tool start-up section of ${RESULTS}`);
+  }
+  process.exit(0);
+}
 const core = await import(pathToFileURL(join(repo, 'packages/core/dist/tool/index.js')).href);
 const natives = loadNatives();
 const names =

@@ -119,6 +119,11 @@ export interface SearchRequest extends WalkChoices {
   timeoutMs?: number;
   signal?: AbortSignal;
   workers?: number;
+  /**
+   * Warm a search worker for the next named-files search when this one runs on rg (default true). A
+   * one-shot process (the CLI) passes false: the worker would start, compete for the CPU, and never be used.
+   */
+  prewarmWorker?: boolean;
   now?: () => number;
 }
 
@@ -285,7 +290,7 @@ function prepareRun(request: SearchRequest): {
   if (namedOnly && searchWorkerStats().idle > 0) {
     engineReason = 'auto: named files only, warm worker';
   } else if (choice !== 'js') {
-    if (namedOnly) prewarmSearchWorker();
+    if (namedOnly && request.prewarmWorker !== false) prewarmSearchWorker();
     const { rg, rejected } = resolveRipgrep({
       ...(request.rgPath !== undefined ? { configured: request.rgPath } : {}),
       searchRoots: roots.map((r) => path.resolve(cwd, r || '.')),

@@ -140,6 +140,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
       : (abs) => fence.isSensitiveCanonical(abs),
     ...(signal ? { signal } : {}),
     ...(options.index ? { index: options.index } : {}),
+    ...(options.oneShot ? { prewarmWorker: false } : {}),
   };
 
   const state = new RunState(skip, pageSize);

@@ -39,6 +39,11 @@ export interface SearchToolOptions {
    * refused (`path_outside_roots`). An MCP server passes its roots. Default: no confinement.
    */
   roots?: readonly string[];
+  /**
+   * The process answers one call and exits (the CLI): no search worker is warmed for later calls
+   * (default false: a long-lived host, where a warm worker makes the next small search cheap).
+   */
+  oneShot?: boolean;
   /** The clock the deadline runs on; a seam for tests (default Date.now). */
   clock?: () => number;
 }

@@ -33,13 +33,14 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   const summary = emptySummary('rg', run.engineReason);
   const cwd = run.walk.cwd;
   const existing: Array<{ spelling: string; index: number }> = [];
+  let allFiles = true;
   run.walk.roots.forEach((root, index) => {
     if (root === '-' && run.stdinContent) {
       existing.push({ spelling: root, index });
       return;
     }
     try {
-      fs.statSync(path.resolve(cwd, root === '' ? '.' : root));
+      if (!fs.statSync(path.resolve(cwd, root === '' ? '.' : root)).isFile()) allFiles = false;
       existing.push({ spelling: root, index });
     } catch (err) {
       summary.missingRoots.push(root);
@@ -55,11 +56,19 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   // racily (about 1 run in 30 here); one root per run is deterministic. With root-relative globs, rg must
   // also run inside the root, since its globs are relative to where it runs.
   const rootRelative = run.walk.globBase === 'root' && (run.walk.globs?.length ?? 0) > 0;
-  const invocations = existing.map((r) =>
-    rootRelative
-      ? { cwd: path.resolve(cwd, r.spelling || '.'), roots: [''], prefix: r }
-      : { cwd, roots: [r.spelling], prefix: null },
-  );
+  const perRoot = () =>
+    existing.map((r) =>
+      rootRelative
+        ? { cwd: path.resolve(cwd, r.spelling || '.'), roots: [''], prefix: r, batch: false }
+        : { cwd, roots: [r.spelling], prefix: null, batch: false },
+    );
+  // Named files only (nothing to walk, so no ignore rule to apply racily): one rg for all of them, put
+  // back in the caller's order. One rg per file made a page of 20 files cost 20 process starts (issue 11
+  // item 12). Output too large to hold falls back to one rg per file.
+  const invocations =
+    allFiles && existing.length > 1 && !rootRelative
+      ? [{ cwd, roots: existing.map((r) => r.spelling), prefix: null, batch: true }]
+      : perRoot();
 
   const keep = resultFilter(run);
   /** A block as the caller sees it: its path spelled from the caller's root; dropped if the filter says so. */
@@ -103,12 +112,16 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     outcome = control.outcome;
     if (!overflow) {
       const kept = held.filter((b) => admit(b, inv));
-      kept.sort((a, b) => compareUtf8(a.path, b.path));
+      kept.sort((a, b) => a.rootIndex - b.rootIndex || compareUtf8(a.path, b.path));
       for (const b of kept) yield b.events;
       continue;
     }
     restoreCounters(summary, before);
     held.length = 0;
+    if (inv.batch) {
+      invocations.push(...perRoot());
+      continue;
+    }
     const order = new PathOrderWindow(inv.cwd, inv.roots[0] ?? '');
     for await (const b of rgBlocks(run, inv.cwd, inv.roots, summary, ['--sort', 'path'], control)) {
       for (const ready of order.push(b)) if (admit(ready, inv)) yield ready.events;

@@ -1,5 +1,3 @@
-import { listCompletion, splitCompletionToken } from '@trawl/core/complete';
-import { createSensitiveFence } from '@trawl/core/fence';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 import { cliHome, cliRoot } from '../root.js';
@@ -22,6 +20,11 @@ export const registerComplete: RegisterCommand = (program, io, setExit) => {
     .option('--root <dir>', 'the project directory (default: the current directory)')
     .option('--json', 'print {"results": [{path, name, kind, size, mtime}], "root"} (+ "outside": true)')
     .action(async (token: string, flags: CompleteFlags) => {
+      // Loaded when the command runs: `trawl --help` and the other commands never pay for them.
+      const [{ listCompletion, splitCompletionToken }, { createSensitiveFence }] = await Promise.all([
+        import('@trawl/core/complete'),
+        import('@trawl/core/fence'),
+      ]);
       const home = cliHome(io);
       const fence = createSensitiveFence({ home, env: io.env });
       const { root } = await cliRoot(flags.root ?? '.', io, { fence });

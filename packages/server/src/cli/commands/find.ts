@@ -1,6 +1,6 @@
-// Subpath imports: the name-search half of core only, so this command starts fast.
-import { createSensitiveFence } from '@trawl/core/fence';
-import { FileIndex, NAME_MIN_QUERY_CHARS, type NameResult, searchNames } from '@trawl/core/names';
+import type { NameResult } from '@trawl/core/names';
+// The limits alone at registration; the name search is loaded when the command runs (`trawl --help` is fast).
+import { NAME_MIN_QUERY_CHARS } from '@trawl/core/names/limits';
 import { write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
 import { cliHome, cliRoot } from '../root.js';
@@ -39,6 +39,11 @@ export const registerFind: RegisterCommand = (program, io, setExit) => {
 };
 
 async function runFind(query: string, flags: FindFlags, io: Parameters<RegisterCommand>[1]): Promise<number> {
+  // Subpath imports: the name-search half of core only.
+  const [{ createSensitiveFence }, { FileIndex, searchNames }] = await Promise.all([
+    import('@trawl/core/fence'),
+    import('@trawl/core/names'),
+  ]);
   const home = cliHome(io);
   const fence = createSensitiveFence({ home, env: io.env });
   const { root } = await cliRoot(flags.root ?? '.', io, { fence });

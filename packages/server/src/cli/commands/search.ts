@@ -1,5 +1,5 @@
 import type { EngineChoice } from '@trawl/core/engine';
-import { type OutputFormat, SearchToolError, searchTool } from '@trawl/core/tool';
+import type { OutputFormat, SearchToolResult } from '@trawl/core/tool';
 import { Option } from 'commander';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
@@ -83,12 +83,16 @@ export const registerSearch: RegisterCommand = (program, io, setExit) => {
         ...(flags.exclude ? { exclude: flags.exclude } : {}),
         ...outputOf(flags),
       };
-      let result: Awaited<ReturnType<typeof searchTool>>;
+      // Loaded when the command runs: `trawl --help` and the other commands never pay for the tool.
+      const { SearchToolError, searchTool } = await import('@trawl/core/tool');
+      let result: SearchToolResult;
       try {
         result = await searchTool(args, {
           cwd: io.cwd,
           format: flags.format === 'json' ? 'hashline' : flags.format,
           engine: flags.engine,
+          // This process answers once: no worker is warmed for a next call that never comes.
+          oneShot: true,
           ...(flags.deadline !== undefined ? { deadlineMs: flags.deadline * 1000 } : {}),
         });
       } catch (err) {
