@@ -98,6 +98,32 @@ async function stream(
     });
 }
 
+/** A reply's event stream read as it comes: `until` reads until the text so far passes a test, `rest` to the end. */
+async function liveStream(s: TestServer, id: string, mid: string) {
+  const res = await fetch(`${s.origin}/api/conversations/${id}/messages/${mid}/stream`, {
+    headers: { authorization: `Bearer ${s.token}` },
+  });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = '';
+  return {
+    async until(test: (seen: string) => boolean): Promise<string> {
+      while (!test(seen)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended first: ${seen}`);
+        seen += value;
+      }
+      return seen;
+    },
+    async rest(): Promise<string> {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return seen;
+        seen += value;
+      }
+    },
+  };
+}
+
 type Msg = Record<string, unknown>;
 
 const replyText = (events: Array<{ event: string; data: Record<string, unknown> }>) =>
@@ -353,12 +379,8 @@ describe("trawl serve --agent: the operator's command, streamed, bounded, stoppa
       const id = await newConversation(s);
       const sent = await send(s, id, 'go');
       const mid = (sent.body['reply'] as { id: string }).id;
-      const res = await fetch(`${s.origin}/api/conversations/${id}/messages/${mid}/stream`, {
-        headers: { authorization: `Bearer ${s.token}` },
-      });
-      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let seen = '';
-      while (!seen.includes('working')) seen += (await reader.read()).value ?? '';
+      const live = await liveStream(s, id, mid);
+      await live.until((seen) => seen.includes('working'));
       while (!fs.existsSync(pidFile) || !fs.readFileSync(pidFile, 'utf8'))
         await new Promise((r) => setImmediate(r));
       const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
@@ -366,12 +388,7 @@ describe("trawl serve --agent: the operator's command, streamed, bounded, stoppa
       expect([busy.status, busy.body.code]).toEqual([409, 'reply_in_progress']);
       const stop = await json(s, 'POST', `/api/conversations/${id}/messages/${mid}/stop`, {});
       expect(stop.body).toEqual({ stopped: true });
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (value) seen += value;
-        if (done) break;
-      }
-      expect(seen).toMatch(/event: done/);
+      expect(await live.rest()).toMatch(/event: done/);
       const m = (await json(s, 'GET', `/api/conversations/${id}/messages`)).body['messages'] as Msg[];
       expect(m[1]).toMatchObject({ id: mid, status: 'stopped', text: 'working…' });
       // The grandchild was in the agent's process group: it is gone too (waiting on the kernel, not a clock).
@@ -402,21 +419,11 @@ describe("trawl serve --agent: the operator's command, streamed, bounded, stoppa
     await withTestServer(opts({ agent, sseHeartbeatMs: 1 }), async (s) => {
       const id = await newConversation(s);
       const sent = await send(s, id, 'go');
-      const mid = (sent.body['reply'] as { id: string }).id;
-      const res = await fetch(`${s.origin}/api/conversations/${id}/messages/${mid}/stream`, {
-        headers: { authorization: `Bearer ${s.token}` },
-      });
-      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let seen = '';
+      const live = await liveStream(s, id, (sent.body['reply'] as { id: string }).id);
       // The agent is silent until the test says go: the stream must carry a comment meanwhile.
-      while (!/thinking[\s\S]*\n: keep-alive\n\n/.test(seen)) seen += (await reader.read()).value ?? '';
+      await live.until((seen) => /thinking[\s\S]*\n: keep-alive\n\n/.test(seen));
       fs.writeFileSync(go, '');
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (value) seen += value;
-        if (done) break;
-      }
-      expect(seen).toMatch(/event: done/);
+      expect(await live.rest()).toMatch(/event: done/);
       const m = (await json(s, 'GET', `/api/conversations/${id}/messages`)).body['messages'] as Msg[];
       expect(m[1]).toMatchObject({ status: 'done', text: 'thinking done' });
     });
