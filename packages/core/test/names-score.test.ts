@@ -7,6 +7,7 @@ import {
   normaliseNameLimit,
   parseNameKinds,
 } from '../src/names/index.js';
+import { lexicalMayMatch, lexicalScoreTarget } from '../src/names/lexical.js';
 import { prepareNameQuery } from '../src/names/query.js';
 import { referenceFuzzyScore } from '../src/names/reference-score.js';
 import { fuzzyScore, scoreTarget } from '../src/names/score.js';
@@ -227,5 +228,75 @@ describe('query and parameter normalisation', () => {
     expect(parseNameKinds('dirs')).toBe('dirs');
     expect(parseNameKinds('folders')).toBe('all');
     expect(parseNameKinds(undefined)).toBe('all');
+  });
+});
+
+describe('lexicalMayMatch (the index skips preparing a target it says no to)', () => {
+  // Every path × query pair: a "no" must mean the lexical tiers score 0, or the cold index would lose a hit.
+  const paths = [
+    'mm/mmap.c',
+    'arch/x86/mm/mmap.c',
+    'Documentation/CodingStyle',
+    'Documentation/process/coding-style.rst',
+    'src/router/index.js',
+    'router/router.ts',
+    'pkg/__init__.py',
+    'src/lib/mod.rs',
+    'a/b/Foo_Bar-baz.test.ts',
+    'kernel/sched/core.c',
+    'include/linux/sched.h',
+    'x/.hidden',
+    'x/..',
+    'docs/my notes.txt',
+    'ext4/inode.c',
+    'fs/ext4/inode.c',
+    'Makefile',
+    'tools/Makefile.include',
+    'drivers/usb/core/hub.c',
+    'net/ipv4/tcp_input.c',
+  ];
+  const queries = [
+    'mmap',
+    'mm/mmap',
+    'mmapc',
+    'coding style',
+    'codingstyle',
+    'coding-style',
+    'router',
+    'init',
+    'mod',
+    'foobar',
+    'foo_bar',
+    'bar-baz',
+    'sched/core',
+    'sched.h',
+    'my notes',
+    'ext4 inode',
+    'make',
+    'makefileinclude',
+    'usb hub',
+    'tcp input',
+    'tcpinput',
+    'hub.c',
+    'x',
+    'zz',
+    'lib/mod',
+  ];
+  it('never says no to a candidate the lexical tiers score', () => {
+    let yes = 0;
+    let no = 0;
+    for (const rel of paths) {
+      for (const raw of queries) {
+        const q = prepareNameQuery(raw)!;
+        const t = nameTarget(rel, false);
+        const may = lexicalMayMatch(q, t.lower, t.nameStart);
+        if (!may) expect(lexicalScoreTarget(q, t), `${raw} → ${rel}`).toBe(0);
+        if (may) yes++;
+        else no++;
+      }
+    }
+    // both answers occur, or the check above compared nothing
+    expect(yes).toBeGreaterThan(20);
+    expect(no).toBeGreaterThan(100);
   });
 });

@@ -197,8 +197,8 @@ const SEED_SPAN = 9;
 export class SplitAligner {
   private readonly m: number;
   private readonly q: string;
-  /** per directory key: offset into `tables` (-1 = not computed) */
-  private readonly offsets = new Map<number, number>();
+  /** per directory key: offset into `tables`, plus one (0 = not computed); an array, as it is read per candidate */
+  private offsets: Int32Array;
   private tables: Float64Array;
   private used = 0;
   private readonly stride: number;
@@ -206,7 +206,9 @@ export class SplitAligner {
   private namePos = new Int32Array(32 * 64);
   private readonly nameLen = new Int32Array(32);
 
-  constructor(q: string) {
+  /** @param dirKeys how many directory keys to expect (more are taken as they come) */
+  constructor(q: string, dirKeys = 0) {
+    this.offsets = new Int32Array(dirKeys);
     this.q = q;
     this.m = q.length;
     // per directory: m rows of SEED_SPAN seeds, m consecutive-seeds, one all-in-directory score, m best seeds
@@ -221,11 +223,15 @@ export class SplitAligner {
 
   /** The offset of `t`'s directory table, built once per directory key. */
   private dirTable(t: NameTarget, dirKey: number): number {
-    let off = this.offsets.get(dirKey);
-    if (off === undefined) {
-      off = this.tableFor(t);
-      this.offsets.set(dirKey, off);
+    if (dirKey >= this.offsets.length) {
+      const grown = new Int32Array(Math.max(dirKey + 1, this.offsets.length * 2));
+      grown.set(this.offsets);
+      this.offsets = grown;
     }
+    const known = this.offsets[dirKey]!;
+    if (known > 0) return known - 1;
+    const off = this.tableFor(t);
+    this.offsets[dirKey] = off + 1;
     return off;
   }
 

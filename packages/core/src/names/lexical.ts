@@ -5,7 +5,16 @@
  */
 
 import type { NameQuery } from './query.js';
-import { isDigit, isLowerAscii, isSeparator, isUpperAscii, type NameTarget, SLASH } from './target.js';
+import {
+  firstCompactChar,
+  isDigit,
+  isLowerAscii,
+  isMainFileName,
+  isSeparator,
+  isUpperAscii,
+  type NameTarget,
+  SLASH,
+} from './target.js';
 import {
   finishScore,
   SCORE_COMPACT_EXACT,
@@ -39,6 +48,26 @@ export function lexicalScoreTarget(q: NameQuery, t: NameTarget, match?: LexicalM
   const asDir = lexicalOwn(q, main);
   if (match && own === 0 && asDir > 0) match.aliasOnly = true;
   return Math.max(asDir, own);
+}
+
+/**
+ * False only when {@link lexicalScoreTarget} is certainly 0 for the candidate whose lowercase path is `lower` and whose
+ * name starts at `nameStart`; read without preparing its target, so an index that has not prepared its entries yet
+ * (the first search after a build) prepares none for a miss. Every lexical tier needs some reading's name inside the
+ * candidate's name, or its separator-free name starting the candidate's; a directory's main file also scores as
+ * its directory, so it always may.
+ */
+export function lexicalMayMatch(q: NameQuery, lower: string, nameStart: number): boolean {
+  if (isMainFileName(lower, nameStart, lower.indexOf('.', nameStart))) return true;
+  const first = firstCompactChar(lower, nameStart);
+  if (readingMayMatch(q, lower, nameStart, first)) return true;
+  for (const v of q.variants) if (readingMayMatch(v, lower, nameStart, first)) return true;
+  return false;
+}
+
+function readingMayMatch(r: NameQuery, lower: string, nameStart: number, firstCompact: number): boolean {
+  if (lower.indexOf(r.name, nameStart) >= 0) return true;
+  return r.nameCompact.length >= 2 && r.nameCompact.charCodeAt(0) === firstCompact;
 }
 
 function lexicalOwn(q: NameQuery, t: NameTarget): number {
@@ -106,6 +135,8 @@ function lexicalNameScore(qn: string, qc: string, t: NameTarget): number {
 /** The separator-blind tiers; only meaningful when the name or the query carries separators. */
 function compactTiers(qc: string, t: NameTarget): number {
   if (qc.length < 2) return 0;
+  // the compact name is built (and kept) only for a name whose first character could start `qc`
+  if (firstCompactChar(t.lower, t.nameStart) !== qc.charCodeAt(0)) return 0;
   const cn = t.compactName;
   if (!cn.startsWith(qc)) return 0;
   if (qc.length === cn.length || qc.length === t.compactLastStem || qc.length === t.compactFirstStem) {

@@ -1,5 +1,5 @@
 import { fuzzyQuality, fuzzyScoreOf, SplitAligner } from './fuzzy.js';
-import { type LexicalMatch, lexicalScoreTarget } from './lexical.js';
+import { type LexicalMatch, lexicalMayMatch, lexicalScoreTarget } from './lexical.js';
 import type { NameQuery } from './query.js';
 import { charMask, type DirectoryPrefix, directoryPrefix, lowerSameLength, NameTarget } from './target.js';
 import { fuzzyCeilingFor } from './tiers.js';
@@ -318,7 +318,10 @@ export class EntryStore {
       const kk = kindArr[i]!;
       if ((kk & kindMask) === 0) continue;
       if ((qmask & ~masks[i]!) !== 0) continue;
-      if ((qname & ~nameMasks[i]!) !== 0) {
+      if (
+        (qname & ~nameMasks[i]!) !== 0 ||
+        (this.targets[i] === undefined && !lexicalMayMatch(q, this.lowers[i]!, this.nameStarts[i]!))
+      ) {
         fuzzy[nf++] = i;
         continue;
       }
@@ -338,7 +341,7 @@ export class EntryStore {
       const text = q.text;
       const m = text.length;
       const parents = this.parents;
-      const aligner = SplitAligner.supports(text) ? new SplitAligner(text) : null;
+      const aligner = SplitAligner.supports(text) ? new SplitAligner(text, this.dirsById.length) : null;
       const lowers = this.lowers;
       const starts = this.nameStarts;
       complete = true;

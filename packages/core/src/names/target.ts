@@ -139,6 +139,15 @@ export function isSeparator(c: number): boolean {
   return c === 46 || c === 95 || c === 45 || c === 32; // . _ - space
 }
 
+/** The first character of `s` from `from` that is not a separator (the first of its compact form), or -1. */
+export function firstCompactChar(s: string, from: number): number {
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!isSeparator(c)) return c;
+  }
+  return -1;
+}
+
 export function compactOf(s: string, from = 0, to = s.length): string {
   let out = '';
   let start = from;
@@ -170,7 +179,7 @@ export function directoryPrefix(rel: string): DirectoryPrefix {
 }
 
 /** Is `lower`'s basename `index.*`, `__init__.*`, `mod.*`, or its directory's name plus an extension? */
-function isMainFileName(lower: string, nameStart: number, firstDot: number): boolean {
+export function isMainFileName(lower: string, nameStart: number, firstDot: number): boolean {
   if (firstDot <= nameStart) return false;
   const stemLen = firstDot - nameStart;
   if (stemLen === 5 && lower.startsWith('index', nameStart)) return true;
