@@ -216,12 +216,13 @@ describe('the warm PDF pool', () => {
     await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 60_000, interval: 50 });
   }, 120_000);
 
-  it('a warm child does not keep a one-shot process alive, and ends with it', () => {
+  it('a warm child does not keep a one-shot process alive (while no one waits on it), and ends with it', () => {
     // The script's pool never idles out (an hour), so the process can only exit because idle children are unref'd.
     const script = `
       const { PdfPool } = await import(${JSON.stringify(new URL('../dist/docs/index.js', import.meta.url).href)});
       const { pdf } = await import(${JSON.stringify(new URL('./fixtures/office-docs.ts', import.meta.url).href)});
       const pool = new PdfPool({ idleMs: 3_600_000 });
+      await pool.warm(256, 512); // a waiter holds the process open while the child starts (exit 13 otherwise)
       const r = await pool.extract({ bytes: pdf(['one']), sink: () => false, heapMb: 256, maxRssMb: 512,
         maxPages: 10, maxChars: 1000, wallMs: 120_000 });
       console.log(JSON.stringify({ r, pids: pool.stats().pids }));`;

@@ -230,7 +230,11 @@ export class PdfPool {
       const child = this.children.find((c) => c.heapMb === heapMb && c.state !== 'dead');
       if (child?.state === 'idle' || child?.state === 'busy') return;
       if (!child) this.start(heapMb, maxRssMb);
+      // Someone waits on the starting child: keep this process alive for it.
+      const starting = this.children.filter((c) => c.state === 'starting');
+      for (const c of starting) c.hold(true);
       await new Promise<void>((resolve) => this.waiters.add(resolve));
+      for (const c of starting) if (c.state === 'starting') c.hold(false);
     }
   }
 
