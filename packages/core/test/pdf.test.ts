@@ -225,14 +225,19 @@ describe('the warm PDF pool', () => {
       await pool.warm(256, 512); // a waiter holds the process open while the child starts (exit 13 otherwise)
       const r = await pool.extract({ bytes: pdf(['one']), sink: () => false, heapMb: 256, maxRssMb: 512,
         maxPages: 10, maxChars: 1000, wallMs: 120_000 });
-      console.log(JSON.stringify({ r, pids: pool.stats().pids }));`;
+      // close() resolves once its children are reaped (exit 13 if their unref'd exits could not keep the loop up).
+      const other = new PdfPool();
+      await other.warm(256, 512);
+      await other.close();
+      console.log(JSON.stringify({ r, pids: pool.stats().pids, closed: other.stats().pids }));`;
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
       timeout: 110_000,
     });
     expect(run.status, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as { r: unknown; pids: number[] };
+    const out = JSON.parse(run.stdout) as { r: unknown; pids: number[]; closed: number[] };
     expect(out.r).toEqual({ whole: true, stopped: false });
+    expect(out.closed).toEqual([]);
     expect(out.pids).toHaveLength(1);
     return vi.waitFor(() => expect(alive(out.pids[0]!)).toBe(false), { timeout: 60_000, interval: 50 });
   }, 120_000);

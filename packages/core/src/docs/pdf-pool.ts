@@ -244,7 +244,10 @@ export class PdfPool {
     this.generation++;
     const gone = this.children.splice(0);
     const exited = gone.map((c) => c.exited);
-    for (const c of gone) c.kill('closed');
+    for (const c of gone) {
+      c.hold(true); // whoever awaits this must see the exits: an unref'd child would let the loop end first
+      c.kill('closed');
+    }
     this.notify();
     return Promise.all(exited).then(() => {});
   }
