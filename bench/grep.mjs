@@ -45,6 +45,7 @@ const { values: opt } = parseArgs({
     write: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
+  strict: false, // bench/run.mjs passes every benchmark the same arguments
 });
 if (opt.help) {
   console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\nimport')[0]);
@@ -326,6 +327,18 @@ async function loadPhase(docsRoot) {
   );
   child.stderr.on('data', () => {});
   const ready = await new Promise((r) => child.on('message', (m) => m.ready && r(m)));
+  let seq = 0;
+  const ask = (cmd) =>
+    new Promise((resolve) => {
+      const id = ++seq;
+      const on = (m) => {
+        if (m.id !== id) return;
+        child.off('message', on);
+        resolve(m);
+      };
+      child.on('message', on);
+      child.send({ id, cmd });
+    });
   const { origin, token } = ready;
   const bodies = [
     { root: npm, q: 'ERR_INVALID_ARG_TYPE' },
@@ -356,10 +369,13 @@ async function loadPhase(docsRoot) {
   const clients = Number(opt.connections);
   const loadStart = load();
   const started = new Date();
-  fs.appendFileSync(
-    '/work/notes/LOAD.md',
-    `- grep helper: bench/grep.mjs load run, ${clients} clients × ${seconds} s on trawl serve, from ${started.toISOString().slice(11, 19)} UTC (until ~${new Date(started.getTime() + seconds * 1000 + 15_000).toISOString().slice(11, 19)})\n`,
-  );
+  const loadNote = '/work/notes/LOAD.md'; // the shared machine's "who is loading it" list, where there is one
+  if (fs.existsSync(loadNote))
+    fs.appendFileSync(
+      loadNote,
+      `- grep helper: bench/grep.mjs load run, ${clients} clients × ${seconds} s on trawl serve, from ${started.toISOString().slice(11, 19)} UTC (until ~${new Date(started.getTime() + seconds * 1000 + 15_000).toISOString().slice(11, 19)})\n`,
+    );
+  await ask('reset');
   const answers = [];
   const stopAt = performance.now() + seconds * 1000;
   let k = 0;
@@ -376,11 +392,12 @@ async function loadPhase(docsRoot) {
     }),
   );
   const loadEnd = load();
+  const server = await ask('stats');
   const status = {};
   for (const a of answers) status[a.status] = (status[a.status] ?? 0) + 1;
   const lat = answers.filter((a) => Number.isFinite(a.ms)).map((a) => a.ms);
   const over = answers.filter((a) => a.ms > DEADLINE_MS + SLACK_MS);
-  child.send({ id: 1, cmd: 'stop' });
+  child.send({ id: 0, cmd: 'stop' });
   await new Promise((r) => child.on('exit', r));
   fs.rmSync(scratch, { recursive: true, force: true });
   say(
@@ -415,6 +432,11 @@ async function loadPhase(docsRoot) {
       answers.filter((a) => String(a.status) === s),
     );
   if (over.length === 0 && lat.length) say(`\nEvery answer inside ${DEADLINE_MS} + ${SLACK_MS} ms.`);
+  const l = server.loop;
+  say(
+    `\nThe server's own event loop meanwhile (monitorEventLoopDelay): p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)}; ` +
+      `its CPU ${Math.round((server.cpuMs.user + server.cpuMs.system) / 1000)} s of ${seconds} s wall, RSS ${Math.round(server.rssMb)} MB.`,
+  );
 }
 
 say(`## Content grep (\`bench/grep.mjs\`, ${new Date().toISOString().slice(0, 16)} UTC)`);

@@ -17,6 +17,7 @@ const CORPORA = {
 // One line per benchmark script (a sibling of this file). Add new ones here.
 const BENCHMARKS = {
   engine: 'engine.mjs',
+  grep: 'grep.mjs',
   names: 'names.mjs',
   'search-tool': 'search-tool.mjs',
   serve: 'serve.mjs',
