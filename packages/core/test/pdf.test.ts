@@ -112,7 +112,11 @@ const alive = (pid: number) => fs.existsSync(`/proc/${pid}`);
 const fixtureChild = (name: string) =>
   fileURLToPath(new URL(`./fixtures/pdf-children/${name}`, import.meta.url));
 
-async function pages(pool: PdfPool, bytes: Buffer, bounds = BOUNDS) {
+async function pages(
+  pool: PdfPool,
+  bytes: Buffer,
+  bounds: Omit<Parameters<PdfPool['extract']>[0], 'bytes' | 'sink'> = BOUNDS,
+) {
   const labels: string[] = [];
   const result = await pool.extract({
     ...bounds,
@@ -187,6 +191,21 @@ describe('the warm PDF pool', () => {
     expect(result).toEqual({ whole: false, stopped: false, skipped: 'timeout' });
     expect(alive(pid)).toBe(false);
     expect(p.stats().killed).toBe(1);
+  }, 120_000);
+
+  it("waiting for a child to start is bounded by the caller's deadline, not charged to the document", async () => {
+    const p = pool({ script: fixtureChild('slow-start.mjs') });
+    const answer = pages(p, pdf(['x']), { ...BOUNDS, wallMs: 50, waitMs: 120_000 });
+    await vi.waitFor(() => expect(p.stats().pids).toHaveLength(1), { timeout: 60_000, interval: 10 });
+    const pid = p.stats().pids[0]!;
+    // The child catches SIGWINCH once its handler is in place (bit 28 of SigCgt); only then can it be told to be ready.
+    const catches = () =>
+      (BigInt(`0x${/SigCgt:\s*(\w+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]}`) >> 27n) & 1n;
+    await vi.waitFor(() => expect(catches()).toBe(1n), { timeout: 60_000, interval: 10 });
+    // Longer than the document's 50 ms: a wait charged to the document would have been skipped by now.
+    await new Promise((r) => setTimeout(r, 100));
+    process.kill(pid, 'SIGWINCH');
+    expect(await answer).toEqual({ labels: ['p 1'], result: { whole: true, stopped: false } });
   }, 120_000);
 
   it('a child that answers past the character cap is killed (the caller never holds more than it bounded)', async () => {

@@ -40,8 +40,8 @@ export const PDF_CHILD_MAX_RSS_MB = 512;
 /** PDF: how often the watchdog reads the child's resident set (ms). */
 export const PDF_RSS_POLL_MS = 25;
 /**
- * PDF: wall time of one extraction at most (ms), inside whatever deadline the caller has; waiting for a child to
- * start counts against it, a warm child costs nothing.
+ * PDF: wall time of one extraction at most (ms), from when a child takes the document, inside whatever deadline
+ * the caller has. Waiting for a child to start is bounded by that deadline, not by this: a warm child costs nothing.
  */
 export const PDF_CHILD_MAX_MS = 1_500;
 /**

@@ -20,8 +20,13 @@ export interface PdfJob {
   maxRssMb: number;
   maxPages: number;
   maxChars: number;
-  /** Wall time this document may take, waiting for a child included (already inside the caller's deadline). */
+  /** Wall time this document may take in a child, from when a child takes it. */
   wallMs: number;
+  /**
+   * How long the caller can wait for a child to start or free up (its remaining deadline, in ms); the document's
+   * own wall time is also cut to what is left of it then. Default: `wallMs` (waiting counts against the document).
+   */
+  waitMs?: number;
 }
 
 export interface PdfPoolOptions {
@@ -254,13 +259,15 @@ export class PdfPool {
 
   /** Extracts one document in a warm child; never throws. */
   async extract(job: PdfJob): Promise<ExtractResult> {
-    const until = Date.now() + job.wallMs;
+    // Starting a child is not the document's work: it may take what is left of the caller's deadline, and the
+    // document then gets its own wall time inside what is still left.
+    const deadline = Date.now() + (job.waitMs ?? job.wallMs);
     clearTimeout(this.idleTimer);
-    const child = await this.acquire(job, until);
+    const child = await this.acquire(job, deadline);
     if (!child) return { whole: false, stopped: false, skipped: 'timeout' };
     if (child.docs > 0) this.counts.warmDocs++;
     child.docs++;
-    return this.run(child, job, until);
+    return this.run(child, job, Math.min(deadline, Date.now() + job.wallMs));
   }
 
   /** An idle child with the job's heap ceiling, waiting (until `until`) for one to start or free up. */

@@ -3,6 +3,7 @@ import {
   PDF_CHILD_HEAP_MB,
   PDF_CHILD_MAX_MS,
   PDF_CHILD_MAX_RSS_MB,
+  PDF_CHILD_START_MS,
   PDF_MAX_PAGES,
 } from './limits.js';
 import { type PdfPool, sharedPdfPool } from './pdf-pool.js';
@@ -41,11 +42,10 @@ export async function extractPdf(
     return { whole: true, stopped: false, refused: 'not a PDF' };
   const limits = { ...DEFAULT_PDF_LIMITS, ...options.pdf };
   const now = options.now ?? Date.now;
-  const wallMs = Math.min(
-    limits.maxMs,
-    options.deadline !== undefined ? options.deadline - now() : limits.maxMs,
-  );
-  if (wallMs <= 0) return { whole: false, stopped: false, skipped: 'timeout' };
+  // Waiting for a child to start may use the caller's whole remaining deadline (a start is seconds on a loaded
+  // machine); the document's own 1.5 s counts from when a child takes it.
+  const waitMs = options.deadline !== undefined ? options.deadline - now() : PDF_CHILD_START_MS;
+  if (waitMs <= 0) return { whole: false, stopped: false, skipped: 'timeout' };
   const pool: PdfPool = options.pdfPool ?? sharedPdfPool();
   return pool.extract({
     bytes,
@@ -54,6 +54,7 @@ export async function extractPdf(
     maxRssMb: limits.maxRssMb,
     maxPages: limits.maxPages,
     maxChars: options.maxChars ?? DOC_MAX_CHARS,
-    wallMs,
+    wallMs: limits.maxMs,
+    waitMs,
   });
 }
