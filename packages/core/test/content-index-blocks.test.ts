@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/content-index/build.js';
 import { readIndexFile } from '../src/content-index/format.js';
-import { UNLISTED } from '../src/content-index/postings-builder.js';
+import { PostingsBuilder, UNLISTED } from '../src/content-index/postings-builder.js';
 import { evaluateBase, gramQuery } from '../src/content-index/query.js';
 
 /**
@@ -81,5 +81,28 @@ describe('content index blocks', () => {
     // "pm_re" ends file a, "sume" starts file b: adjacent ids would be, but a separator id lies between.
     const select = indexOf({ a: `${'.'.repeat(B)}pm_res`, b: `ume${'.'.repeat(B)}` });
     expect(select(['pm_resume'])).toEqual([]);
+  });
+});
+
+describe('postings size bound', () => {
+  it('leaves out the longest lists until the rest fit the byte budget', () => {
+    const p = new PostingsBuilder();
+    // Gram 1 in every id, gram 2 in every other, gram 3 in every tenth: 1000, 500, 100 one-byte postings.
+    for (let id = 0; id < 1000; id++) {
+      const grams = [1];
+      if (id % 2 === 0) grams.push(2);
+      if (id % 10 === 0) grams.push(3);
+      p.add(id, Uint32Array.from(grams));
+    }
+    expect(p.listLimit(Number.POSITIVE_INFINITY, 1e9)).toBe(Number.POSITIVE_INFINITY);
+    const keepTwo = p.listLimit(Number.POSITIVE_INFINITY, 700);
+    expect(keepTwo).toBeLessThan(1000);
+    expect(keepTwo).toBeGreaterThanOrEqual(500);
+    const keepOne = p.listLimit(Number.POSITIVE_INFINITY, 200);
+    expect(keepOne).toBeLessThan(500);
+    expect(keepOne).toBeGreaterThanOrEqual(100);
+    const s = p.serialize(keepOne);
+    expect([...s.counts]).toEqual([UNLISTED, UNLISTED, 100]);
+    expect(s.data.length).toBeLessThanOrEqual(200);
   });
 });

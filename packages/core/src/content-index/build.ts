@@ -5,7 +5,9 @@ import { GRAM, GramCollector } from './grams.js';
 import {
   BUILD_PROGRESS_MS,
   INDEX_BLOCK_BYTES,
+  MAX_INDEX_TEXT_SHARE,
   MAX_INDEXED_FILE_BYTES,
+  MIN_TEXT_FOR_SIZE_BOUND,
   RACY_MTIME_MS,
   UNLISTED_BLOCK_SHARE,
   UNLISTED_MIN_BLOCKS,
@@ -123,7 +125,14 @@ export function buildIndex(
     blockBytes,
     firstBlock,
     blocks,
-    postings: postings.serialize(maxListed(blocks, unlistedMinBlocks)),
+    postings: postings.serialize(
+      postings.listLimit(
+        maxListed(blocks, unlistedMinBlocks),
+        textBytes < MIN_TEXT_FOR_SIZE_BOUND
+          ? Number.POSITIVE_INFINITY
+          : MAX_INDEX_TEXT_SHARE * textBytes - fixedBytes(paths, postings.distinctGrams),
+      ),
+    ),
   };
   const indexBytes = writeIndexFile(dir, data);
   return {
@@ -140,4 +149,11 @@ function maxListed(blocks: Uint32Array, minBlocks: number): number {
   let total = 0;
   for (let i = 0; i < blocks.length; i++) total += blocks[i]!;
   return Math.max(minBlocks, Math.floor(total * UNLISTED_BLOCK_SHARE));
+}
+
+/** What the index holds besides the lists' bytes: per-file records, paths and block table, per-gram table. */
+function fixedBytes(paths: readonly string[], grams: number): number {
+  let pathBytes = 0;
+  for (const p of paths) pathBytes += p.length + 1;
+  return paths.length * (32 + 8) + pathBytes + grams * 16 + 4096;
 }

@@ -45,6 +45,11 @@ export class PostingsBuilder {
   private cells = 0;
   private bytes = 0;
 
+  /** Distinct grams seen so far. */
+  get distinctGrams(): number {
+    return this.slots;
+  }
+
   /** Bytes the postings will take on disk so far. */
   get dataBytes(): number {
     return this.bytes;
@@ -123,6 +128,43 @@ export class PostingsBuilder {
       if (v < 0x80) return;
       v = Math.floor(v / 128);
     }
+  }
+
+  /**
+   * The longest list to keep so that the lists kept take at most `maxBytes`: the longest lists go first (they
+   * narrow a query least). At most `maxListed` in any case.
+   */
+  listLimit(maxListed: number, maxBytes: number): number {
+    const n = this.slots;
+    const st = this.state;
+    // Bytes of each list: full cells plus the tail's fill.
+    const bytesOf = new Float64Array(n);
+    for (let s = 0; s < n; s++) {
+      let cells = 1;
+      const tail = st[s * 4 + TAIL]!;
+      for (let c = this.head[s]!; c !== tail; cells++) {
+        const page = this.pages[c >>> PAGE_SHIFT]!;
+        const link = (c & (PAGE_CELLS - 1)) * CELL + PAYLOAD;
+        c = page[link]! | (page[link + 1]! << 8) | (page[link + 2]! << 16) | (page[link + 3]! * 0x1000000);
+      }
+      bytesOf[s] = (cells - 1) * PAYLOAD + st[s * 4 + FILL]!;
+    }
+    let kept = 0;
+    for (let s = 0; s < n; s++) if (st[s * 4 + COUNT]! <= maxListed) kept += bytesOf[s]!;
+    if (kept <= maxBytes) return maxListed;
+    // Longest first: count (high) and slot (low) packed, descending.
+    const bySize = new Float64Array(n);
+    for (let s = 0; s < n; s++) bySize[s] = st[s * 4 + COUNT]! * 2 ** 24 + s;
+    bySize.sort().reverse();
+    let limit = maxListed;
+    for (let i = 0; i < n && kept > maxBytes; i++) {
+      const s = bySize[i]! % 2 ** 24;
+      const count = st[s * 4 + COUNT]!;
+      if (count > maxListed) continue; // left out already
+      kept -= bytesOf[s]!;
+      limit = count - 1;
+    }
+    return limit; // lists as long as the last one dropped go too: fewer bytes still
   }
 
   /** The lists, keyed and contiguous, in gram order; lists longer than `maxListed` are left out (UNLISTED). */
