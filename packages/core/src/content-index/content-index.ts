@@ -26,6 +26,7 @@ import {
   MAX_WATCHED_DIRS,
   MERGE_OVERLAY_MIN_FILES,
   MERGE_OVERLAY_SHARE,
+  MIN_BYTES_FOR_SHARE_RULE,
   MIN_FILES_FOR_SHARE_RULE,
   REINDEX_PER_SEARCH,
 } from './limits.js';
@@ -790,7 +791,7 @@ export class ContentIndex implements SearchIndex {
     const n = entries.length;
     const use: IndexUse = { used: true, reason: '', candidates: picked.length, files: n };
     if (
-      n >= MIN_FILES_FOR_SHARE_RULE &&
+      (n >= MIN_FILES_FOR_SHARE_RULE || totalBytes >= MIN_BYTES_FOR_SHARE_RULE) &&
       (picked.length > n * MAX_CANDIDATE_FILE_SHARE || pickedBytes > totalBytes * MAX_CANDIDATE_BYTE_SHARE)
     ) {
       return scan(`${picked.length} of ${n} files may match: a scan is faster`);

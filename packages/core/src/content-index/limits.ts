@@ -59,6 +59,11 @@ export const MAX_CANDIDATE_FILE_SHARE = 0.25;
 export const MAX_CANDIDATE_BYTE_SHARE = 0.25;
 /** Trees this small are not worth an index decision: below it the share rule is not applied. */
 export const MIN_FILES_FOR_SHARE_RULE = 200;
+/**
+ * …unless its files hold this much: a few files can be most of a search's bytes (`typescript/`: 108 files, three
+ * bundles of several MB each; reading them through the js workers took 4.4× rg's time, bench/RESULTS.md).
+ */
+export const MIN_BYTES_FOR_SHARE_RULE = 16 * 1024 * 1024;
 
 /**
  * A file whose mtime is this close to the moment it was read may be modified again within the same mtime
