@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DocSegment, documentKindOf, extractDocument } from '../src/docs/index.js';
-import { docx, pptx, xlsx, zip } from './fixtures/office-docs.js';
+import { docx, pptx, xlsx } from './fixtures/office-docs.js';
+import { zip } from './fixtures/zip.js';
 
 async function all(kind: 'docx' | 'pptx' | 'xlsx', bytes: Buffer, options = {}) {
   const segments: DocSegment[] = [];

@@ -3,21 +3,26 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as tar from 'tar';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Engine, makeTree, makeZip, refusal, run } from './fixtures/tool/helpers.js';
+import { type Engine, makeTree, refusal, run } from './fixtures/tool/helpers.js';
+import { zip } from './fixtures/zip.js';
 
 let dir: string;
 beforeAll(() => {
   dir = makeTree({ 'note.txt': 'needle outside\n', 'stage/docs/notes.md': 'one\nneedle in tar\n' });
   fs.writeFileSync(
     path.join(dir, 'bundle.zip'),
-    makeZip([
-      { name: 'src/', data: '' },
-      { name: 'src/foo.ts', data: 'alpha\nneedle in zip\nomega\n' },
-      { name: 'src/deflated.ts', data: 'alpha\nneedle deflated\n'.repeat(3), deflate: true },
-      { name: 'bin.dat', data: Buffer.from('needle\u0000bin\n') },
-      { name: 'latin.txt', data: Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x20, 0xe9, 0x0a]) },
-      { name: 'dir/inner.txt', data: 'needle inner\n' },
-      { name: 'huge.txt', data: 'a'.repeat(17 * 1024 * 1024), deflate: true },
+    zip([
+      { name: 'src/', deflate: false },
+      { name: 'src/foo.ts', data: 'alpha\nneedle in zip\nomega\n', deflate: false },
+      { name: 'src/deflated.ts', data: 'alpha\nneedle deflated\n'.repeat(3) },
+      { name: 'bin.dat', data: Buffer.from('needle\u0000bin\n'), deflate: false },
+      {
+        name: 'latin.txt',
+        data: Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x20, 0xe9, 0x0a]),
+        deflate: false,
+      },
+      { name: 'dir/inner.txt', data: 'needle inner\n', deflate: false },
+      { name: 'huge.txt', data: 'a'.repeat(17 * 1024 * 1024) },
     ]),
   );
   tar.c({ file: path.join(dir, 'rel.tar.gz'), cwd: path.join(dir, 'stage'), gzip: true, sync: true }, [

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { searchTool } from '@trawl/core/tool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zip } from '../../core/test/fixtures/zip.js';
 
 const BIN = path.resolve(__dirname, '../bin/trawl.js');
 let proj: string;
@@ -32,7 +33,11 @@ beforeAll(() => {
     fs.mkdirSync(path.dirname(path.join(proj, rel)), { recursive: true });
     fs.writeFileSync(path.join(proj, rel), content);
   }
-  fs.writeFileSync(path.join(proj, 'bundle.zip'), zipWithBinaryMember());
+  // a stored member holding a NUL byte
+  fs.writeFileSync(
+    path.join(proj, 'bundle.zip'),
+    zip([{ name: 'bin.dat', data: Buffer.from('needle\u0000x\n'), deflate: false }]),
+  );
 });
 afterAll(() => fs.rmSync(proj, { recursive: true, force: true }));
 
@@ -193,45 +198,6 @@ describe('trawl search (CLI process)', () => {
     expect(r.stderr).toMatch(/^trawl: missing required argument 'pattern'\n$/);
   });
 });
-
-/** A stored zip with one member holding a NUL byte. */
-function zipWithBinaryMember(): Buffer {
-  const name = Buffer.from('bin.dat');
-  const data = Buffer.from('needle\u0000x\n');
-  const crc = crc32(data);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(data.length, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(data.length, 24);
-  central.writeUInt16LE(name.length, 28);
-  const cdOffset = local.length + name.length + data.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + name.length, 12);
-  end.writeUInt32LE(cdOffset, 16);
-  return Buffer.concat([local, name, data, central, name, end]);
-}
-
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-  }
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 describe('trawl search through a link to HOME (CLI process)', () => {
   it.each(['js', 'rg'])('🔒 prints what HOME holds but never a credential store (%s engine)', (engine) => {
