@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Workbench benchmark (issue 10): how long a person waits for the @ picker, and what the page costs to load.
 //
-//   npm run build && node bench/web.mjs [--queries 100] [--write]
+//   npm run build && node --import tsx bench/web.mjs [--queries 100] [--write]
+//
+// (tsx: the browser is launched by the e2e tests' own helper, packages/web/test/e2e/browser.ts.)
 //
 // 1. Keystroke to first row painted: Debian's chromium (playwright-core) on the workbench of a real `trawl serve`
 //    over the Linux tree (indexed). Each query is typed into the composer as `@` + a few characters of a real file
@@ -18,7 +20,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as zlib from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { chromiumPath, launch } from '../packages/web/test/e2e/browser.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -33,7 +35,6 @@ const DEBOUNCE_MS = 200;
 const write = args.includes('--write');
 const cache = process.env.TRAWL_BENCH_CACHE || path.join(os.homedir(), '.cache/trawl-bench');
 const linux = path.join(cache, 'linux');
-const CHROMIUM = process.env.TRAWL_CHROMIUM || '/usr/bin/chromium';
 
 function bundle() {
   const dir = path.join(root, 'packages/web/dist/assets');
@@ -117,21 +118,10 @@ async function pickerLatency() {
   if (!fs.existsSync(path.join(linux, 'MAINTAINERS')) || !fs.existsSync(path.join(cache, 'linux.done'))) {
     throw new Error(`the Linux tree is not ready in ${linux} (bench/corpora builds it)`);
   }
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM} (apt-get install chromium)`);
+  const chromium = chromiumPath();
+  if (!chromium) throw new Error('no chromium (apt-get install chromium, or set TRAWL_CHROMIUM)');
   const { url, child, data } = await serve();
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launch(chromium);
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     page.setDefaultTimeout(120_000);
