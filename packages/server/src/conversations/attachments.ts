@@ -10,7 +10,7 @@ import {
   ATTACH_MAX_TOTAL_BYTES,
   PREVIEW_FILE_CHARS,
 } from './limits.js';
-import type { MessageMeta } from './store.js';
+import type { MessageMeta } from './types.js';
 
 /** One attached file as the agent receives it. `error` (a code of GET /api/file) when its text could not be read. */
 export interface AttachedFile {

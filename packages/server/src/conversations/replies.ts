@@ -3,7 +3,8 @@ import type { ServerContext } from '../http/context.js';
 import { type AgentCommand, type AgentEnd, runAgent } from './agent.js';
 import { type AgentPayload, knownRoots, previewText, readAttachments } from './attachments.js';
 import { AGENT_MAX_RUNNING } from './limits.js';
-import type { ConversationStore, Message, MessageMeta } from './store.js';
+import type { ConversationStore } from './store.js';
+import type { Message, MessageMeta } from './types.js';
 
 /** What a reply stream carries: text as it comes, then exactly one `done` or `error`. */
 export type ReplyEvent =

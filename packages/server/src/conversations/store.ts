@@ -8,37 +8,10 @@ import {
   CONVERSATION_TITLE_MAX_CHARS,
   MAX_CONVERSATIONS,
 } from './limits.js';
+import type { Conversation, Message } from './types.js';
 
 /** The conversations directory, relative to the data directory. */
 export const CONVERSATIONS_DIR = 'conversations';
-
-export interface Conversation {
-  id: string;
-  title: string;
-  /** The known project (server-held spelling) the conversation works in, or null. */
-  project: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export type MessageStatus = 'streaming' | 'done' | 'stopped' | 'failed';
-
-export interface MessageMeta {
-  files?: Array<{ path: string; name: string }>;
-  dirs?: Array<{ path: string; label: string }>;
-}
-
-export interface Message {
-  id: string;
-  role: 'user' | 'assistant';
-  text: string;
-  wire: string;
-  meta: MessageMeta;
-  at: string;
-  status?: MessageStatus;
-  /** Why a reply failed (assistant messages with status `failed`). */
-  error?: { code: string; error: string };
-}
 
 /** A new message would take the conversation's file past its cap. */
 export class ConversationFullError extends Error {

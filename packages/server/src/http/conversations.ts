@@ -12,9 +12,9 @@ import type { Replies, ReplyEvent } from '../conversations/replies.js';
 import {
   ConversationFullError,
   type ConversationStore,
-  type Message,
   TooManyConversationsError,
 } from '../conversations/store.js';
+import type { Message } from '../conversations/types.js';
 import type { ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS, SSE_HEARTBEAT_MS } from './limits.js';
 

@@ -1,6 +1,9 @@
 /** Typed calls for the endpoints of docs/http-api.md (the workbench contract). */
-import type { MessageMeta } from '../tokens/wire.js';
+// The conversation shapes are the server's one definition, imported as types only (nothing of the server is bundled).
+import type { Conversation, Message, MessageMeta } from '../../../server/src/conversations/types.js';
 import { getJson, sendJson } from './client.js';
+
+export type { Conversation, Message, MessageStatus } from '../../../server/src/conversations/types.js';
 
 export type Kind = 'file' | 'dir';
 /** A row as /api/file-search, /api/path-complete and /api/tree return it. */
@@ -15,23 +18,6 @@ export interface Project {
   path: string;
   name: string;
   source: 'serve' | 'recent';
-}
-export interface Conversation {
-  id: string;
-  title: string;
-  project?: string | null;
-  created_at: string;
-  updated_at: string;
-}
-export type MessageStatus = 'streaming' | 'done' | 'stopped' | 'failed';
-export interface Message {
-  id: string;
-  role: 'user' | 'assistant';
-  text: string;
-  wire: string;
-  meta: MessageMeta;
-  at: string;
-  status?: MessageStatus;
 }
 export interface GrepHit {
   file: string;

@@ -9,21 +9,12 @@
  * literally (`$1` or `$&` in a folder name survive). `resolveDirSegment` turns markers back into `@label/` tokens,
  * losslessly for paths with spaces because the path is read from `meta`, not up to the next space.
  */
+
+import type { DirRef, FileRef, MessageMeta } from '../../../server/src/conversations/types.js';
 import { isDirRel, type Mention, parseMentions } from './mentions.js';
 import { buildFileLabels, dirFullPath } from './paths.js';
 
-export interface FileRef {
-  path: string;
-  name: string;
-}
-export interface DirRef {
-  path: string;
-  label: string;
-}
-export interface MessageMeta {
-  files?: FileRef[];
-  dirs?: DirRef[];
-}
+export type { DirRef, FileRef, MessageMeta };
 
 /** A file the picker staged: the rel its token carries and the absolute path it stands for. */
 export interface PickedFile {
