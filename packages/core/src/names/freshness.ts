@@ -5,6 +5,7 @@
  * fires a poll or a settle window by hand instead of waiting for one.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { FileIndexOptions } from './file-index.js';
 import {
   FILE_INDEX_FULL_REBUILD_MS,
   FILE_INDEX_MAX_WATCHED_DIRS,
@@ -46,16 +47,11 @@ export interface FreshnessHost {
   refresh(): Promise<void>;
 }
 
-export interface FreshnessOptions {
-  fs: NameSearchFs;
-  watch?: boolean;
-  maxWatchedDirs?: number;
-  pollMs?: number;
-  fullRebuildMs?: number;
-  settleMs?: number;
-  yieldMs?: number;
-  clock?: FreshnessClock;
-}
+/** The index's freshness settings (documented on {@link FileIndexOptions}) and its filesystem. */
+export type FreshnessOptions = Pick<
+  FileIndexOptions,
+  'watch' | 'maxWatchedDirs' | 'pollMs' | 'fullRebuildMs' | 'settleMs' | 'yieldMs' | 'clock'
+> & { fs: NameSearchFs };
 
 export class IndexFreshness {
   /** Directory mtimes: the baseline polling compares against (recorded as directories are listed, see pollsAll). */
