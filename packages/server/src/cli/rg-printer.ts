@@ -34,6 +34,8 @@ export interface RgPrintOptions {
   maxColumnsPreview?: boolean;
   /** --path-separator: printed paths use this instead of '/' (not in JSON, as ripgrep). */
   pathSeparator?: string;
+  /** --crlf: what the printer writes itself (paths, counts, -o pieces) ends with \r\n; lines keep their own. */
+  crlf?: boolean;
   /** `--include-zero`: counts are printed for files without a match too. */
   includeZero: boolean;
   /** -c counts matches, not matching lines: ripgrep's rule under -U for a pattern that can match a line end. */
@@ -72,7 +74,11 @@ export class RgPrinter {
   private fileBuffer: LineEvent[] = [];
   matchedAny = false;
 
-  constructor(private readonly o: RgPrintOptions) {}
+  private readonly eol: string;
+
+  constructor(private readonly o: RgPrintOptions) {
+    this.eol = o.crlf ? '\r\n' : '\n';
+  }
 
   print(event: SearchEvent): string {
     return this.o.format === 'json' ? this.json(event) : this.plain(event);
@@ -185,11 +191,11 @@ export class RgPrinter {
       case 'files-with-matches':
         if (!matched) return '';
         this.matchedAny = true;
-        return o.nullAfterPath ? `${p}\0` : `${p}\n`;
+        return o.nullAfterPath ? `${p}\0` : `${p}${this.eol}`;
       case 'files-without-match':
         if (matched) return '';
         this.matchedAny = true;
-        return o.nullAfterPath ? `${p}\0` : `${p}\n`;
+        return o.nullAfterPath ? `${p}\0` : `${p}${this.eol}`;
       case 'count':
       case 'count-matches': {
         // A walked file found binary after its first match: ripgrep had to read it all, saw the NUL, and
@@ -199,7 +205,7 @@ export class RgPrinter {
         const n =
           (o.mode === 'count' && !o.countMatchesOnly) || o.invert ? e.stats.matchedLines : e.stats.matches;
         if (n === 0 && !o.includeZero) return '';
-        return o.withFilename ? `${this.pathField(p, ':')}${n}\n` : `${n}\n`;
+        return o.withFilename ? `${this.pathField(p, ':')}${n}${this.eol}` : `${n}${this.eol}`;
       }
     }
     if (!matched) return '';
@@ -211,7 +217,7 @@ export class RgPrinter {
     this.printedAnyGroup = true;
     const binary = this.binaryCut(e, lines);
     if (binary && binary.keep === 0) return out + this.binaryNotice(p, binary.offset, binary.stopped);
-    if (o.heading && o.withFilename) out += o.nullAfterPath ? `${p}\0` : `${p}\n`;
+    if (o.heading && o.withFilename) out += o.nullAfterPath ? `${p}\0` : `${p}${this.eol}`;
     let lastLine = -1;
     const upto = binary ? binary.keep : lines.length;
     for (let k = 0; k < upto; k++) {
@@ -310,7 +316,7 @@ export class RgPrinter {
   ): string {
     const o = this.o;
     const sep = isMatch ? o.fieldMatchSeparator : o.fieldContextSeparator;
-    const text = rawText.replace(/\r?\n$/, '');
+    const text = rawText.replace(/\n$/, '');
     const textBytes = Buffer.from(text, 'utf8');
     const prefix = (col: number | null, byte: number) => {
       let p = '';
@@ -327,7 +333,7 @@ export class RgPrinter {
         let piece = textBytes.subarray(a, Math.min(z, textBytes.length)).toString('utf8');
         if (o.replace) piece = o.replace(text, charIndex(textBytes, a), charIndex(textBytes, z));
         if (o.trim) piece = trimStart(piece);
-        out += `${prefix(a + 1, offset + a)}${this.columns(piece, true, [0])}\n`;
+        out += `${prefix(a + 1, offset + a)}${this.columns(piece, true, [0])}${this.eol}`;
       }
       return out;
     }

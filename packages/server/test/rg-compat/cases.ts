@@ -1150,4 +1150,32 @@ export const CASES: CompatCase[] = [
     stdout: '',
     code: 1,
   },
+  {
+    from: 'issue-13: a CRLF line prints with its \\r (without --crlf, $ does not match before it)',
+    files: { f: 'foo\r\nbar foo\r\nfoo x\r\n' },
+    args: ['-n', '-e', 'foo$', '-e', '^bar', 'f'],
+    stdout: '2:bar foo\r\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: --crlf: $ before \\r\\n, . not \\r, -o and counts end in \\r\\n',
+    files: { f: 'foo\r\nbar foo\r\nfoo x\r\n' },
+    args: ['--crlf', '-o', 'o.$', 'f'],
+    stdout: 'oo\r\noo\r\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: --crlf with -c and -x',
+    files: { f: 'foo\r\nbar foo\r\nfoo x\r\n' },
+    args: ['--crlf', '-c', '-x', 'foo', 'f'],
+    stdout: '1\r\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: --crlf -l and headings over an LF file',
+    files: { g: 'foo\nbar\n' },
+    args: ['--crlf', '--heading', '-H', 'foo$', 'g'],
+    stdout: 'g\r\nfoo\n',
+    code: 0,
+  },
 ];

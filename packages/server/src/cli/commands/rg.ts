@@ -15,6 +15,7 @@ interface RgFlags {
   lineRegexp?: boolean;
   multiline?: boolean;
   multilineDotall?: boolean;
+  crlf?: boolean;
   invertMatch?: boolean;
   text?: boolean;
   binary?: boolean;
@@ -153,6 +154,8 @@ function addFlags(
       .option('-x, --line-regexp', 'only match whole lines')
       .option('-U, --multiline', 'let matches span lines')
       .option('--multiline-dotall', "with -U, let '.' match line ends")
+      .option('--crlf', "treat CRLF as a line end: '$' matches before \\r\\n, '.' does not match \\r")
+      .option('--no-crlf', 'treat only LF as a line end (the default)')
       .option('-v, --invert-match', 'print the lines that do not match')
       // Binary files
       .option('-a, --text', 'search binary files as if they were text')
@@ -363,7 +366,10 @@ async function runRg(
   if ((patterns.length === 0 && !flags.invertMatch) || flags.maxCount === 0) return 1;
   if (patterns.length === 0) patterns.push('[a&&b]');
   const combined = core.combineRgPatterns(patterns, { fixedStrings, lineRegexp: flags.lineRegexp ?? false });
-  const pattern = flags.multiline && flags.multilineDotall ? `(?s:${combined.pattern})` : combined.pattern;
+  const dotall = flags.multiline && flags.multilineDotall;
+  // --crlf is ripgrep's (?R) flag for the whole pattern; a literal has no anchors to change.
+  const crlf = (flags.crlf ?? false) && !combined.fixedStrings;
+  const pattern = `${crlf ? '(?R)' : ''}${dotall ? `(?s:${combined.pattern})` : combined.pattern}`;
 
   const tty = io.stdout.isTTY === true;
   const singleFile = paths.length === 1 && ((stdin && paths[0] === '-') || isFile(paths[0]!, io.cwd));
@@ -427,6 +433,7 @@ async function runRg(
     ...(flags.maxColumns !== undefined ? { maxColumns: flags.maxColumns } : {}),
     ...(flags.maxColumnsPreview ? { maxColumnsPreview: true } : {}),
     ...pathSeparatorOf(flags),
+    ...(flags.crlf ? { crlf: true } : {}),
     includeZero: flags.includeZero ?? false,
     countMatchesOnly:
       mode === 'count' && request.multiline === true && core.patternMatchesNewline({ ...request, pattern }),
