@@ -63,6 +63,8 @@ export interface SearchRequest extends WalkChoices {
   invertMatch?: boolean;
   /** Binary files: 'auto' (ripgrep's default), 'search' (--binary), 'text' (-a: no detection). */
   binary?: 'auto' | 'search' | 'text';
+  /** ripgrep -E: a WHATWG encoding label files are decoded from (a BOM still wins), or 'none' (raw bytes). */
+  encoding?: string;
   /** Refuse a pattern that must match a NUL while binary detection is on (ripgrep's rule; `trawl rg`). */
   banNul?: boolean;
   /**
@@ -312,6 +314,7 @@ function prepareRun(request: SearchRequest): {
     searcher: {
       mode: request.mode ?? 'lines',
       ...(request.invertMatch ? { invert: true } : {}),
+      ...(request.encoding !== undefined ? { encoding: request.encoding } : {}),
       ...(request.binary && request.binary !== 'auto'
         ? { binaryDetection: request.binary === 'text' ? ('none' as const) : ('search' as const) }
         : {}),

@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { TextDecoder } from 'node:util';
 import { BINARY_SNIFF_BYTES } from '../limits.js';
 import type { FileStats, LineRecord, Submatch } from './events.js';
 import { charBoundaryAtOrBefore, utf8OffsetsOf, utf16IndicesToByteOffsets } from './utf8.js';
@@ -45,6 +46,11 @@ export interface SearcherConfig {
   binaryDetection?: 'auto' | 'search' | 'none';
   /** ripgrep -v: report the lines that do not match (as matches without submatches). */
   invert?: boolean;
+  /**
+   * ripgrep -E: a WHATWG encoding label the file is decoded from (a byte-order mark still wins), or 'none'
+   * for the raw bytes with no BOM sniffing. Unset: UTF-8 with BOM sniffing (ripgrep's auto).
+   */
+  encoding?: string;
 }
 
 /** A reported line: a match (possibly without submatches, see collectSpans) or a context line. */
@@ -135,7 +141,8 @@ export function searchBuffer(
   prefilter: Prefilter,
   config: SearcherConfig,
 ): FileResult {
-  const decoded = decodeByBom(buf, length);
+  const decoded =
+    config.encoding === 'none' ? null : (decodeByBom(buf, length) ?? decodeAs(config.encoding, buf, length));
   if (decoded) {
     buf = decoded;
     length = decoded.length;
@@ -709,6 +716,27 @@ function decodeByBom(buf: Buffer, length: number): Buffer | null {
     return Buffer.from(swapped.toString('utf16le'), 'utf8');
   }
   return null;
+}
+
+/** Whether -E names an encoding other than UTF-8: the file's bytes then say nothing of its text. */
+export function transcodes(encoding: string | undefined): boolean {
+  return encoding !== undefined && encoding !== 'none' && decoderFor(encoding).encoding !== 'utf-8';
+}
+
+const decoders = new Map<string, TextDecoder>();
+function decoderFor(label: string): TextDecoder {
+  let d = decoders.get(label);
+  if (!d) {
+    d = new TextDecoder(label);
+    decoders.set(label, d);
+  }
+  return d;
+}
+
+/** The file as UTF-8 from the encoding -E names (offsets are then the transcoded text's, as ripgrep's). */
+function decodeAs(encoding: string | undefined, buf: Buffer, length: number): Buffer | null {
+  if (!transcodes(encoding)) return null;
+  return Buffer.from(decoderFor(encoding!).decode(buf.subarray(0, length)), 'utf8');
 }
 
 /** Whether a file's first bytes are a UTF-16 byte-order mark (its literals are then not in its raw bytes). */

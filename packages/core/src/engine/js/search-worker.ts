@@ -14,6 +14,7 @@ import {
   type SearcherConfig,
   searchBuffer,
   startsWithUtf16Bom,
+  transcodes,
 } from '../../search/searcher.js';
 import { describeError } from '../../util/errors.js';
 import {
@@ -113,7 +114,12 @@ function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: num
   const first = fs.readSync(fd, chunk, 0, CHUNK_BYTES, null);
   if (first < CHUNK_BYTES) return { buf: chunk, length: first };
   // Inverted or UTF-16, the literals say nothing about the raw bytes.
-  if (!prefilter.active || setup.config.invert || startsWithUtf16Bom(chunk, first))
+  if (
+    !prefilter.active ||
+    setup.config.invert ||
+    startsWithUtf16Bom(chunk, first) ||
+    transcodes(setup.config.encoding)
+  )
     return readWhole(fd, chunk, first, sizeHint);
   // Scan the rest chunk by chunk, keeping an overlap so a literal across a boundary is still seen.
   const overlap = Math.max(0, prefilter.longestLiteralBytes - 1);

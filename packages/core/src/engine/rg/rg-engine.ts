@@ -228,6 +228,7 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   if (p.multiline) args.push('--multiline');
   args.push(...rgWalkArgs(w));
   if (s.invert) args.push('--invert-match');
+  if (s.encoding !== undefined) args.push('--encoding', s.encoding);
   if (s.binaryDetection === 'none') args.push('--text');
   else if (s.binaryDetection === 'search') args.push('--binary');
   for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);

@@ -16,6 +16,7 @@ interface RgFlags {
   multiline?: boolean;
   multilineDotall?: boolean;
   crlf?: boolean;
+  encoding?: string;
   invertMatch?: boolean;
   text?: boolean;
   binary?: boolean;
@@ -156,6 +157,11 @@ function addFlags(
       .option('--multiline-dotall', "with -U, let '.' match line ends")
       .option('--crlf', "treat CRLF as a line end: '$' matches before \\r\\n, '.' does not match \\r")
       .option('--no-crlf', 'treat only LF as a line end (the default)')
+      .option(
+        '-E, --encoding <encoding>',
+        "decode files from ENCODING (utf-16le, latin1, …; a BOM still wins); 'none': raw bytes, no BOM sniffing",
+        parseEncoding,
+      )
       .option('-v, --invert-match', 'print the lines that do not match')
       // Binary files
       .option('-a, --text', 'search binary files as if they were text')
@@ -271,6 +277,18 @@ function addFlags(
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** An encoding label ripgrep knows (the WHATWG list, as encoding_rs), 'auto' or 'none'. */
+function parseEncoding(v: string): string {
+  const label = v.trim().toLowerCase();
+  if (label === 'auto' || label === 'none') return label;
+  try {
+    new TextDecoder(label);
+  } catch {
+    throw new UsageError(`unknown encoding: ${v}`);
+  }
+  return label;
 }
 
 function parseSeconds(v: string): number {
@@ -398,6 +416,7 @@ async function runRg(
     binary: flags.text ? 'text' : flags.binary || unrestricted >= 3 ? 'search' : 'auto',
     banNul: true,
     ...(stdin ? { stdin } : {}),
+    ...(flags.encoding !== undefined && flags.encoding !== 'auto' ? { encoding: flags.encoding } : {}),
     ...walk,
     mode: engineMode,
     ...(reportUnmatched ? { reportUnmatched: true, countMatches: mode === 'count-matches' } : {}),
