@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SENSITIVE_HOME_LOCATIONS, trawlDataDirs } from '../src/fence/index.js';
+import { search } from '../src/engine/index.js';
+import { createSensitiveFence, SENSITIVE_HOME_LOCATIONS, trawlDataDirs } from '../src/fence/index.js';
+import type { SearchEvent } from '../src/search/events.js';
 import { makeTree, run } from './fixtures/tool/helpers.js';
 
 /**
@@ -125,5 +127,33 @@ describe.each(['js', 'rg', 'auto'] as const)('the fence through links (%s engine
     const r = await run(project, { pattern: 'CANARY', paths: '.' }, opts());
     expect(r.text).not.toContain('CANARY plain');
     expectNoSecret(r);
+  });
+});
+
+/**
+ * 🔒 -L (followLinks, issue 13): a walk that follows links decides each link on where it leads, so the fence's
+ * canonical predicate still refuses every store reached through one, under both engines; the plain files
+ * reached through the same links are the positive control. Without the realpath decision (deciding a followed
+ * link by its parent's canonical path plus its own name) every store below `homelink` leaks.
+ */
+describe.each(['js', 'rg'] as const)('the fence through followed links (%s engine)', (engine) => {
+  it('🔒 a walk of the project with followLinks finds the plain files behind its links and no store', async () => {
+    const fence = createSensitiveFence({ home, env: {} });
+    const events: SearchEvent[] = [];
+    for await (const e of search({
+      pattern: 'CANARY',
+      cwd: project,
+      paths: ['.'],
+      hidden: true,
+      followLinks: true,
+      exclude: (canonical) => fence.isSensitiveCanonical(canonical),
+      engine,
+    }))
+      events.push(e);
+    const text = JSON.stringify(events);
+    expect(text).toContain('CANARY plain note');
+    expect(text).toContain('CANARY plain config');
+    expect(text).toContain('homelink/notes/plain.txt');
+    expectNoSecret(events);
   });
 });

@@ -26,6 +26,10 @@ function materialize(c: CompatCase): string {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.writeFileSync(path.join(dir, name), content);
   }
+  for (const [name, target] of Object.entries(c.links ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.symlinkSync(target, path.join(dir, name));
+  }
   return dir;
 }
 

@@ -39,6 +39,7 @@ type WalkChoices = Pick<
   | 'maxEntries'
   | 'maxDirs'
   | 'maxDepth'
+  | 'followLinks'
   | 'fileTypes'
   | 'extraIgnoreFiles'
   | 'vcsIgnore'
@@ -370,6 +371,7 @@ export function walkOptionsOf(
     ...(request.maxEntries !== undefined ? { maxEntries: request.maxEntries } : {}),
     ...(request.maxDirs !== undefined ? { maxDirs: request.maxDirs } : {}),
     ...(request.maxDepth !== undefined ? { maxDepth: request.maxDepth } : {}),
+    ...(request.followLinks ? { followLinks: true } : {}),
     ...(request.fileTypes ? { fileTypes: request.fileTypes } : {}),
     ...(request.extraIgnoreFiles ? { extraIgnoreFiles: request.extraIgnoreFiles } : {}),
     ...(request.vcsIgnore === false ? { vcsIgnore: false } : {}),

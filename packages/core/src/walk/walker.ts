@@ -39,6 +39,13 @@ export interface WalkOptions {
    * A root whose realpath cannot be read is not walked when this is set (fail closed).
    */
   exclude?: (canonical: string) => boolean;
+  /**
+   * ripgrep -L: symbolic links below a root are followed. Each followed link is decided on where it leads
+   * (its realpath is its canonical path, so `exclude` still sees real locations, and a file reached through
+   * one is opened by that path); a link to a directory being walked above it is a loop, reported and not
+   * entered; a broken link is reported. Default false: links below a root are not followed.
+   */
+  followLinks?: boolean;
   /** ripgrep --max-depth: entries directly in a root are at depth 1; deeper ones are not walked. */
   maxDepth?: number;
   /**
@@ -107,12 +114,12 @@ interface DirRules {
 
 interface Frame {
   dirAbs: string;
-  /** Canonical path of the directory (only kept when an `exclude` predicate needs it). */
+  /** Canonical path of the directory (only kept when `exclude` or `followLinks` needs it). */
   dirCanon: string;
   /** Output path of the directory, '' for a root spelled '' (cwd without prefix). */
   dirOut: string;
   rules: DirRules | null;
-  entries: Array<{ name: string; isDir: boolean }>;
+  entries: Array<{ name: string; isDir: boolean; link?: true }>;
   next: number;
   /** Path relative to the root, for `globBase: 'root'`. */
   rel: string;
@@ -192,8 +199,9 @@ export class Walker {
     }
     const rootOut = root === '' ? '' : toSlashes(root).replace(/\/+$/, '') || '/';
     const exclude = this.options.exclude;
+    const follow = this.options.followLinks === true;
     let canon = '';
-    if (exclude) {
+    if (exclude || follow) {
       // Roots are followed, so the predicate is asked about where this one leads, not how it is spelled.
       try {
         canon = fs.realpathSync.native(abs);
@@ -205,7 +213,7 @@ export class Walker {
         });
         return;
       }
-      if (exclude(canon)) return;
+      if (exclude?.(canon)) return;
     }
     if (!st.isDirectory()) {
       this.stats.files++;
@@ -226,7 +234,7 @@ export class Walker {
         stack.pop();
         continue;
       }
-      const { name, isDir } = frame.entries[frame.next++]!;
+      const { name, isDir, link } = frame.entries[frame.next++]!;
       if (this.budgetExceeded()) return;
       if (this.options.maxDepth !== undefined && frame.depth + 1 > this.options.maxDepth) continue;
       const childAbs = frame.dirAbs === '/' ? `/${name}` : `${frame.dirAbs}/${name}`;
@@ -234,10 +242,29 @@ export class Walker {
         frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
       const childRel = frame.rel === '' ? name : `${frame.rel}/${name}`;
       if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules, frame.dirAbs)) continue;
-      const childCanon = exclude ? (frame.dirCanon === '/' ? `/${name}` : `${frame.dirCanon}/${name}`) : '';
+      let childCanon =
+        exclude || follow ? (frame.dirCanon === '/' ? `/${name}` : `${frame.dirCanon}/${name}`) : '';
+      if (link) {
+        // A followed link is where it leads: decided, opened and checked for loops by its realpath.
+        const real = this.realpathOrError(childAbs, childOut);
+        if (real === null) continue;
+        childCanon = real;
+      }
       if (exclude?.(childCanon)) continue;
       if (isDir) {
         if (this.options.skipDirs?.has(name)) continue;
+        if (link) {
+          const ancestor = stack.find((f) => f.dirCanon === childCanon);
+          if (ancestor) {
+            // No path of its own: ripgrep's message names both ends.
+            this.stats.errors.push({
+              path: '',
+              code: 'ELOOP',
+              message: `File system loop found: ${childOut} points to an ancestor ${ancestor.dirOut || '.'}`,
+            });
+            continue;
+          }
+        }
         const child = this.openFrame(
           childAbs,
           childCanon,
@@ -250,8 +277,22 @@ export class Walker {
         if (child) stack.push(child);
       } else {
         this.stats.files++;
-        yield { path: childOut, abs: childAbs, explicit: false };
+        yield { path: childOut, abs: link ? childCanon : childAbs, explicit: false };
       }
+    }
+  }
+
+  /** A followed link's realpath, or null with the error recorded (a broken link, as ripgrep reports it). */
+  private realpathOrError(abs: string, out: string): string | null {
+    try {
+      return fs.realpathSync.native(abs);
+    } catch (err) {
+      this.stats.errors.push({
+        path: out,
+        code: (err as NodeJS.ErrnoException).code ?? 'EIO',
+        message: describeError(err),
+      });
+      return null;
     }
   }
 
@@ -300,10 +341,21 @@ export class Walker {
       });
       return null;
     }
-    const entries: Array<{ name: string; isDir: boolean; key: string }> = [];
+    const entries: Array<{ name: string; isDir: boolean; key: string; link?: true }> = [];
     for (const d of dirents) {
       let isDir = d.isDirectory();
       let isFile = d.isFile();
+      if (o.followLinks && d.isSymbolicLink()) {
+        // -L: what the link leads to decides; a broken one is reported when it is reached.
+        let st: fs.Stats | null = null;
+        try {
+          st = fs.statSync(`${dirAbs}/${d.name}`);
+        } catch {}
+        if (st && !st.isDirectory() && !st.isFile()) continue;
+        const linkIsDir = st?.isDirectory() ?? false;
+        entries.push({ name: d.name, isDir: linkIsDir, key: entrySortKey(d.name, linkIsDir), link: true });
+        continue;
+      }
       if (!isDir && !isFile && !d.isSymbolicLink() && isUnknownType(d)) {
         // Some filesystems do not report types in readdir; ask lstat (still never following links).
         try {

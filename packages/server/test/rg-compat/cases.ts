@@ -5,6 +5,8 @@ export interface CompatCase {
   /** The ripgrep test it ports (tests/FILE.rs:NAME), or the trawl issue it pins. */
   from: string;
   files: Record<string, string | Buffer>;
+  /** Symbolic links to make: path → target (as written in the link). */
+  links?: Record<string, string>;
   /** Make the tree a git repository (an empty .git directory), for .gitignore. */
   git?: boolean;
   args: string[];
@@ -1212,5 +1214,29 @@ export const CASES: CompatCase[] = [
     args: ['-E', 'bogus', 'x', 'l1'],
     stdout: '',
     code: 2,
+  },
+  {
+    from: 'issue-13: -L follows links to files and directories; a loop and a broken link are errors (exit 2)',
+    files: { 'real/sub/f': 'needle real\n', 'other.txt': 'needle other\n' },
+    links: { link: 'real', 'real/sub/up': '..', flink: 'other.txt', broken: 'nowhere' },
+    args: ['-L', '--sort', 'path', 'needle'],
+    stdout: 'flink:needle other\nlink/sub/f:needle real\nother.txt:needle other\nreal/sub/f:needle real\n',
+    code: 2,
+  },
+  {
+    from: 'issue-13: without -L links below the root are not followed',
+    files: { 'real/sub/f': 'needle real\n', 'other.txt': 'needle other\n' },
+    links: { link: 'real', flink: 'other.txt', broken: 'nowhere' },
+    args: ['--sort', 'path', 'needle'],
+    stdout: 'other.txt:needle other\nreal/sub/f:needle real\n',
+    code: 0,
+  },
+  {
+    from: 'issue-13: -L --files',
+    files: { 'real/sub/f': 'x\n' },
+    links: { link: 'real' },
+    args: ['-L', '--files', '--sort', 'path'],
+    stdout: 'link/sub/f\nreal/sub/f\n',
+    code: 0,
   },
 ];

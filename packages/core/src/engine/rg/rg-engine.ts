@@ -149,8 +149,9 @@ function resultFilter(run: EngineRun): ((b: FileBlock) => boolean) | null {
     const rootAbs = path.resolve(w.cwd, rootSpelling || '.');
     const abs = path.resolve(w.cwd, b.path);
     if (w.exclude) {
-      // Decided where the file is, as the walker decides: ripgrep follows a root that is a link.
-      const canonical = canonicalPath(b, rootAbs, abs, canonicalRoots);
+      // Decided where the file is, as the walker decides: ripgrep follows a root that is a link, and with
+      // -L any link below it, so then each file's own realpath is where it is.
+      const canonical = w.followLinks ? realpathOrNull(abs) : canonicalPath(b, rootAbs, abs, canonicalRoots);
       if (canonical === null || w.exclude(canonical)) return false;
     }
     return !(filterGlobs && abs !== rootAbs && walker.ignoredBelow(rootAbs, abs, false));
@@ -180,6 +181,14 @@ function canonicalPath(
   const rel = path.relative(rootAbs, abs);
   if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return null;
   return rel === '' ? root : path.join(root, rel);
+}
+
+function realpathOrNull(abs: string): string | null {
+  try {
+    return fs.realpathSync.native(abs);
+  } catch {
+    return null;
+  }
 }
 
 function rootIndexOf(p: string, roots: Array<{ spelling: string; index: number }>): number {
@@ -264,6 +273,7 @@ export function rgWalkArgs(w: EngineRun['walk']): string[] {
   if (w.dotIgnore === false) args.push('--no-ignore-dot');
   for (const f of w.extraIgnoreFiles ?? []) args.push('--ignore-file', path.resolve(w.cwd, f));
   if (w.maxDepth !== undefined) args.push('--max-depth', String(w.maxDepth));
+  if (w.followLinks) args.push('--follow');
   // Our type table, given to rg as two ad-hoc types, so both engines select the same files.
   for (const g of w.fileTypes?.include ?? []) args.push('--type-add', `trawlselected:${g}`);
   for (const g of w.fileTypes?.exclude ?? []) args.push('--type-add', `trawlnegated:${g}`);

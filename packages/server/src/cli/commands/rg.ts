@@ -63,6 +63,7 @@ interface RgFlags {
   typeClear: string[];
   typeList?: boolean;
   maxDepth?: number;
+  follow?: boolean;
   maxFilesize?: number;
   unrestricted: number;
   sort?: string;
@@ -243,6 +244,8 @@ function addFlags(
         'descend at most NUM directories below each root',
         count('--max-depth'),
       )
+      .option('-L, --follow', 'follow symbolic links (loops and broken links are reported)')
+      .option('--no-follow', 'do not follow symbolic links below the roots (the default)')
       .option('--max-filesize <size>', 'skip files larger than SIZE (K, M, G suffixes)', parseSize)
       .option(
         '-u, --unrestricted',
@@ -343,6 +346,7 @@ async function runRg(
     globs: [...flags.glob, ...flags.iglob.map(caseFoldGlob)],
     globCaseInsensitive: flags.globCaseInsensitive ?? false,
     ...(flags.maxDepth !== undefined ? { maxDepth: flags.maxDepth } : {}),
+    ...(flags.follow ? { followLinks: true } : {}),
     ...(flags.type.length > 0 || flags.typeNot.length > 0
       ? { fileTypes: { include: globsOf(types, flags.type), exclude: globsOf(types, flags.typeNot) } }
       : {}),
