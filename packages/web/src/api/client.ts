@@ -16,6 +16,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A search the server answered busy (503: its worker pools are full, or the request's budget went on waiting for
+ * one) is asked again, twice, after 0.5 s and 1 s: a moment later the pools have usually drained, and the person
+ * typing sees "Searching…" rather than an error for a load spike. Other failures are shown at once.
+ */
+export const BUSY_RETRIES = 2;
+export const retryWhenBusy = (failures: number, error: unknown): boolean =>
+  error instanceof ApiError && error.status === 503 && failures < BUSY_RETRIES;
+export const busyRetryDelay = (failures: number): number => 500 * 2 ** Math.max(0, failures - 1);
+
 type UnauthorizedListener = () => void;
 const unauthorizedListeners = new Set<UnauthorizedListener>();
 

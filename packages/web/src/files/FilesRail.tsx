@@ -5,6 +5,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { busyRetryDelay, retryWhenBusy } from '../api/client.js';
 import { api, type FileRow, type GrepAnswer } from '../api/endpoints.js';
 import { makeRelative } from '../tokens/paths.js';
 import { CloseIcon, FileIcon, FolderIcon } from '../ui/icons.js';
@@ -157,7 +158,8 @@ function NameResults({
     enabled: settled.length >= 2,
     placeholderData: keepPreviousData,
     staleTime: 10_000,
-    retry: false,
+    retry: retryWhenBusy,
+    retryDelay: busyRetryDelay,
   });
   if (query.trim().length < 2) return <p className="rail-note">Type at least two characters.</p>;
   if (q.isError)
@@ -226,7 +228,8 @@ function ContentResults({
     // not stay clickable.
     placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[1] === project ? prev : undefined),
     staleTime: 30_000,
-    retry: false,
+    retry: retryWhenBusy,
+    retryDelay: busyRetryDelay,
   });
   if (query.trim().length < GREP_MIN_CHARS) {
     return <p className="rail-note">Type at least two characters to search inside files.</p>;

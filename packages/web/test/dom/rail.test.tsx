@@ -1,6 +1,7 @@
 // §6.8 of the composer study (the Files rail's search and content results) and §6.9 (the grep call).
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, retryWhenBusy } from '../../src/api/client.js';
 import { api } from '../../src/api/endpoints.js';
 import { FilesRail, GREP_DEBOUNCE_MS } from '../../src/files/FilesRail.js';
 import { findFolded } from '../../src/files/highlight.js';
@@ -201,6 +202,40 @@ describe('FilesRail content results', () => {
       expect(m.grep().some((c) => (c.body as { root: string }).root === '/other')).toBe(true),
     );
     expect(screen.queryByText('src/a.ts')).toBeNull();
+  });
+});
+
+describe('FilesRail and a busy server', () => {
+  it('asks again when the server answers busy, showing "Searching…" meanwhile, not an error', async () => {
+    let calls = 0;
+    const m = mount({
+      'POST /api/file-grep': () =>
+        ++calls === 1 ? new HttpError(503, { error: 'busy', code: 'transfer_busy' }) : grepAnswer,
+    });
+    content();
+    fireEvent.change(field(), { target: { value: 'needle' } });
+    await screen.findByText('src/a.ts', {}, { timeout: 10_000 });
+    expect(m.grep()).toHaveLength(2);
+    expect(screen.queryByTestId('file-grep-error')).toBeNull();
+  });
+
+  it('shows the failure once the retries are spent, and never retries other errors', async () => {
+    const m = mount({
+      'POST /api/file-grep': () => new HttpError(400, { error: 'bad', code: 'invalid_request' }),
+    });
+    content();
+    fireEvent.change(field(), { target: { value: 'needle' } });
+    expect((await screen.findByTestId('file-grep-error')).textContent).toContain('bad');
+    expect(m.grep()).toHaveLength(1);
+  });
+});
+
+describe('retryWhenBusy', () => {
+  it('retries a 503 twice, nothing else', () => {
+    const busy = new ApiError(503, 'transfer_busy', 'busy');
+    expect([0, 1, 2].map((n) => retryWhenBusy(n, busy))).toEqual([true, true, false]);
+    expect(retryWhenBusy(0, new ApiError(500, 'x', 'x'))).toBe(false);
+    expect(retryWhenBusy(0, new TypeError('network'))).toBe(false);
   });
 });
 
