@@ -383,10 +383,11 @@ async function loadPhase(docsRoot) {
     Array.from({ length: clients }, async () => {
       while (performance.now() < stopAt) {
         const body = bodies[k++ % bodies.length];
+        const which = `${body.q} in ${body.root.replace(CACHE, '$CACHE')}`;
         try {
-          answers.push(await post(body));
+          answers.push({ ...(await post(body)), which });
         } catch (err) {
-          answers.push({ status: 'error', ms: Number.NaN, error: String(err) });
+          answers.push({ status: 'error', ms: Number.NaN, error: String(err), which });
         }
       }
     }),
@@ -437,6 +438,16 @@ async function loadPhase(docsRoot) {
     `\nThe server's own event loop meanwhile (monitorEventLoopDelay): p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)}; ` +
       `its CPU ${Math.round((server.cpuMs.user + server.cpuMs.system) / 1000)} s of ${seconds} s wall, RSS ${Math.round(server.rssMb)} MB.`,
   );
+  // Which queries the late answers were, so the tail can be chased to a pass.
+  const late = new Map();
+  for (const a of over) late.set(`${a.which} (${a.status})`, (late.get(`${a.which} (${a.status})`) ?? 0) + 1);
+  if (late.size > 0)
+    say(
+      `\nLate answers by query: ${[...late]
+        .sort((a, b) => b[1] - a[1])
+        .map(([w, n]) => `${w} ${n}`)
+        .join(', ')}.`,
+    );
 }
 
 say(`## Content grep (\`bench/grep.mjs\`, ${new Date().toISOString().slice(0, 16)} UTC)`);
