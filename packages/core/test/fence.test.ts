@@ -154,7 +154,7 @@ describe('the resolving predicate', () => {
       home,
       env: {},
       realpath: () => new Promise<string>(() => {}),
-      resolveTimeoutMs: 20,
+      resolveDeadlineMs: 20,
     });
     expect(await stalled.verdict(path.join(tmp, 'elsewhere', 'proj'))).toBe('unresolved');
     expect(await stalled.isSensitive(path.join(tmp, 'elsewhere', 'proj'))).toBe(true);
@@ -179,7 +179,7 @@ describe('the resolving predicate', () => {
         calls++;
         return new Promise<string>(() => {});
       },
-      resolveTimeoutMs: 10,
+      resolveTimeoutMs: 10, // the deprecated name of resolveDeadlineMs still applies
       now: () => clock,
     });
     expect(await stalled.isSensitive('/mnt/dead/a')).toBe(true);

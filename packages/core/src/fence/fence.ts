@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FENCE_RESOLVE_TIMEOUT_MS, FENCE_STALL_COOLDOWN_MAX_MS, FENCE_STALL_COOLDOWN_MS } from './limits.js';
+import { FENCE_RESOLVE_DEADLINE_MS, FENCE_STALL_COOLDOWN_MAX_MS, FENCE_STALL_COOLDOWN_MS } from './limits.js';
 import { SENSITIVE_HOME_LOCATIONS, trawlDataDirs } from './table.js';
 
 /** What a fence is built from. Every seam is an explicit parameter; nothing reads process state but the defaults. */
@@ -18,7 +18,9 @@ export interface SensitiveFenceOptions {
   realpath?: (p: string) => Promise<string>;
   /** Canonicalises the anchors once, at construction (default `fs.realpathSync.native`; failure keeps the spelling). */
   realpathSync?: (p: string) => string;
-  /** A resolution that takes longer than this is a refusal (fail closed). */
+  /** A resolution still running this many ms after it started is a refusal (fail closed). */
+  resolveDeadlineMs?: number;
+  /** @deprecated The old name of `resolveDeadlineMs`; read only when that is unset. */
   resolveTimeoutMs?: number;
   /** Monotonic clock in ms, for stall cooldowns (default `performance.now`). */
   now?: () => number;
@@ -43,14 +45,14 @@ export class SensitiveFence {
   readonly targets: readonly string[];
   private readonly caseFold: boolean;
   private readonly realpathFn: (p: string) => Promise<string>;
-  private readonly timeoutMs: number;
+  private readonly deadlineMs: number;
   private readonly now: () => number;
   private readonly stalls = new Map<string, { until: number; cooldown: number }>();
 
   constructor(options: SensitiveFenceOptions) {
     this.caseFold = options.caseFold ?? true;
     this.realpathFn = options.realpath ?? ((p) => fs.promises.realpath(p));
-    this.timeoutMs = options.resolveTimeoutMs ?? FENCE_RESOLVE_TIMEOUT_MS;
+    this.deadlineMs = options.resolveDeadlineMs ?? options.resolveTimeoutMs ?? FENCE_RESOLVE_DEADLINE_MS;
     this.now = options.now ?? (() => performance.now());
     const realpathSync = options.realpathSync ?? ((p: string) => fs.realpathSync.native(p));
     const env = options.env ?? {};
@@ -140,7 +142,7 @@ export class SensitiveFence {
   private async resolveBounded(lexical: string): Promise<string | null | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), this.timeoutMs);
+      timer = setTimeout(() => resolve(undefined), this.deadlineMs);
       timer.unref?.();
     });
     try {

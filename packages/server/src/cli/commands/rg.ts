@@ -70,6 +70,8 @@ interface RgFlags {
   sortr?: string;
   files?: boolean;
   threads?: number;
+  deadline?: number;
+  /** The old spelling of `deadline`. */
   timeout?: number;
   rgPath?: string;
 }
@@ -273,7 +275,9 @@ function addFlags(
       )
       // Engines
       .option('-j, --threads <num>', 'worker threads for the js engine', count('--threads'))
-      .option('--timeout <seconds>', 'stop the search after SECONDS and say so (exit 2)', parseSeconds)
+      .option('--deadline <seconds>', 'stop the search after SECONDS and say so (exit 2)', parseSeconds)
+      // trawl's other commands spell it --deadline; --timeout was this command's first name for it.
+      .addOption(new Option('--timeout <seconds>').argParser(parseSeconds).hideHelp())
       .option('--rg-path <path>', 'the ripgrep binary the rg engine runs (still vetted)')
   );
 }
@@ -297,7 +301,7 @@ function parseEncoding(v: string): string {
 function parseSeconds(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0)
-    throw new UsageError(`--timeout expects a positive number of seconds, got '${v}'`);
+    throw new UsageError(`--deadline expects a positive number of seconds, got '${v}'`);
   return n;
 }
 
@@ -354,7 +358,9 @@ async function runRg(
   const engineChoice = {
     engine: flags.engine,
     ...(flags.rgPath !== undefined ? { rgPath: flags.rgPath } : {}),
-    ...(flags.timeout !== undefined ? { deadlineMs: flags.timeout * 1000 } : {}),
+    ...((flags.deadline ?? flags.timeout) !== undefined
+      ? { deadlineMs: (flags.deadline ?? flags.timeout)! * 1000 }
+      : {}),
   };
   if (flags.files) {
     return listFilesCommand(
