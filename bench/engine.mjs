@@ -6,15 +6,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CACHE, here, RG15, repo, TRAWL } from './paths.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..');
-const CACHE = process.env.TRAWL_BENCH_CACHE || join(homedir(), '.cache/trawl-bench');
-const TRAWL = join(repo, 'packages/server/bin/trawl.js');
-const RG15 = process.env.TRAWL_BENCH_RG || join(repo, 'node_modules/@vscode/ripgrep-linux-x64/bin/rg');
 const RG13 = '/usr/bin/rg'; // Debian's ripgrep package, an extra column when installed
 const RESULTS = join(here, 'RESULTS.md');
 // GNU time measures each command's peak resident memory (its own few hundred KB are not counted: it reports

@@ -28,10 +28,8 @@ import { parseArgs } from 'node:util';
 import { PdfPool } from '../packages/core/dist/docs/index.js';
 import { SensitiveFence } from '../packages/core/dist/fence/index.js';
 import { grepFiles } from '../packages/core/dist/grep/index.js';
+import { CACHE, here, repo } from './paths.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const CACHE = process.env.TRAWL_BENCH_CACHE || path.join(os.homedir(), '.cache/trawl-bench');
 const RESULTS = path.join(here, 'RESULTS.md');
 
 const { values: opt } = parseArgs({

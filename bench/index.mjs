@@ -32,13 +32,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, homedir, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CACHE, here, repo } from './paths.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = dirname(here);
-const CACHE = process.env.TRAWL_BENCH_CACHE || join(homedir(), '.cache/trawl-bench');
 const RESULTS = join(here, 'RESULTS.md');
 const CLI = join(repo, 'packages/server/bin/trawl.js');
 const require = createRequire(join(repo, 'packages/server/package.json'));

@@ -9,16 +9,11 @@
 // --dir is relative to the corpora in $TRAWL_BENCH_CACHE (default ~/.cache/trawl-bench; default dir: linux).
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CACHE, here, RG15, TRAWL } from './paths.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..');
-const CACHE = process.env.TRAWL_BENCH_CACHE || join(homedir(), '.cache/trawl-bench');
-const TRAWL = join(repo, 'packages/server/bin/trawl.js');
-const RG15 = process.env.TRAWL_BENCH_RG || join(repo, 'node_modules/@vscode/ripgrep-linux-x64/bin/rg');
 const GNU_TIME = '/usr/bin/time';
 
 const { values: opt } = parseArgs({

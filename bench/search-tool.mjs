@@ -17,13 +17,11 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CACHE, here, repo } from './paths.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = dirname(here);
-const CACHE = process.env.TRAWL_BENCH_CACHE || join(homedir(), '.cache/trawl-bench');
 const NATIVES = join(CACHE, 'pi-natives');
 const RESULTS = join(here, 'RESULTS.md');
 const CLI = join(repo, 'packages/server/bin/trawl.js');
