@@ -198,8 +198,13 @@ describe('the warm PDF pool', () => {
     const answer = pages(p, pdf(['x']), { ...BOUNDS, wallMs: 50, waitMs: 120_000 });
     await vi.waitFor(() => expect(p.stats().pids).toHaveLength(1), { timeout: 60_000, interval: 10 });
     const pid = p.stats().pids[0]!;
-    // Longer than the document's 50 ms: a wait charged to the document would have been skipped by now.
-    await new Promise((r) => setTimeout(r, 100));
+    // Past the document's 50 ms (twice over) before the child is told it may start: a wait charged to the
+    // document would have been skipped by now. A condition on elapsed time, not a sleep racing the machine.
+    const queued = performance.now();
+    await vi.waitFor(() => expect(performance.now() - queued).toBeGreaterThanOrEqual(100), {
+      timeout: 60_000,
+      interval: 10,
+    });
     // Then "ready", repeated until the child has its handler in place (a signal before that is lost).
     const tell = setInterval(() => {
       try {

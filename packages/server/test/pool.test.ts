@@ -14,14 +14,15 @@ import {
 let tmp: string;
 let script: URL;
 
-// A worker speaking the pool protocol, with tasks that block (for a while or for ever), echo, throw and crash.
+// A worker speaking the pool protocol, with tasks that block (until the test opens their gate, or for ever), echo,
+// throw and crash. A gate is a shared Int32 the worker waits on: the test decides when a blocker ends, not a clock.
 const WORKER = `
 import { parentPort, threadId } from 'node:worker_threads';
 parentPort.on('message', (m) => {
   if (m.end) process.exit(0);
   else if (m.task === 'hang') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-  else if (m.task === 'sleep') {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, m.payload.ms);
+  else if (m.task === 'gate') {
+    Atomics.wait(m.payload, 0, 0);
     parentPort.postMessage({ id: m.id, ok: true, value: threadId });
   } else if (m.task === 'echo') parentPort.postMessage({ id: m.id, ok: true, value: m.payload });
   else if (m.task === 'thread') parentPort.postMessage({ id: m.id, ok: true, value: threadId });
@@ -39,6 +40,18 @@ beforeAll(() => {
 afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
+
+/** A gate for the 'gate' task: closed until `open()`. */
+function gate() {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  return {
+    cell,
+    open() {
+      Atomics.store(cell, 0, 1);
+      Atomics.notify(cell, 0);
+    },
+  };
+}
 
 function pool(over: Partial<ConstructorParameters<typeof WorkerPool>[0]> = {}) {
   return new WorkerPool({ name: 'test', script, size: 2, execCeilingMs: 60_000, ...over });
@@ -72,9 +85,11 @@ describe('WorkerPool', () => {
   it('never runs more workers than its size', async () => {
     const p = pool({ size: 2 });
     try {
-      const runs = Array.from({ length: 6 }, () => p.run<number>('sleep', { ms: 50 }));
+      const g = gate();
+      const runs = Array.from({ length: 6 }, () => p.run<number>('gate', g.cell));
       expect(p.stats().workers).toBe(2);
       expect(p.stats().waiting).toBe(4);
+      g.open();
       const threads = new Set(await Promise.all(runs));
       expect(threads.size).toBe(2);
     } finally {
@@ -86,12 +101,15 @@ describe('WorkerPool', () => {
     const p = pool({ size: 1, admitMs: 100 });
     try {
       const order: string[] = [];
-      const blocker = p.run('sleep', { ms: 1500 }).then(() => order.push('blocker done'));
+      const g = gate();
+      const blocker = p.run('gate', g.cell).then(() => order.push('blocker done'));
       const refused = p.run('echo', 1).then(
         () => order.push('admitted'),
         (err: unknown) => order.push(err instanceof PoolBusyError ? 'busy' : 'other'),
       );
-      await Promise.all([blocker, refused]);
+      await refused; // the blocker's gate is still closed: only the admission wait can end this call
+      g.open();
+      await blocker;
       expect(order).toEqual(['busy', 'blocker done']);
       expect(p.busyRejections).toBe(1);
     } finally {
@@ -102,9 +120,11 @@ describe('WorkerPool', () => {
   it("a call may bound its own admission wait below the pool's: 0 is busy at once when no worker is free", async () => {
     const p = pool({ size: 1, admitMs: 30_000 });
     try {
-      const blocker = p.run('sleep', { ms: 300 });
+      const g = gate();
+      const blocker = p.run('gate', g.cell);
       await expect(p.run('echo', 1, { admitMs: 0 })).rejects.toBeInstanceOf(PoolBusyError);
       expect(p.stats().waiting).toBe(0);
+      g.open();
       await blocker;
       expect(await p.run('echo', 2, { admitMs: 0 })).toBe(2); // a free worker needs no wait
     } finally {
@@ -115,9 +135,11 @@ describe('WorkerPool', () => {
   it('admits a waiting call as soon as a worker frees up', async () => {
     const p = pool({ size: 1, admitMs: 30_000 });
     try {
-      const a = p.run('sleep', { ms: 50 });
+      const g = gate();
+      const a = p.run('gate', g.cell);
       const b = p.run('echo', 'second');
       expect(p.stats().waiting).toBe(1);
+      g.open();
       await a;
       expect(await b).toBe('second');
     } finally {
@@ -128,11 +150,13 @@ describe('WorkerPool', () => {
   it('bounds the waiting line: past it a call is refused at once', async () => {
     const p = pool({ size: 1, maxWaiting: 2, admitMs: 30_000 });
     try {
-      const first = p.run('sleep', { ms: 300 });
+      const g = gate();
+      const first = p.run('gate', g.cell);
       const w1 = p.run('echo', 1);
       const w2 = p.run('echo', 2);
       await expect(p.run('echo', 3)).rejects.toBeInstanceOf(PoolBusyError);
       expect(p.stats().waiting).toBe(2);
+      g.open();
       await Promise.all([first, w1, w2]);
     } finally {
       await p.close();
@@ -162,8 +186,9 @@ describe('WorkerPool', () => {
   });
 
   it('close() withdraws waiting calls', async () => {
-    const p = pool({ size: 1, admitMs: 30_000 });
-    const first = p.run('sleep', { ms: 200 }).catch(() => 'terminated');
+    // The blocked worker cannot end itself: no grace, close() terminates it.
+    const p = pool({ size: 1, admitMs: 30_000, endGraceMs: 0 });
+    const first = p.run('gate', gate().cell).catch(() => 'terminated'); // never opened: close() ends it
     const waiting = expect(p.run('echo', 1)).rejects.toBeInstanceOf(PoolBusyError);
     await p.close();
     await waiting;

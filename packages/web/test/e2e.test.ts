@@ -27,7 +27,8 @@ if (!CHROMIUM) {
         expect.fail(`chromium not found at ${process.env['TRAWL_CHROMIUM'] ?? '/usr/bin/chromium'}`);
       });
     } else {
-      // Skipped on purpose, and visibly: no chromium here. The name carries the reason; CI requires chromium.
+      // Skip reason: no chromium on this machine. Skipped visibly (the name carries the reason); CI sets
+      // TRAWL_REQUIRE_SYSTEM_DEPS=1 and takes the failing branch above.
       it.skip(REASON, () => {});
     }
   });
