@@ -68,14 +68,7 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
       (abs) => {
         const root = byAbs.get(abs);
         if (root && !root.walks) return { ...root, walked: false, ranges: g.ranges };
-        return {
-          abs,
-          display: displayPath(abs, ctx.cwd),
-          kind: 'file',
-          taggable: true,
-          walked: true,
-          ranges: null,
-        };
+        return walkedFile(abs, ctx);
       },
       { reserve: countOnly, lines: listed === null ? !countOnly : listed.mode === 'lines' },
     );
@@ -95,14 +88,7 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
         (ctx.countFirst ? COUNT_ONLY : { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted })),
     },
     ctx,
-    (abs) => ({
-      abs,
-      display: displayPath(abs, ctx.cwd),
-      kind: 'file',
-      taggable: true,
-      walked: true,
-      ranges: null,
-    }),
+    (abs) => walkedFile(abs, ctx),
     {
       reserve: listed === null && ctx.countFirst,
       lines: listed === null ? !ctx.countFirst : listed.mode === 'lines',
@@ -136,6 +122,18 @@ type RootInfo = {
   walked: boolean;
   ranges: LineRange[] | null;
 };
+
+/** A file a directory walk or a glob found: shown relative to cwd, taggable, never ranged. */
+function walkedFile(abs: string, ctx: RunContext): RootInfo {
+  return {
+    abs,
+    display: displayPath(abs, ctx.cwd),
+    kind: 'file',
+    taggable: true,
+    walked: true,
+    ranges: null,
+  };
+}
 
 async function runEngine(
   request: SearchRequest,
