@@ -2,15 +2,13 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SensitiveFence } from '@trawl/core/fence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grepEngines, specDocs, specTree, write } from '../../core/test/fixtures/grep-trees.js';
 import { xlsx } from '../../core/test/fixtures/office-docs.js';
 import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import { registerGrepFilesTool } from '../src/mcp/tools/grep-files.js';
+import { type LinkedTools, linkTools } from './mcp-helpers.js';
 
 const BIN = path.resolve(__dirname, '../bin/trawl.js');
 const run = promisify(execFile);
@@ -108,35 +106,24 @@ describe('trawl grep', () => {
 });
 
 describe.each(grepEngines())('MCP grep_files (%s engine)', (engine) => {
-  let client: Client;
-  let server: McpServer;
+  let linked: LinkedTools;
   beforeAll(async () => {
-    server = new McpServer({ name: 'trawl-test', version: '0.0.0' });
-    registerGrepFilesTool(server, {
-      root: proj,
-      fence: new SensitiveFence({ home: trees.home, env: {} }),
-      engine,
-      grep: { limits: { timeBudgetMs: 120_000 } },
-    });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test', version: '0.0.0' });
-    await client.connect(clientSide);
+    linked = await linkTools((server) =>
+      registerGrepFilesTool(server, {
+        root: proj,
+        fence: new SensitiveFence({ home: trees.home, env: {} }),
+        engine,
+        grep: { limits: { timeBudgetMs: 120_000 } },
+      }),
+    );
   });
   afterAll(async () => {
-    await client?.close();
-    await server?.close();
+    await linked?.close();
   });
-  type ToolResult = {
-    content: Array<{ text: string }>;
-    isError?: boolean;
-    structuredContent?: Record<string, unknown>;
-  };
-  const call = async (args: Record<string, unknown>) =>
-    (await client.callTool({ name: 'grep_files', arguments: args })) as ToolResult;
+  const call = (args: Record<string, unknown>) => linked.call('grep_files', args);
 
   it('is listed read-only, with the query required', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await linked.client.listTools();
     const t = tools.find((x) => x.name === 'grep_files')!;
     expect(t.annotations?.readOnlyHint).toBe(true);
     expect(t.inputSchema.required).toEqual(['query']);

@@ -2,25 +2,16 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SensitiveFence } from '@trawl/core/fence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFindFilesTool } from '../src/mcp/tools/find-files.js';
 import { registerListDirTool } from '../src/mcp/tools/list-dir.js';
-
-type ToolResult = {
-  content: Array<{ type: string; text: string }>;
-  isError?: boolean;
-  structuredContent?: Record<string, unknown>;
-};
+import { type LinkedTools, linkTools } from './mcp-helpers.js';
 
 let tmp: string;
 let home: string;
 let proj: string;
-let client: Client;
-let server: McpServer;
+let linked: LinkedTools;
 let disposeFind: () => void;
 
 beforeAll(async () => {
@@ -49,28 +40,23 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(tmp), path.join(proj, 'up'));
 
   const fence = new SensitiveFence({ home, env: {} });
-  server = new McpServer({ name: 'trawl-test', version: '0.0.0' });
-  disposeFind = registerFindFilesTool(server, { root: proj, fence });
-  registerListDirTool(server, { root: proj, fence });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'test', version: '0.0.0' });
-  await client.connect(clientSide);
+  linked = await linkTools((server) => {
+    disposeFind = registerFindFilesTool(server, { root: proj, fence });
+    registerListDirTool(server, { root: proj, fence });
+  });
 });
 
 afterAll(async () => {
-  await client?.close();
-  await server?.close();
+  await linked?.close();
   disposeFind?.();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const call = async (name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as ToolResult;
+const call = (name: string, args: Record<string, unknown>) => linked.call(name, args);
 
 describe('MCP tool registration', () => {
   it('lists find_files and list_dir as read-only tools with input schemas', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await linked.client.listTools();
     for (const name of ['find_files', 'list_dir']) {
       const t = tools.find((x) => x.name === name)!;
       expect(t).toBeDefined();
