@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/content-index/build.js';
 import { readIndexFile } from '../src/content-index/format.js';
-import { PostingsBuilder, UNLISTED } from '../src/content-index/postings-builder.js';
+import { PostingsBuilder, PostingsMerge, UNLISTED } from '../src/content-index/postings-builder.js';
 import { evaluateBase, gramQuery } from '../src/content-index/query.js';
 
 /**
@@ -22,11 +22,14 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const B = 8;
 
-function indexOf(files: Record<string, string>, unlistedMinBlocks?: number) {
+async function indexOf(files: Record<string, string>, unlistedMinBlocks?: number) {
   const root = fs.mkdtempSync(path.join(tmp, 'tree-'));
   for (const [name, body] of Object.entries(files)) fs.writeFileSync(path.join(root, name), body);
   const dir = path.join(root, '..', `${path.basename(root)}-data`);
-  buildIndex(root, dir, () => false, undefined, Date.now, B, unlistedMinBlocks);
+  await buildIndex(root, dir, () => false, {
+    blockBytes: B,
+    ...(unlistedMinBlocks !== undefined ? { unlistedMinBlocks } : {}),
+  });
   const data = readIndexFile(dir, root);
   const select = (literals: string[]): string[] => {
     const bits = evaluateBase(data, gramQuery({ literals, caseInsensitive: false }));
@@ -36,13 +39,13 @@ function indexOf(files: Record<string, string>, unlistedMinBlocks?: number) {
 }
 
 describe('content index blocks', () => {
-  it('finds a literal at every offset across block boundaries, short and longer than a block', () => {
+  it('finds a literal at every offset across block boundaries, short and longer than a block', async () => {
     const files: Record<string, string> = {};
     for (const lit of ['pm_resume', 'abcd', 'kvmalloc_array_of_many_bytes']) {
       for (let at = 0; at < 3 * B; at++)
         files[`${lit}-${at}`] = `${'.'.repeat(at)}${lit}${'.'.repeat(2 * B)}`;
     }
-    const select = indexOf(files);
+    const select = await indexOf(files);
     for (const lit of ['pm_resume', 'abcd', 'kvmalloc_array_of_many_bytes']) {
       const expected = Object.keys(files).filter((f) => files[f]!.includes(lit.toLowerCase()));
       expect(select([lit])).toEqual(expected.sort());
@@ -51,8 +54,8 @@ describe('content index blocks', () => {
     }
   });
 
-  it('does not pick a file whose blocks hold the literal only in pieces far apart', () => {
-    const select = indexOf({
+  it('does not pick a file whose blocks hold the literal only in pieces far apart', async () => {
+    const select = await indexOf({
       scattered: `pm_re${'.'.repeat(4 * B)}sume${'.'.repeat(4 * B)}pm_resum`,
       whole: `${'.'.repeat(5 * B - 3)}pm_resume`,
       other: 'pm_resume'.split('').join('.'),
@@ -62,11 +65,11 @@ describe('content index blocks', () => {
     expect(select(['nothing here'])).toEqual([]);
   });
 
-  it('stays exact when the commonest grams have no list (present everywhere)', () => {
+  it('stays exact when the commonest grams have no list (present everywhere)', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 40; i++)
       files[`f${i}`] = `return value;${i % 3 === 0 ? 'pm_resume' : 'pm_suspend'} ${'return '.repeat(i % 5)}`;
-    const select = indexOf(files, 0);
+    const select = await indexOf(files, 0);
     expect(select.unlisted).toBeGreaterThan(0);
     for (const lit of ['pm_resume', 'return', 'return value;pm_resume', 'pm_suspend']) {
       const truth = Object.keys(files).filter((f) => files[f]!.includes(lit));
@@ -77,9 +80,9 @@ describe('content index blocks', () => {
     expect(select(['pm_resume']).length).toBeLessThan(40);
   });
 
-  it('never pairs the last block of a file with the first block of the next', () => {
+  it('never pairs the last block of a file with the first block of the next', async () => {
     // "pm_re" ends file a, "sume" starts file b: adjacent ids would be, but a separator id lies between.
-    const select = indexOf({ a: `${'.'.repeat(B)}pm_res`, b: `ume${'.'.repeat(B)}` });
+    const select = await indexOf({ a: `${'.'.repeat(B)}pm_res`, b: `ume${'.'.repeat(B)}` });
     expect(select(['pm_resume'])).toEqual([]);
   });
 });
@@ -94,14 +97,15 @@ describe('postings size bound', () => {
       if (id % 10 === 0) grams.push(3);
       p.add(id, Uint32Array.from(grams));
     }
-    expect(p.listLimit(Number.POSITIVE_INFINITY, 1e9)).toBe(Number.POSITIVE_INFINITY);
-    const keepTwo = p.listLimit(Number.POSITIVE_INFINITY, 700);
+    const m = new PostingsMerge([p.finish()], [0]);
+    expect(m.listLimit(Number.POSITIVE_INFINITY, 1e9)).toBe(Number.POSITIVE_INFINITY);
+    const keepTwo = m.listLimit(Number.POSITIVE_INFINITY, 700);
     expect(keepTwo).toBeLessThan(1000);
     expect(keepTwo).toBeGreaterThanOrEqual(500);
-    const keepOne = p.listLimit(Number.POSITIVE_INFINITY, 200);
+    const keepOne = m.listLimit(Number.POSITIVE_INFINITY, 200);
     expect(keepOne).toBeLessThan(500);
     expect(keepOne).toBeGreaterThanOrEqual(100);
-    const s = p.serialize(keepOne);
+    const s = m.serialize(keepOne);
     expect([...s.counts]).toEqual([UNLISTED, UNLISTED, 100]);
     expect(s.data.length).toBeLessThanOrEqual(200);
   });

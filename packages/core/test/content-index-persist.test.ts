@@ -53,7 +53,7 @@ describe('content index: the persisted file', () => {
   it('a corrupt, truncated or foreign-version index is rebuilt, never trusted', async () => {
     const dataDir = path.join(tmp, 'data-corrupt');
     const dir = indexDirFor(dataDir, root);
-    buildIndex(root, dir, () => false);
+    await buildIndex(root, dir, () => false);
     const file = path.join(dir, INDEX_FILE);
     const good = fs.readFileSync(file);
     const cases: Array<[string, Buffer, RegExp]> = [
@@ -81,7 +81,7 @@ describe('content index: the persisted file', () => {
   it('survives kill -9 in the middle of writing: the old index or the new one, never a torn one', async () => {
     const dataDir = path.join(tmp, 'data-kill');
     const dir = indexDirFor(dataDir, root);
-    buildIndex(root, dir, () => false);
+    await buildIndex(root, dir, () => false);
     const dist = path.resolve(__dirname, '../dist/content-index/format.js');
     // The child rewrites the index over and over (with a large payload, so a write takes a while) and says
     // when each write starts; it is killed at the n-th start, in the middle of a write.

@@ -1,9 +1,16 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { blockCount } from './blocks.js';
-import { FLAG_RACY, FLAG_UNINDEXED, type IndexFileData, writeIndexFile } from './format.js';
+import { FLAG_RACY, FLAG_UNINDEXED, type IndexFileToWrite, writeIndexFile } from './format.js';
 import { GRAM, GramCollector } from './grams.js';
+import type { IndexWorkerData } from './index-worker.js';
 import {
+  BUILD_FILE_COST_BYTES,
+  BUILD_PARALLEL_MIN_FILES,
   BUILD_PROGRESS_MS,
+  BUILD_WORKERS,
   INDEX_BLOCK_BYTES,
   MAX_INDEX_TEXT_SHARE,
   MAX_INDEXED_FILE_BYTES,
@@ -12,7 +19,7 @@ import {
   UNLISTED_BLOCK_SHARE,
   UNLISTED_MIN_BLOCKS,
 } from './limits.js';
-import { PostingsBuilder } from './postings-builder.js';
+import { PostingsBuilder, PostingsMerge, type PostingsPart } from './postings-builder.js';
 import { scanTree } from './tree.js';
 
 export interface BuildProgress {
@@ -35,37 +42,165 @@ export interface BuildResult {
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
+export interface BuildOptions {
+  onProgress?: (p: BuildProgress) => void;
+  now?: () => number;
+  blockBytes?: number;
+  unlistedMinBlocks?: number;
+  /** Threads reading and indexing files (default: BUILD_WORKERS, at most the machine's cores). */
+  workers?: number;
+  /** A tree with fewer files is built on one thread (a worker's start costs more than it saves). */
+  parallelMinFiles?: number;
+}
+
 /**
- * Builds the index of `root` and writes it to `dir`. Synchronous by design: it runs in a worker thread
- * (index-worker.ts) or in a CLI that has nothing else to do. Each file is stat'ed through the descriptor it
- * is read from, so the recorded size, mtime and inode describe the bytes indexed.
+ * Builds the index of `root` and writes it to `dir`. It runs in a worker thread (index-worker.ts) or in a CLI
+ * that has nothing else to do, and shares the files with one more thread per extra worker: each reads a
+ * consecutive range of files (split by size) into its own postings, and the parts are appended in order
+ * (PostingsMerge), so the index is the one a single thread writes, byte for byte. Each file is stat'ed
+ * through the descriptor it is read from, so the recorded size, mtime and inode describe the bytes indexed.
  */
-export function buildIndex(
+export async function buildIndex(
   root: string,
   dir: string,
   exclude: (abs: string) => boolean,
-  onProgress?: (p: BuildProgress) => void,
-  now: () => number = Date.now,
-  blockBytes: number = INDEX_BLOCK_BYTES,
-  unlistedMinBlocks: number = UNLISTED_MIN_BLOCKS,
-): BuildResult {
+  options: BuildOptions = {},
+): Promise<BuildResult> {
+  const { onProgress, now = Date.now, blockBytes = INDEX_BLOCK_BYTES } = options;
   const started = now();
   onProgress?.({ phase: 'walk', files: 0, totalFiles: 0, bytes: 0 });
   const tree = scanTree(root, exclude);
   const paths = tree.files;
+  const workers = Math.max(1, Math.min(options.workers ?? BUILD_WORKERS, os.availableParallelism()));
+  const split =
+    workers > 1 && paths.length >= (options.parallelMinFiles ?? BUILD_PARALLEL_MIN_FILES)
+      ? splitBySize(root, paths, workers)
+      : [0, paths.length];
+  // The other ranges go to helper threads; this thread reads the first. Progress comes back through shared
+  // counters (files, bytes per range): this thread is busy, not listening for messages.
+  const shared = new Float64Array(new SharedArrayBuffer(8 * 2 * (split.length - 1)));
+  const helpers = split.slice(1, -1).map((from, i) =>
+    runPartWorker({
+      task: 'part',
+      root,
+      paths: paths.slice(from, split[i + 2]),
+      blockBytes,
+      progress: shared.buffer as SharedArrayBuffer,
+      slot: i + 1,
+    }),
+  );
+  let lastReport = now();
+  const report = () => {
+    let files = 0;
+    let bytes = 0;
+    for (let s = 0; s < shared.length; s += 2) {
+      files += shared[s]!;
+      bytes += shared[s + 1]!;
+    }
+    onProgress?.({ phase: 'read', files, totalFiles: paths.length, bytes });
+  };
+  let parts: PartResult[];
+  try {
+    const first = buildPart(root, paths.slice(0, split[1]), blockBytes, now, shared, 0, () => {
+      if (onProgress && now() - lastReport >= BUILD_PROGRESS_MS) {
+        lastReport = now();
+        report();
+      }
+    });
+    const ticker = onProgress ? setInterval(() => report(), BUILD_PROGRESS_MS) : null;
+    try {
+      parts = [first, ...(await Promise.all(helpers.map((h) => h.result)))];
+    } finally {
+      if (ticker) clearInterval(ticker);
+    }
+  } finally {
+    for (const h of helpers) void h.worker.terminate();
+  }
   const records = new Float64Array(paths.length * 4);
   const firstBlock = new Uint32Array(paths.length);
+  const blocks = new Uint32Array(paths.length);
+  const idOffsets: number[] = [];
+  let nextBlock = 0;
+  let textBytes = 0;
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p]!;
+    const from = split[p]!;
+    records.set(part.records, from * 4);
+    blocks.set(part.blocks, from);
+    idOffsets.push(nextBlock);
+    for (let id = from; id < split[p + 1]!; id++) {
+      firstBlock[id] = nextBlock;
+      nextBlock += blocks[id]! + 1;
+    }
+    textBytes += part.textBytes;
+  }
+  onProgress?.({ phase: 'write', files: paths.length, totalFiles: paths.length, bytes: textBytes });
+  const merged = new PostingsMerge(
+    parts.map((p) => p.postings),
+    idOffsets,
+  );
+  parts.length = 0; // the parts' lists are held by the merge; the rest can go
+  const data: IndexFileToWrite = {
+    root,
+    builtAt: started,
+    textBytes,
+    paths,
+    records,
+    blockBytes,
+    firstBlock,
+    blocks,
+    postings: merged.serialize(
+      merged.listLimit(
+        maxListed(blocks, options.unlistedMinBlocks ?? UNLISTED_MIN_BLOCKS),
+        textBytes < MIN_TEXT_FOR_SIZE_BOUND
+          ? Number.POSITIVE_INFINITY
+          : MAX_INDEX_TEXT_SHARE * textBytes - fixedBytes(paths, merged.distinctGrams),
+      ),
+    ),
+  };
+  const indexBytes = writeIndexFile(dir, data);
+  return {
+    files: paths.length,
+    textBytes,
+    indexBytes,
+    truncated: tree.truncated,
+    elapsedMs: now() - started,
+  };
+}
+
+/** One range of files read and indexed, ids (blocks) numbered from 0. */
+export interface PartResult {
+  /** size, mtimeMs, ino, flags per file (format.ts). */
+  records: Float64Array;
+  /** Blocks per file. */
+  blocks: Uint32Array;
+  textBytes: number;
+  postings: PostingsPart;
+}
+
+/**
+ * Reads and indexes `paths` (a range of the tree's files). Progress goes to `progress[2·slot]` (files) and
+ * `progress[2·slot + 1]` (bytes), shared with the thread that reports it.
+ */
+export function buildPart(
+  root: string,
+  paths: readonly string[],
+  blockBytes: number,
+  now: () => number,
+  progress: Float64Array,
+  slot: number,
+  onFile?: () => void,
+): PartResult {
+  const records = new Float64Array(paths.length * 4);
   const blocks = new Uint32Array(paths.length);
   let nextBlock = 0;
   const collector = new GramCollector();
   const postings = new PostingsBuilder();
   let buf = Buffer.allocUnsafe(1 << 20);
   let textBytes = 0;
-  let lastReport = now();
   for (let id = 0; id < paths.length; id++) {
     const at = id * 4;
     records[at + 3] = FLAG_UNINDEXED;
-    firstBlock[id] = nextBlock;
     blocks[id] = 1;
     let fd: number;
     try {
@@ -110,38 +245,70 @@ export function buildIndex(
       fs.closeSync(fd);
       nextBlock += blocks[id]! + 1;
     }
-    if (onProgress && now() - lastReport >= BUILD_PROGRESS_MS) {
-      lastReport = now();
-      onProgress({ phase: 'read', files: id + 1, totalFiles: paths.length, bytes: textBytes });
-    }
+    progress[slot * 2] = id + 1;
+    progress[slot * 2 + 1] = textBytes;
+    onFile?.();
   }
-  onProgress?.({ phase: 'write', files: paths.length, totalFiles: paths.length, bytes: textBytes });
-  const data: IndexFileData = {
-    root,
-    builtAt: started,
-    textBytes,
-    paths,
-    records,
-    blockBytes,
-    firstBlock,
-    blocks,
-    postings: postings.serialize(
-      postings.listLimit(
-        maxListed(blocks, unlistedMinBlocks),
-        textBytes < MIN_TEXT_FOR_SIZE_BOUND
-          ? Number.POSITIVE_INFINITY
-          : MAX_INDEX_TEXT_SHARE * textBytes - fixedBytes(paths, postings.distinctGrams),
-      ),
-    ),
-  };
-  const indexBytes = writeIndexFile(dir, data);
-  return {
-    files: paths.length,
-    textBytes,
-    indexBytes,
-    truncated: tree.truncated,
-    elapsedMs: now() - started,
-  };
+  return { records, blocks, textBytes, postings: postings.finish() };
+}
+
+/**
+ * Where to cut `paths` into `n` consecutive ranges of about equal work: bytes to read plus a per-file cost
+ * (open, stat, close). Sizes from lstat; a file that cannot be stat'ed counts as empty.
+ */
+function splitBySize(root: string, paths: readonly string[], n: number): number[] {
+  const weight = new Float64Array(paths.length);
+  let total = 0;
+  for (let i = 0; i < paths.length; i++) {
+    let size = 0;
+    try {
+      size = fs.lstatSync(`${root}/${paths[i]}`, { throwIfNoEntry: false })?.size ?? 0;
+    } catch {
+      size = 0;
+    }
+    weight[i] = Math.min(size, MAX_INDEXED_FILE_BYTES) + BUILD_FILE_COST_BYTES;
+    total += weight[i]!;
+  }
+  const cuts = [0];
+  let sum = 0;
+  for (let i = 0; i < paths.length && cuts.length < n; i++) {
+    sum += weight[i]!;
+    if (sum >= (total * cuts.length) / n) cuts.push(i + 1);
+  }
+  while (cuts.length < n) cuts.push(paths.length);
+  cuts.push(paths.length);
+  return cuts;
+}
+
+/** A helper thread building one part (index-worker.ts, task `part`); its lists are transferred back. */
+function runPartWorker(data: Extract<IndexWorkerData, { task: 'part' }>): {
+  worker: Worker;
+  result: Promise<PartResult>;
+} {
+  const worker = new Worker(workerScriptUrl(), { workerData: data });
+  const result = new Promise<PartResult>((resolve, reject) => {
+    worker.on('message', (m: { type: string; part?: PartResult; message?: string }) => {
+      if (m.type === 'part' && m.part) resolve(m.part);
+      else if (m.type === 'failed') reject(new Error(`index build failed: ${m.message}`));
+    });
+    worker.on('error', reject);
+    worker.on('exit', () => reject(new Error('index build helper stopped')));
+  });
+  result.catch(() => {});
+  return { worker, result };
+}
+
+/** The compiled worker script (under a TS-source test runner this module is `src/…/*.ts`; use `dist`). */
+export function workerScriptUrl(): URL {
+  const here = new URL('./index-worker.js', import.meta.url);
+  if (import.meta.url.endsWith('.ts')) {
+    const built = fileURLToPath(here).replace(
+      /\/src\/content-index\/index-worker\.js$/,
+      '/dist/content-index/index-worker.js',
+    );
+    if (fs.existsSync(built)) return pathToFileURL(built);
+  }
+  return here;
 }
 
 /** The longest list kept (postings-builder.ts UNLISTED): UNLISTED_BLOCK_SHARE of the blocks, at least the minimum. */

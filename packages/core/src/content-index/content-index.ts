@@ -3,12 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import type { RequiredLiterals } from '../match/index.js';
 import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../walk/walker.js';
-import { type BuildProgress, type BuildResult, buildIndex } from './build.js';
+import { type BuildProgress, type BuildResult, buildIndex, workerScriptUrl } from './build.js';
 import {
   FLAG_RACY,
   FLAG_UNINDEXED,
@@ -407,9 +406,11 @@ export class ContentIndex implements SearchIndex {
       this.options.onProgress?.(p);
     };
     if (this.options.buildIn === 'inline') {
-      return Promise.resolve(
-        buildIndex(this.root, this.dir, this.exclude, onProgress, this.now, this.options.blockBytes),
-      );
+      return buildIndex(this.root, this.dir, this.exclude, {
+        onProgress,
+        now: this.now,
+        ...(this.options.blockBytes !== undefined ? { blockBytes: this.options.blockBytes } : {}),
+      });
     }
     return new Promise((resolve, reject) => {
       const data: IndexWorkerData = {
@@ -995,17 +996,4 @@ function dirMemo(roots: readonly string[], exclude: (abs: string) => boolean): (
     return v;
   };
   return (abs) => exclude(abs) || (!stopAt.has(abs) && dirExcluded(path.dirname(abs)));
-}
-
-/** The compiled worker script (under a TS-source test runner this module is `src/…/*.ts`; use `dist`). */
-function workerScriptUrl(): URL {
-  const here = new URL('./index-worker.js', import.meta.url);
-  if (import.meta.url.endsWith('.ts')) {
-    const built = fileURLToPath(here).replace(
-      /\/src\/content-index\/index-worker\.js$/,
-      '/dist/content-index/index-worker.js',
-    );
-    if (fs.existsSync(built)) return pathToFileURL(built);
-  }
-  return here;
 }

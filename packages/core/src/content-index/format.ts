@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { INDEX_FORMAT_VERSION } from './limits.js';
-import type { SerializedPostings } from './postings-builder.js';
+import type { PostingsToWrite, SerializedPostings } from './postings-builder.js';
 
 const MAGIC = Buffer.from('TRWLCIX\0', 'latin1');
 export const INDEX_FILE = 'index.bin';
@@ -63,68 +63,95 @@ type SectionName =
   | 'lengths'
   | 'data';
 
-/** Writes the index atomically; returns its size in bytes. */
-export function writeIndexFile(dir: string, d: IndexFileData): number {
+/** An index as the build hands it over: the postings' bytes may come as a stream of chunks. */
+export type IndexFileToWrite = Omit<IndexFileData, 'postings'> & { postings: PostingsToWrite };
+
+/**
+ * Writes the index atomically; returns its size in bytes. The postings are streamed through the checksum
+ * into the file (a Linux-sized index never sits in memory twice); the header, whose checksum is known only
+ * then, is written last, over a placeholder of the same length.
+ */
+export function writeIndexFile(dir: string, d: IndexFileToWrite): number {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pathsBlob = Buffer.from(d.paths.map((p) => `${p}\0`).join(''), 'utf8');
-  const parts: Array<[SectionName, Uint8Array]> = [
-    ['records', bytesOf(d.records)],
-    ['paths', pathsBlob],
-    ['firstBlock', bytesOf(d.firstBlock)],
-    ['blocks', bytesOf(d.blocks)],
-    ['keys', bytesOf(d.postings.keys)],
-    ['counts', bytesOf(d.postings.counts)],
-    ['offsets', bytesOf(d.postings.offsets)],
-    ['lengths', bytesOf(d.postings.lengths)],
-    ['data', d.postings.data],
+  const data = d.postings.data;
+  const parts: Array<[SectionName, number, (push: (chunk: Uint8Array) => void) => void]> = [
+    ...(
+      [
+        ['records', bytesOf(d.records)],
+        ['paths', pathsBlob],
+        ['firstBlock', bytesOf(d.firstBlock)],
+        ['blocks', bytesOf(d.blocks)],
+        ['keys', bytesOf(d.postings.keys)],
+        ['counts', bytesOf(d.postings.counts)],
+        ['offsets', bytesOf(d.postings.offsets)],
+        ['lengths', bytesOf(d.postings.lengths)],
+      ] as Array<[SectionName, Uint8Array]>
+    ).map(([name, bytes]): [SectionName, number, (push: (c: Uint8Array) => void) => void] => [
+      name,
+      bytes.byteLength,
+      (push) => push(bytes),
+    ]),
+    ['data', data.length, data instanceof Uint8Array ? (push) => push(data) : (push) => data.emit(push)],
   ];
   const sections = {} as Header['sections'];
   let at = 0;
-  const hash = createHash('sha256');
-  const body: Uint8Array[] = [];
-  for (const [name, bytes] of parts) {
-    const pad = (8 - (at % 8)) % 8;
-    if (pad) {
-      const z = new Uint8Array(pad);
-      body.push(z);
-      hash.update(z);
-      at += pad;
-    }
-    sections[name] = [at, bytes.byteLength];
-    body.push(bytes);
-    hash.update(bytes);
-    at += bytes.byteLength;
+  for (const [name, length] of parts) {
+    at += (8 - (at % 8)) % 8;
+    sections[name] = [at, length];
+    at += length;
   }
-  const header: Header = {
-    root: d.root,
-    builtAt: d.builtAt,
-    textBytes: d.textBytes,
-    files: d.paths.length,
-    grams: d.postings.keys.length,
-    blockBytes: d.blockBytes,
-    sections,
-    sha256: hash.digest('hex'),
+  const headerBytes = (sha256: string): Buffer => {
+    const header: Header = {
+      root: d.root,
+      builtAt: d.builtAt,
+      textBytes: d.textBytes,
+      files: d.paths.length,
+      grams: d.postings.keys.length,
+      blockBytes: d.blockBytes,
+      sections,
+      sha256,
+    };
+    let json = Buffer.from(JSON.stringify(header), 'utf8');
+    // Sections are aligned relative to the start of the body; the body starts 8-aligned.
+    const headLen = 16 + json.length;
+    const headPad = (8 - (headLen % 8)) % 8;
+    json = Buffer.concat([json, Buffer.alloc(headPad, 0x20)]);
+    const fixed = Buffer.alloc(16);
+    MAGIC.copy(fixed, 0);
+    fixed.writeUInt32LE(INDEX_FORMAT_VERSION, 8);
+    fixed.writeUInt32LE(json.length, 12);
+    return Buffer.concat([fixed, json]);
   };
-  let json = Buffer.from(JSON.stringify(header), 'utf8');
-  // Sections are aligned relative to the start of the body; the body starts 8-aligned.
-  const headLen = 16 + json.length;
-  const headPad = (8 - (headLen % 8)) % 8;
-  json = Buffer.concat([json, Buffer.alloc(headPad, 0x20)]);
-  const fixed = Buffer.alloc(16);
-  MAGIC.copy(fixed, 0);
-  fixed.writeUInt32LE(INDEX_FORMAT_VERSION, 8);
-  fixed.writeUInt32LE(json.length, 12);
+  const placeholder = headerBytes('0'.repeat(64));
 
   const final = path.join(dir, INDEX_FILE);
   const temp = path.join(dir, `${INDEX_FILE}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const fd = fs.openSync(temp, 'w', 0o600);
   let size = 0;
+  const write = (chunk: Uint8Array, position: number | null) => {
+    let off = 0;
+    while (off < chunk.byteLength)
+      off += fs.writeSync(fd, chunk, off, chunk.byteLength - off, position === null ? null : position + off);
+  };
   try {
-    for (const chunk of [fixed, json, ...body]) {
-      let off = 0;
-      while (off < chunk.byteLength) off += fs.writeSync(fd, chunk, off, chunk.byteLength - off);
-      size += chunk.byteLength;
+    write(placeholder, null);
+    size = placeholder.length;
+    const hash = createHash('sha256');
+    let bodyAt = 0;
+    const push = (chunk: Uint8Array) => {
+      hash.update(chunk);
+      write(chunk, null);
+      bodyAt += chunk.byteLength;
+    };
+    for (const [name, length, emit] of parts) {
+      const pad = sections[name][0] - bodyAt;
+      if (pad > 0) push(new Uint8Array(pad));
+      emit(push);
+      if (bodyAt !== sections[name][0] + length) throw new Error(`index section ${name}: length mismatch`);
     }
+    size += bodyAt;
+    write(headerBytes(hash.digest('hex')), 0);
     fs.fsyncSync(fd);
   } catch (err) {
     fs.closeSync(fd);

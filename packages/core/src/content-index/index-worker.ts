@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSensitiveFence } from '../fence/index.js';
-import { buildIndex } from './build.js';
+import { buildIndex, buildPart } from './build.js';
 import { IndexFormatError, parseIndexBuffer, readIndexBuffer } from './format.js';
 import { checkRecords } from './load.js';
 
@@ -9,6 +9,8 @@ import { checkRecords } from './load.js';
  *
  * - `build`: builds and writes an index. The fence is rebuilt here from its anchors: functions do not cross
  *   a thread boundary.
+ * - `part`: reads and indexes one range of a build's files for the thread running the build (build.ts), and
+ *   transfers its lists back.
  * - `load`: reads a persisted index and checks it whole (checksum, structure); then — once the caller sends
  *   `stat` (its watchers are in place by then) — stats every indexed file and hands the buffer over
  *   (transferred, not copied) with the ids that changed. The caller re-parses it without the checksum.
@@ -23,6 +25,15 @@ export type IndexWorkerData =
       fence: { home: string; extra: string[] };
       blockBytes?: number;
     }
+  | {
+      /** One range of a build's files (build.ts), for the thread running `build`; progress in shared memory. */
+      task: 'part';
+      root: string;
+      paths: string[];
+      blockBytes: number;
+      progress: SharedArrayBuffer;
+      slot: number;
+    }
   | { task: 'load'; root: string; dir: string; stat: boolean };
 
 const data = workerData as IndexWorkerData;
@@ -31,15 +42,40 @@ const post = (m: unknown, transfer: ArrayBuffer[] = []) => parentPort?.postMessa
 if (data.task === 'build') {
   const fence = createSensitiveFence({ home: data.fence.home, extra: data.fence.extra });
   try {
-    const result = buildIndex(
-      data.root,
-      data.dir,
-      (abs) => fence.isSensitiveCanonical(abs),
-      (progress) => post({ type: 'progress', progress }),
-      Date.now,
-      data.blockBytes,
-    );
+    const result = await buildIndex(data.root, data.dir, (abs) => fence.isSensitiveCanonical(abs), {
+      onProgress: (progress) => post({ type: 'progress', progress }),
+      ...(data.blockBytes !== undefined ? { blockBytes: data.blockBytes } : {}),
+    });
     post({ type: 'done', result });
+  } catch (err) {
+    post({ type: 'failed', message: (err as Error).message });
+  }
+} else if (data.task === 'part') {
+  try {
+    const part = buildPart(
+      data.root,
+      data.paths,
+      data.blockBytes,
+      Date.now,
+      new Float64Array(data.progress),
+      data.slot,
+    );
+    const p = part.postings;
+    // Transferred, not copied: the cells are most of a build's memory.
+    const buffers = [
+      part.records,
+      part.blocks,
+      p.keys,
+      p.slots,
+      p.firsts,
+      p.spills,
+      ...p.records,
+      ...p.cells,
+    ];
+    post(
+      { type: 'part', part },
+      buffers.map((a) => a.buffer as ArrayBuffer),
+    );
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message });
   }

@@ -88,6 +88,19 @@ export const MERGE_OVERLAY_MIN_FILES = 2_000;
  */
 export const BARRIER_TIMEOUT_MS = 2_000;
 
+/**
+ * Threads a build reads and indexes files on (at most the machine's cores). Each holds its own postings
+ * (64 MiB of list records plus its share of the lists): two keep a Linux-sized build well under 1.5 GB.
+ */
+export const BUILD_WORKERS = 2;
+/** Trees with fewer files are built on one thread: starting a helper thread costs more than it saves. */
+export const BUILD_PARALLEL_MIN_FILES = 2_000;
+/**
+ * When the files are cut into ranges of equal work, a file costs its bytes plus this (open, stat, read, close,
+ * a block's fixed cost), so that a range of many small files is not under-counted.
+ */
+export const BUILD_FILE_COST_BYTES = 4_096;
+
 /** A progress report at most this often during a build. */
 export const BUILD_PROGRESS_MS = 200;
 

@@ -1,25 +1,39 @@
 import { GRAM_SPACE } from './grams.js';
 
 /**
- * Postings lists built in one pass over the files, without a JavaScript object per gram: each gram's
- * list is a chain of 16-byte cells (12 bytes of varint deltas, then the next cell's number) in large pages.
- * Ids (the index numbers 64 KiB pieces of files, build.ts) arrive in increasing order, so each list is written
- * as deltas as it grows and never sorted.
+ * Postings lists built in one pass over the files, without a JavaScript object per gram. Ids (the numbers of
+ * 64 KiB pieces of files, build.ts) arrive in increasing order, so each list is written as delta varints as it
+ * grows and never sorted.
  *
- * Speed: a build is bound by cache misses, one list per gram being touched at random. A list's running
- * state (tail cell, last id, count, fill) sits in one 16-byte record, so a posting costs three misses (key →
- * slot, the record, the tail cell) rather than six.
- * Memory: about 1.4 bytes per posting plus 24 bytes per distinct gram, a few hundred MB for a Linux tree.
+ * Speed: a build is bound by memory, one list per gram being touched at random. So postings are batched
+ * (a few million) and sorted by gram with two cache-sized counting sorts, and each gram's ids of the batch
+ * are appended in one go: a list is touched once per batch instead of once per posting, grams in order. A
+ * gram's slot (assigned in gram order within a batch, so later batches walk the slots nearly in order) has
+ * a 32-byte record: last id, count, newest full cell, and the list's newest 16 bytes inline. When those fill
+ * up they go to a new cell at the end of the cell pages, linked back to the previous cell, so no older cell
+ * is touched again until the lists are written (`PostingsMerge`).
+ * Memory: 32 bytes per distinct gram, 8 MiB of slot numbers, 1.25 bytes per posting byte (16 payload bytes +
+ * a 4-byte link per cell), the batch (16 bytes per posting). It is allocated in pages as needed: on the VMs
+ * this runs on, the first touch of fresh memory costs several ms per MB, more than a small build's work.
+ *
+ * A build may run as several parts over consecutive ranges of files (build.ts: one per thread), each numbering
+ * its ids from 0; `PostingsMerge` appends each part's lists to the previous parts', re-encoding only each
+ * list's first delta, so the result is byte for byte the one-part result.
  */
-const CELL = 16;
-const PAYLOAD = 12;
-const PAGE_SHIFT = 20;
-const PAGE_CELLS = 1 << PAGE_SHIFT;
-/** The running state of one list: 4 uint32s. */
-const TAIL = 0;
-const LAST = 1;
-const COUNT = 2;
-const FILL = 3;
+const REC = 8; // uint32s per record
+const LAST = 0;
+const COUNT = 1;
+const CELL_LINK = 2; // newest full cell + 1 (0: none)
+const FILL = 3; // inline bytes used
+const INLINE = 16; // byte offset of the inline bytes in a record
+const INLINE_BYTES = 16;
+const CELL_WORDS = 5; // 16 payload bytes, then the previous cell + 1
+const REC_SHIFT = 15; // slots per record page: 2^15 (1 MiB)
+const CELL_SHIFT = 18; // cells per cell page: 2^18 (5 MiB)
+/** Postings batched before they go to their lists (16 bytes each with the sort's scratch: 64 MiB). */
+const BATCH_POSTINGS = 1 << 22;
+/** A batch is sorted by a gram's high bits, then within each bucket by these low bits. */
+const LOW_BITS = 10;
 
 /** `counts` of a gram whose list was left out (in too many blocks to narrow anything): present everywhere. */
 export const UNLISTED = 0xffffffff;
@@ -34,180 +48,226 @@ export interface SerializedPostings {
   data: Uint8Array;
 }
 
+/** The postings of a build before they are written: `data` comes as chunks, in order (format.ts streams them). */
+export interface PostingsToWrite extends Omit<SerializedPostings, 'data'> {
+  data: Uint8Array | { length: number; emit(push: (chunk: Uint8Array) => void): void };
+}
+
+/**
+ * The lists of one part as the builder left them (plain typed arrays: a worker transfers them): per slot,
+ * in gram order, the gram and the slot's record fields; the cells.
+ */
+export interface PostingsPart {
+  /** Grams seen, ascending, and the slot of each. */
+  keys: Uint32Array;
+  slots: Uint32Array;
+  records: Uint32Array[];
+  /** Per slot: its first id (the part's own numbering) and how many cells it filled. */
+  firsts: Uint32Array;
+  spills: Uint32Array;
+  cells: Uint32Array[];
+}
+
 export class PostingsBuilder {
   /** Gram → slot + 1 (0: never seen). */
   private readonly slotOf = new Uint32Array(GRAM_SPACE);
   private slots = 0;
-  private slotKey = new Uint32Array(1 << 16);
-  private head = new Uint32Array(1 << 16);
-  private state = new Uint32Array(4 << 16);
-  private readonly pages: Uint8Array[] = [];
+  private slotKey = new Uint32Array(1 << 12);
+  private firsts = new Uint32Array(1 << 12);
+  private spills = new Uint32Array(1 << 12);
+  private readonly records: Uint32Array[] = [];
+  private readonly records8: Uint8Array[] = [];
+  private readonly cellPages: Uint32Array[] = [];
   private cells = 0;
-  private bytes = 0;
+  /** Postings not yet in their lists: the grams of each block added, and per block its id and end. */
+  private batch = new Uint32Array(1 << 14);
+  private batchLen = 0;
+  private blockIds = new Uint32Array(1 << 8);
+  private blockEnds = new Uint32Array(1 << 8);
+  private blockCount = 0;
+  /** Scratch of `flush`: postings in gram-bucket order, and the bucket counts. */
+  private sortedGrams = new Uint32Array(0);
+  private sortedIds = new Uint32Array(0);
+  private readonly high = new Uint32Array((GRAM_SPACE >>> LOW_BITS) + 1);
+  private readonly low = new Uint32Array((1 << LOW_BITS) + 1);
 
-  /** Distinct grams seen so far. */
-  get distinctGrams(): number {
-    return this.slots;
-  }
-
-  /** Bytes the postings will take on disk so far. */
-  get dataBytes(): number {
-    return this.bytes;
+  /**
+   * Adds `id` (greater than every id added before) to the list of each gram. Postings are batched and go to
+   * their lists gram by gram (`flush`): touching each list once per batch instead of once per posting is
+   * what makes a build fast (a list's record is a cache miss; a batch is read in order).
+   */
+  add(id: number, grams: Uint32Array): void {
+    if (this.batchLen + grams.length > this.batch.length) {
+      if (this.batch.length >= BATCH_POSTINGS) this.flush();
+      if (this.batchLen + grams.length > this.batch.length) {
+        const grown = new Uint32Array(Math.max(this.batchLen + grams.length, this.batch.length * 2));
+        grown.set(this.batch.subarray(0, this.batchLen));
+        this.batch = grown;
+      }
+    }
+    this.batch.set(grams, this.batchLen);
+    this.batchLen += grams.length;
+    if (this.blockCount === this.blockIds.length) {
+      this.blockIds = grow32(this.blockIds, this.blockCount * 2);
+      this.blockEnds = grow32(this.blockEnds, this.blockCount * 2);
+    }
+    this.blockIds[this.blockCount] = id;
+    this.blockEnds[this.blockCount++] = this.batchLen;
   }
 
   /**
-   * Appends `id` (greater than every id added before) to the list of each gram. The common case, a delta
-   * below 128 into a cell with room, is written inline: it is most of a build's time.
+   * Puts the batch into the lists: a stable counting sort by the gram's high bits, then within each bucket by
+   * its low bits (a bucket fits in cache), so each gram's ids come out together, ascending, grams in order.
    */
-  add(id: number, grams: Uint32Array): void {
-    const slotOf = this.slotOf;
-    const pages = this.pages;
-    for (let i = 0; i < grams.length; i++) {
-      const key = grams[i]!;
-      let slot = slotOf[key]!;
-      if (slot === 0) slot = this.newSlot(key);
-      const st = this.state;
-      const at = (slot - 1) * 4;
-      const delta = st[at + COUNT] === 0 ? id : id - st[at + LAST]!;
-      st[at + LAST] = id;
-      st[at + COUNT]!++;
-      const f = st[at + FILL]!;
-      if (delta < 0x80 && f < PAYLOAD) {
-        const c = st[at + TAIL]!;
-        pages[c >>> PAGE_SHIFT]![(c & (PAGE_CELLS - 1)) * CELL + f] = delta;
-        st[at + FILL] = f + 1;
-        this.bytes++;
-      } else this.writeVarint(at, delta);
+  private flush(): void {
+    const n = this.batchLen;
+    if (n === 0) return;
+    const batch = this.batch;
+    if (this.sortedGrams.length < n) {
+      this.sortedGrams = new Uint32Array(batch.length);
+      this.sortedIds = new Uint32Array(batch.length);
     }
+    const grams = this.sortedGrams;
+    const ids = this.sortedIds;
+    const high = this.high;
+    high.fill(0);
+    for (let i = 0; i < n; i++) high[(batch[i]! >>> LOW_BITS) + 1]!++;
+    for (let k = 1; k < high.length; k++) high[k]! += high[k - 1]!;
+    for (let b = 0, i = 0; b < this.blockCount; b++) {
+      const id = this.blockIds[b]!;
+      for (const end = this.blockEnds[b]!; i < end; i++) {
+        const g = batch[i]!;
+        const at = high[g >>> LOW_BITS]!++;
+        grams[at] = g;
+        ids[at] = id;
+      }
+    }
+    // Bucket k is now [high[k - 1], high[k]). The batch's own array receives each bucket's ids by gram.
+    const low = this.low;
+    const lowMask = (1 << LOW_BITS) - 1;
+    for (let k = 0, s = 0; k < high.length - 1; k++) {
+      const e = high[k]!;
+      if (e === s) continue;
+      low.fill(0);
+      for (let i = s; i < e; i++) low[(grams[i]! & lowMask) + 1]!++;
+      for (let l = 1; l < low.length; l++) low[l]! += low[l - 1]!;
+      for (let i = s; i < e; i++) batch[s + low[grams[i]! & lowMask]!++] = ids[i]!;
+      for (let l = 0, from = s; l <= lowMask; l++) {
+        const to = s + low[l]!;
+        if (to > from) this.appendRun((k << LOW_BITS) | l, batch, from, to);
+        from = to;
+      }
+      s = e;
+    }
+    this.batchLen = 0;
+    this.blockCount = 0;
   }
 
-  private newSlot(key: number): number {
-    if (this.slots === this.slotKey.length) {
-      const n = this.slots * 2;
-      this.slotKey = grow32(this.slotKey, n);
-      this.head = grow32(this.head, n);
-      this.state = grow32(this.state, n * 4);
+  /** Appends `ids[from, to)` (ascending, above the list's last id) to the list of `key`. */
+  private appendRun(key: number, ids: Uint32Array, from: number, to: number): void {
+    let slot = this.slotOf[key]!;
+    if (slot === 0) slot = this.newSlot(key, ids[from]!);
+    const s = slot - 1;
+    const rec = this.records[s >>> REC_SHIFT]!;
+    const rec8 = this.records8[s >>> REC_SHIFT]!;
+    const at = (s & ((1 << REC_SHIFT) - 1)) * REC;
+    let count = rec[at + COUNT]!;
+    let last = rec[at + LAST]!;
+    let f = rec[at + FILL]!;
+    for (let i = from; i < to; i++) {
+      const id = ids[i]!;
+      const delta = count === 0 ? id : id - last;
+      last = id;
+      count++;
+      if (delta < 0x80 && f < INLINE_BYTES) rec8[at * 4 + INLINE + f++] = delta;
+      else {
+        rec[at + FILL] = f;
+        this.writeVarint(s, delta);
+        f = rec[at + FILL]!;
+      }
     }
+    rec[at + COUNT] = count;
+    rec[at + LAST] = last;
+    rec[at + FILL] = f;
+  }
+
+  private newSlot(key: number, id: number): number {
     const s = this.slots++;
+    if (s === this.slotKey.length) {
+      this.slotKey = grow32(this.slotKey, s * 2);
+      this.firsts = grow32(this.firsts, s * 2);
+      this.spills = grow32(this.spills, s * 2);
+    }
+    if ((s & ((1 << REC_SHIFT) - 1)) === 0) {
+      const page = new Uint32Array(REC << REC_SHIFT);
+      this.records.push(page);
+      this.records8.push(new Uint8Array(page.buffer));
+    }
     this.slotKey[s] = key;
-    const c = this.newCell();
-    this.head[s] = c;
-    this.state[s * 4 + TAIL] = c;
+    this.firsts[s] = id;
     this.slotOf[key] = s + 1;
     return s + 1;
   }
 
-  private newCell(): number {
-    const c = this.cells++;
-    if ((c & (PAGE_CELLS - 1)) === 0) this.pages.push(new Uint8Array(PAGE_CELLS * CELL));
-    return c;
-  }
-
-  private writeVarint(at: number, value: number): void {
-    const st = this.state;
+  private writeVarint(s: number, value: number): void {
+    const rec = this.records[s >>> REC_SHIFT]!;
+    const rec8 = this.records8[s >>> REC_SHIFT]!;
+    const at = (s & ((1 << REC_SHIFT) - 1)) * REC;
     let v = value;
     for (;;) {
-      const byte = v >= 0x80 ? (v & 0x7f) | 0x80 : v;
-      let f = st[at + FILL]!;
-      let c = st[at + TAIL]!;
-      if (f === PAYLOAD) {
-        const next = this.newCell();
-        const page = this.pages[c >>> PAGE_SHIFT]!;
-        const link = (c & (PAGE_CELLS - 1)) * CELL + PAYLOAD;
-        page[link] = next & 0xff;
-        page[link + 1] = (next >>> 8) & 0xff;
-        page[link + 2] = (next >>> 16) & 0xff;
-        page[link + 3] = next >>> 24;
-        st[at + TAIL] = next;
-        c = next;
+      let f = rec[at + FILL]!;
+      if (f === INLINE_BYTES) {
+        this.spill(s, rec, at);
         f = 0;
       }
-      this.pages[c >>> PAGE_SHIFT]![(c & (PAGE_CELLS - 1)) * CELL + f] = byte;
-      st[at + FILL] = f + 1;
-      this.bytes++;
+      rec8[at * 4 + INLINE + f] = v >= 0x80 ? (v & 0x7f) | 0x80 : v;
+      rec[at + FILL] = f + 1;
       if (v < 0x80) return;
       v = Math.floor(v / 128);
     }
   }
 
-  /**
-   * The longest list to keep so that the lists kept take at most `maxBytes`: the longest lists go first (they
-   * narrow a query least). At most `maxListed` in any case.
-   */
-  listLimit(maxListed: number, maxBytes: number): number {
-    const n = this.slots;
-    const st = this.state;
-    // Bytes of each list: full cells plus the tail's fill.
-    const bytesOf = new Float64Array(n);
-    for (let s = 0; s < n; s++) {
-      let cells = 1;
-      const tail = st[s * 4 + TAIL]!;
-      for (let c = this.head[s]!; c !== tail; cells++) {
-        const page = this.pages[c >>> PAGE_SHIFT]!;
-        const link = (c & (PAGE_CELLS - 1)) * CELL + PAYLOAD;
-        c = page[link]! | (page[link + 1]! << 8) | (page[link + 2]! << 16) | (page[link + 3]! * 0x1000000);
-      }
-      bytesOf[s] = (cells - 1) * PAYLOAD + st[s * 4 + FILL]!;
-    }
-    let kept = 0;
-    for (let s = 0; s < n; s++) if (st[s * 4 + COUNT]! <= maxListed) kept += bytesOf[s]!;
-    if (kept <= maxBytes) return maxListed;
-    // Longest first: count (high) and slot (low) packed, descending.
-    const bySize = new Float64Array(n);
-    for (let s = 0; s < n; s++) bySize[s] = st[s * 4 + COUNT]! * 2 ** 24 + s;
-    bySize.sort().reverse();
-    let limit = maxListed;
-    for (let i = 0; i < n && kept > maxBytes; i++) {
-      const s = bySize[i]! % 2 ** 24;
-      const count = st[s * 4 + COUNT]!;
-      if (count > maxListed) continue; // left out already
-      kept -= bytesOf[s]!;
-      limit = count - 1;
-    }
-    return limit; // lists as long as the last one dropped go too: fewer bytes still
+  /** Moves a record's full inline bytes to a new cell, linked back to the record's previous cell. */
+  private spill(s: number, rec: Uint32Array, at: number): void {
+    const c = this.cells++;
+    if ((c & ((1 << CELL_SHIFT) - 1)) === 0) this.cellPages.push(new Uint32Array(CELL_WORDS << CELL_SHIFT));
+    const page = this.cellPages[c >>> CELL_SHIFT]!;
+    const o = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS;
+    page[o] = rec[at + 4]!;
+    page[o + 1] = rec[at + 5]!;
+    page[o + 2] = rec[at + 6]!;
+    page[o + 3] = rec[at + 7]!;
+    page[o + 4] = rec[at + CELL_LINK]!;
+    rec[at + CELL_LINK] = c + 1;
+    rec[at + FILL] = 0;
+    this.spills[s]!++;
   }
 
-  /** The lists, keyed and contiguous, in gram order; lists longer than `maxListed` are left out (UNLISTED). */
-  serialize(maxListed = Number.POSITIVE_INFINITY): SerializedPostings {
+  /** The lists as they are, slots in gram order. The builder must not be used afterwards. */
+  finish(): PostingsPart {
+    this.flush();
+    this.batch = new Uint32Array(0);
+    this.sortedGrams = new Uint32Array(0);
+    this.sortedIds = new Uint32Array(0);
     const n = this.slots;
-    // Slots in key order: keys are distinct GRAM_BITS-bit numbers, so sort them with their slot in the low bits.
+    // Keys are distinct GRAM_BITS-bit numbers: sort them with their slot in the low bits.
     const order = new Float64Array(n);
     for (let s = 0; s < n; s++) order[s] = this.slotKey[s]! * 2 ** 24 + s;
     order.sort();
-    if (this.bytes > 0xffffffff) throw new Error('content index postings exceed 4 GiB');
-    const data = new Uint8Array(this.bytes);
     const keys = new Uint32Array(n);
-    const counts = new Uint32Array(n);
-    const offsets = new Uint32Array(n);
-    const lengths = new Uint32Array(n);
-    const st = this.state;
-    let out = 0;
+    const slots = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
-      const s = order[i]! % 2 ** 24;
-      keys[i] = this.slotKey[s]!;
-      counts[i] = st[s * 4 + COUNT]!;
-      offsets[i] = out;
-      if (counts[i]! > maxListed) {
-        counts[i] = UNLISTED;
-        continue; // lengths[i] stays 0
-      }
-      const tail = st[s * 4 + TAIL]!;
-      let c = this.head[s]!;
-      for (;;) {
-        const page = this.pages[c >>> PAGE_SHIFT]!;
-        const base = (c & (PAGE_CELLS - 1)) * CELL;
-        const len = c === tail ? st[s * 4 + FILL]! : PAYLOAD;
-        for (let k = 0; k < len; k++) data[out++] = page[base + k]!;
-        if (c === tail) break;
-        c =
-          page[base + PAYLOAD]! |
-          (page[base + PAYLOAD + 1]! << 8) |
-          (page[base + PAYLOAD + 2]! << 16) |
-          (page[base + PAYLOAD + 3]! * 0x1000000);
-      }
-      lengths[i] = out - offsets[i]!;
+      slots[i] = order[i]! % 2 ** 24;
+      keys[i] = this.slotKey[slots[i]!]!;
     }
-    return { keys, counts, offsets, lengths, data: data.subarray(0, out) };
+    return {
+      keys,
+      slots,
+      records: this.records,
+      firsts: this.firsts.subarray(0, n),
+      spills: this.spills.subarray(0, n),
+      cells: this.cellPages,
+    };
   }
 }
 
@@ -215,6 +275,213 @@ function grow32(a: Uint32Array<ArrayBuffer>, n: number): Uint32Array<ArrayBuffer
   const g = new Uint32Array(n);
   g.set(a);
   return g;
+}
+
+/**
+ * The lists of consecutive parts as one index's lists: part p's ids are shifted by `idOffsets[p]`, and its
+ * part of each list is appended to the earlier parts' with its first delta re-encoded.
+ */
+export class PostingsMerge {
+  /** Grams seen in any part, ascending; per gram the ids in all parts and the merged list's bytes. */
+  readonly keys: Uint32Array;
+  readonly counts: Uint32Array;
+  readonly lengths: Float64Array;
+  /** Per gram and part: the part's index in its own key order, or -1. */
+  private readonly at: Int32Array[];
+  /** Per gram and part: the part's first id, re-encoded as the merged list's delta. */
+  private readonly firsts: Float64Array[];
+
+  constructor(
+    private readonly parts: readonly PostingsPart[],
+    idOffsets: readonly number[],
+  ) {
+    // The union of the parts' keys (each sorted).
+    const seen = new Uint8Array(GRAM_SPACE);
+    let n = 0;
+    for (const p of parts) {
+      for (const k of p.keys) {
+        if (seen[k] === 0) n++;
+        seen[k] = 1;
+      }
+    }
+    const keys = new Uint32Array(n);
+    if (parts.length === 1) keys.set(parts[0]!.keys);
+    else for (let g = 0, i = 0; g < GRAM_SPACE; g++) if (seen[g] === 1) keys[i++] = g;
+    this.keys = keys;
+    this.counts = new Uint32Array(n);
+    this.lengths = new Float64Array(n);
+    this.at = [];
+    this.firsts = [];
+    const prevLast = new Float64Array(n).fill(-1);
+    for (let p = 0; p < parts.length; p++) {
+      const part = parts[p]!;
+      const off = idOffsets[p]!;
+      const at = new Int32Array(n).fill(-1);
+      const firsts = new Float64Array(n);
+      let j = 0;
+      for (let i = 0; i < part.keys.length; i++) {
+        const key = part.keys[i]!;
+        while (keys[j] !== key) j++;
+        at[j] = i;
+        const s = part.slots[i]!;
+        const rec = part.records[s >>> REC_SHIFT]!;
+        const r = (s & ((1 << REC_SHIFT) - 1)) * REC;
+        const v0 = part.firsts[s]!;
+        // The part's first value is its own id; in the merged list it is a delta from the last id so far.
+        const first = prevLast[j]! < 0 ? v0 + off : v0 + off - prevLast[j]!;
+        firsts[j] = first;
+        const len = part.spills[s]! * INLINE_BYTES + rec[r + FILL]!;
+        this.lengths[j] = this.lengths[j]! + len - varintLength(v0) + varintLength(first);
+        this.counts[j] = this.counts[j]! + rec[r + COUNT]!;
+        prevLast[j] = rec[r + LAST]! + off;
+      }
+      this.at.push(at);
+      this.firsts.push(firsts);
+    }
+  }
+
+  get distinctGrams(): number {
+    return this.keys.length;
+  }
+
+  /**
+   * The longest list to keep so that the lists kept take at most `maxBytes`: the longest lists go first (they
+   * narrow a query least). At most `maxListed` in any case.
+   */
+  listLimit(maxListed: number, maxBytes: number): number {
+    const { counts, lengths } = this;
+    const n = counts.length;
+    let kept = 0;
+    for (let j = 0; j < n; j++) if (counts[j]! <= maxListed) kept += lengths[j]!;
+    if (kept <= maxBytes) return maxListed;
+    // Longest first: count (high) and gram index (low) packed, descending.
+    const bySize = new Float64Array(n);
+    for (let j = 0; j < n; j++) bySize[j] = counts[j]! * 2 ** 24 + j;
+    bySize.sort().reverse();
+    let limit = maxListed;
+    for (let i = 0; i < n && kept > maxBytes; i++) {
+      const j = bySize[i]! % 2 ** 24;
+      const count = counts[j]!;
+      if (count > maxListed) continue; // left out already
+      kept -= lengths[j]!;
+      limit = count - 1;
+    }
+    return limit; // lists as long as the last one dropped go too: fewer bytes still
+  }
+
+  /**
+   * The lists, keyed and contiguous, in gram order; lists longer than `maxListed` are left out (UNLISTED).
+   * The bytes are produced as they are written (`data.emit`), in chunks: never all in memory at once.
+   */
+  serialize(maxListed = Number.POSITIVE_INFINITY): PostingsToWrite {
+    const { keys, counts, lengths } = this;
+    const n = keys.length;
+    const outCounts = new Uint32Array(n);
+    const offsets = new Uint32Array(n);
+    const outLengths = new Uint32Array(n);
+    let total = 0;
+    for (let j = 0; j < n; j++) {
+      offsets[j] = total;
+      if (counts[j]! > maxListed) {
+        outCounts[j] = UNLISTED;
+        continue; // length stays 0
+      }
+      outCounts[j] = counts[j]!;
+      outLengths[j] = lengths[j]!;
+      total += lengths[j]!;
+    }
+    if (total > 0xffffffff) throw new Error('content index postings exceed 4 GiB');
+    const emit = (push: (chunk: Uint8Array) => void) => {
+      const chunk = new Uint8Array(1 << 22);
+      let out = 0;
+      let chain = new Uint32Array(1024);
+      // Byte views of the pages: a cell's bytes are copied in the order they were written.
+      const cells8 = this.parts.map((part) => part.cells.map((c) => new Uint8Array(c.buffer)));
+      const records8 = this.parts.map((part) => part.records.map((c) => new Uint8Array(c.buffer)));
+      for (let j = 0; j < n; j++) {
+        if (outCounts[j] === UNLISTED) continue;
+        for (let p = 0; p < this.parts.length; p++) {
+          const i = this.at[p]![j]!;
+          if (i < 0) continue;
+          const part = this.parts[p]!;
+          const s = part.slots[i]!;
+          const rec = part.records[s >>> REC_SHIFT]!;
+          const r = (s & ((1 << REC_SHIFT) - 1)) * REC;
+          const rec8 = records8[p]![s >>> REC_SHIFT]!;
+          // The cells, oldest first: follow the links back, then copy forward.
+          let m = 0;
+          for (let link = rec[r + CELL_LINK]!; link !== 0; ) {
+            if (m === chain.length) chain = grow32(chain, m * 2);
+            const c = link - 1;
+            chain[m++] = c;
+            link = part.cells[c >>> CELL_SHIFT]![(c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS + 4]!;
+          }
+          // The first value, re-encoded; the part's own first varint is skipped.
+          let skip = varintLength(part.firsts[s]!);
+          if (out + 5 > chunk.length) {
+            push(chunk.subarray(0, out));
+            out = 0;
+          }
+          out = writeVarint(chunk, out, this.firsts[p]![j]!);
+          for (let k = m - 1; k >= -1; k--) {
+            let from: Uint8Array;
+            let at: number;
+            let len: number;
+            if (k >= 0) {
+              const c = chain[k]!;
+              from = cells8[p]![c >>> CELL_SHIFT]!;
+              at = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS * 4;
+              len = INLINE_BYTES;
+            } else {
+              from = rec8;
+              at = r * 4 + INLINE;
+              len = rec[r + FILL]!;
+            }
+            if (out + len > chunk.length) {
+              push(chunk.subarray(0, out));
+              out = 0;
+            }
+            for (let b = skip; b < len; b++) chunk[out++] = from[at + b]!;
+            skip = Math.max(0, skip - len);
+          }
+        }
+      }
+      if (out > 0) push(chunk.subarray(0, out));
+    };
+    return { keys, counts: outCounts, offsets, lengths: outLengths, data: { length: total, emit } };
+  }
+}
+
+/** Bytes of `v` as a varint. */
+function varintLength(v: number): number {
+  let n = 1;
+  while (v >= 0x80) {
+    v = Math.floor(v / 128);
+    n++;
+  }
+  return n;
+}
+
+function writeVarint(data: Uint8Array, at: number, value: number): number {
+  let v = value;
+  while (v >= 0x80) {
+    data[at++] = (v & 0x7f) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  data[at++] = v;
+  return at;
+}
+
+/** Collects a streamed list of bytes (tests, small indexes). */
+export function bytesOf(data: PostingsToWrite['data']): Uint8Array {
+  if (data instanceof Uint8Array) return data;
+  const out = new Uint8Array(data.length);
+  let at = 0;
+  data.emit((chunk) => {
+    out.set(chunk, at);
+    at += chunk.length;
+  });
+  return out;
 }
 
 /** Decodes one list (delta varints) into ids. */

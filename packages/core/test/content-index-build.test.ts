@@ -1,0 +1,123 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndex } from '../src/content-index/build.js';
+import { INDEX_FILE, readIndexFile } from '../src/content-index/format.js';
+import {
+  bytesOf,
+  decodePostings,
+  PostingsBuilder,
+  PostingsMerge,
+} from '../src/content-index/postings-builder.js';
+
+/**
+ * The build's parts: postings built over consecutive ranges of ids, each numbered from 0, then merged, must be
+ * the postings one builder writes over all of them — and a build on two threads must write the very index one
+ * thread writes.
+ */
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-cindex-build-')));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** A deterministic pseudo-random stream (no seedable Math.random). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('postings parts', () => {
+  it('merged parts equal one builder over every id, byte for byte', () => {
+    const rand = rng(7);
+    // Ids with gaps of every varint length (1 to 3 bytes), grams from a small set so lists are long and
+    // spill many cells, plus rare grams present in one part only.
+    const ids: number[] = [];
+    for (let id = 0; ids.length < 3000; ) {
+      ids.push(id);
+      const r = rand();
+      id += r < 0.7 ? 1 + Math.floor(rand() * 3) : r < 0.95 ? 130 + Math.floor(rand() * 500) : 20_000;
+    }
+    const gramsOf = ids.map(() => {
+      const set = new Set<number>();
+      for (let k = 0; k < 1 + Math.floor(rand() * 12); k++) set.add(Math.floor(rand() * 40) * 977);
+      if (rand() < 0.01) set.add(2_000_000 + Math.floor(rand() * 1000));
+      return Uint32Array.from(set);
+    });
+    const whole = new PostingsBuilder();
+    for (const [i, id] of ids.entries()) whole.add(id, gramsOf[i]!);
+    const expected = new PostingsMerge([whole.finish()], [0]).serialize();
+    const expectedData = bytesOf(expected.data);
+
+    for (const cuts of [[1500], [1, 2999], [700, 1400, 2100]]) {
+      const bounds = [0, ...cuts, ids.length];
+      const parts = [];
+      const offsets = [];
+      for (let p = 0; p + 1 < bounds.length; p++) {
+        const from = bounds[p]!;
+        const b = new PostingsBuilder();
+        // A part numbers its ids from its first one (build.ts: from the first block of its first file).
+        offsets.push(ids[from]!);
+        for (let i = from; i < bounds[p + 1]!; i++) b.add(ids[i]! - ids[from]!, gramsOf[i]!);
+        parts.push(b.finish());
+      }
+      const merged = new PostingsMerge(parts, offsets).serialize();
+      expect([...merged.keys], `cuts ${cuts}`).toEqual([...expected.keys]);
+      expect([...merged.counts]).toEqual([...expected.counts]);
+      expect([...merged.lengths]).toEqual([...expected.lengths]);
+      expect(Buffer.from(bytesOf(merged.data)).equals(Buffer.from(expectedData))).toBe(true);
+    }
+    // …and the lists say what was added.
+    const at = [...expected.keys].indexOf(977);
+    const list = decodePostings(
+      expectedData,
+      expected.offsets[at]!,
+      expected.lengths[at]!,
+      expected.counts[at]!,
+    );
+    expect([...list]).toEqual(ids.filter((_, i) => gramsOf[i]!.includes(977)));
+  });
+});
+
+describe('a build on two threads', () => {
+  it('writes the index one thread writes, byte for byte', async () => {
+    const root = path.join(tmp, 'tree');
+    const rand = rng(11);
+    const words = ['sched_clock', 'pm_resume', 'kvmalloc', 'copy_from_user', 'zq', 'é', '\u0000', 'Kelvin'];
+    const old = new Date('2020-01-01T00:00:00Z'); // not racily clean, whatever the thread's clock
+    for (let i = 0; i < 120; i++) {
+      const dir = path.join(root, `d${i % 7}`, `e${i % 3}`);
+      fs.mkdirSync(dir, { recursive: true });
+      // Small files, and some spanning many blocks, so that the cut lands where it may.
+      const n = i % 17 === 0 ? 4000 : Math.floor(rand() * 60);
+      let body = '';
+      for (let k = 0; k < n; k++)
+        body += `${words[Math.floor(rand() * words.length)]}_${Math.floor(rand() * 1e6)} `;
+      const file = path.join(dir, `f${i}.c`);
+      fs.writeFileSync(file, body);
+      fs.utimesSync(file, old, old);
+    }
+    const now = () => 1_700_000_000_000;
+    const one = path.join(tmp, 'one');
+    const two = path.join(tmp, 'two');
+    const r1 = await buildIndex(root, one, () => false, { now, blockBytes: 256, workers: 1 });
+    const r2 = await buildIndex(root, two, () => false, {
+      now,
+      blockBytes: 256,
+      workers: 2,
+      parallelMinFiles: 0,
+    });
+    expect(r2.files).toBe(120);
+    expect(r2.textBytes).toBe(r1.textBytes);
+    const a = fs.readFileSync(path.join(one, INDEX_FILE));
+    const b = fs.readFileSync(path.join(two, INDEX_FILE));
+    expect(b.length).toBe(a.length);
+    expect(b.equals(a)).toBe(true);
+    expect(readIndexFile(two, root).postings.keys.length).toBeGreaterThan(1000);
+  });
+});
