@@ -2,10 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockRanges } from '../src/content-index/blocks.js';
 import { buildIndex } from '../src/content-index/build.js';
 import { readIndexFile } from '../src/content-index/format.js';
 import { PostingsBuilder, PostingsMerge, UNLISTED } from '../src/content-index/postings-builder.js';
-import { evaluateBase, gramQuery } from '../src/content-index/query.js';
+import { evaluateBase, evaluateBlocks, gramQuery } from '../src/content-index/query.js';
 
 /**
  * Block postings: a literal's grams must co-occur in one block or two adjacent ones. A file that holds a
@@ -35,7 +36,7 @@ async function indexOf(files: Record<string, string>, unlistedMinBlocks?: number
     const bits = evaluateBase(data, gramQuery({ literals, caseInsensitive: false }));
     return data.paths.filter((_, i) => bits[i] === 1).sort();
   };
-  return Object.assign(select, { unlisted: data.postings.counts.filter((c) => c === UNLISTED).length });
+  return Object.assign(select, { unlisted: data.postings.counts.filter((c) => c === UNLISTED).length, data });
 }
 
 describe('content index blocks', () => {
@@ -51,6 +52,43 @@ describe('content index blocks', () => {
       expect(select([lit])).toEqual(expected.sort());
       // Case-folded grams: the upper-case spelling selects the same files.
       expect(select([lit.toUpperCase()])).toEqual(expected.sort());
+    }
+  });
+
+  it('gives windows that hold the start of every occurrence, and not the blocks without one', async () => {
+    // Files of many blocks with the literal at chosen offsets (across boundaries too): each occurrence's first
+    // byte must lie in a window of its file (the searcher reads around windows only); a block far from any
+    // occurrence must not be in one.
+    const files: Record<string, string> = {};
+    const offsets: Record<string, number[]> = {};
+    for (const lit of ['pm_resume', 'abcd', 'kvmalloc_array_of_many_bytes']) {
+      for (let at = 0; at < 2 * B; at++) {
+        const name = `${lit}-${at}`;
+        const spots = [at, 6 * B + at, 6 * B + at + lit.length + 1];
+        let body = '.'.repeat(12 * B);
+        for (const p of spots) body = body.slice(0, p) + lit + body.slice(p + lit.length);
+        files[name] = body;
+        offsets[name] = spots;
+      }
+    }
+    const { data } = await indexOf(files);
+    for (const lit of ['pm_resume', 'abcd', 'kvmalloc_array_of_many_bytes']) {
+      const { blocks: ks } = evaluateBlocks(
+        data,
+        gramQuery({ literals: [lit.toUpperCase()], caseInsensitive: false }),
+      );
+      expect(ks).not.toBeNull();
+      for (const [id, name] of data.paths.entries()) {
+        const size = files[name]!.length;
+        const ranges = blockRanges(data.firstBlock, data.blocks, ks!, id, B, size);
+        const inWindow = (p: number) =>
+          ranges.some((_, i) => i % 2 === 0 && ranges[i]! <= p && p < ranges[i + 1]!);
+        if (!name.startsWith(`${lit}-`)) continue;
+        for (const p of offsets[name]!) expect(inWindow(p), `${name} @${p}`).toBe(true);
+        // No occurrence starts in the last block.
+        expect(inWindow(size - 1), `${name} tail`).toBe(false);
+        expect(ranges.length % 2).toBe(0);
+      }
     }
   });
 

@@ -25,3 +25,41 @@ export function fileOfBlock(firstBlock: Uint32Array, blocks: Uint32Array, block:
   if (firstBlock.length === 0 || firstBlock[lo]! > block) return -1;
   return block < firstBlock[lo]! + blocks[lo]! ? lo : -1;
 }
+
+/**
+ * The byte ranges of file `file` (of `size` bytes) covered by its blocks among `ks` (ascending block ids, as
+ * query.ts `evaluateBlocks` gives them): [start, end) pairs, adjacent blocks joined. Every literal occurrence
+ * that put a block in `ks` starts inside one of these ranges.
+ */
+export function blockRanges(
+  firstBlock: Uint32Array,
+  blocks: Uint32Array,
+  ks: Uint32Array,
+  file: number,
+  blockBytes: number,
+  size: number,
+): number[] {
+  const first = firstBlock[file]!;
+  const last = first + blocks[file]!; // exclusive
+  const out: number[] = [];
+  for (let j = lowerBound(ks, first); j < ks.length && ks[j]! < last; j++) {
+    const start = (ks[j]! - first) * blockBytes;
+    const end = Math.min(size, start + blockBytes);
+    if (start >= end) continue;
+    if (out.length > 0 && out[out.length - 1] === start) out[out.length - 1] = end;
+    else out.push(start, end);
+  }
+  return out;
+}
+
+/** The first index of `sorted` holding a value ≥ `key`. */
+export function lowerBound(sorted: Uint32Array, key: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

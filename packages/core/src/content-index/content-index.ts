@@ -6,7 +6,9 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import type { RequiredLiterals } from '../match/index.js';
+import type { ByteWindows } from '../search/windows.js';
 import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../walk/walker.js';
+import { blockRanges } from './blocks.js';
 import { type BuildProgress, type BuildResult, buildIndex, workerScriptUrl } from './build.js';
 import {
   FLAG_RACY,
@@ -28,10 +30,11 @@ import {
   MIN_BYTES_FOR_SHARE_RULE,
   MIN_FILES_FOR_SHARE_RULE,
   REINDEX_PER_SEARCH,
+  WINDOWED_MIN_BLOCKS,
 } from './limits.js';
 import { checkRecords, type LoadCheck } from './load.js';
 import { FileReindexer, type OverlayFile } from './overlay.js';
-import { evaluateBase, type GramQuery, gramQuery, setSatisfies } from './query.js';
+import { evaluateBlocks, type GramQuery, gramQuery, setSatisfies } from './query.js';
 import type { SearchIndex } from './registry.js';
 import { NEVER_ENTERED, scanTree, type TreeScan } from './tree.js';
 import {
@@ -104,12 +107,17 @@ export interface IndexUse {
   /** Files the search read, of the files its walk yields. */
   candidates?: number;
   files?: number;
+  /** Of the candidates, the large files handed to the searcher with the byte ranges that hold their matches. */
+  windowed?: number;
 }
 
 export interface IndexSelection {
   use: IndexUse;
-  /** When used: the files to search, in walk order, and the walk's own report. */
-  walk?: { entries: WalkEntry[]; stats: WalkStats };
+  /**
+   * When used: the files to search, in walk order, and the walk's own report; per file (same order), the byte
+   * ranges that hold all its matches when the index knows them (large base files), else undefined.
+   */
+  walk?: { entries: WalkEntry[]; stats: WalkStats; windows?: Array<ByteWindows | undefined> };
 }
 
 /** What a search asks of the index. */
@@ -758,7 +766,7 @@ export class ContentIndex implements SearchIndex {
     const list = await this.walkList(req, trusted);
     if (list === null) return scan('the walk stopped (deadline, abort or budget)');
     const base = this.base;
-    const bits = evaluateBase(base.data, query);
+    const { files: bits, blocks: ks } = evaluateBlocks(base.data, query);
     const r = base.data.records;
     const picked: number[] = [];
     let pickedBytes = 0;
@@ -800,20 +808,52 @@ export class ContentIndex implements SearchIndex {
     const rootsAbs = req.walk.roots.map((r) => path.resolve(req.walk.cwd, r === '' ? '.' : r));
     const excluded = req.walk.exclude ? dirMemo(rootsAbs, req.walk.exclude) : null;
     const out: WalkEntry[] = [];
+    const windows: Array<ByteWindows | undefined> = [];
+    let windowed = 0;
     for (const i of picked) {
       const e = entries[i]!;
       if (excluded?.(e.abs)) continue;
       out.push(e);
+      const w = ks ? this.windowsOf(ids[i]!, ks, bits, req.maxFilesize, trusted) : undefined;
+      windows.push(w);
+      if (w) windowed++;
     }
     use.candidates = out.length;
-    use.reason = `index: ${out.length} of ${n} files may match (${trusted ? 'watched' : `size+mtime checked: ${this.trustReason}`})`;
+    if (windowed > 0) use.windowed = windowed;
+    use.reason = `index: ${out.length} of ${n} files may match${windowed > 0 ? `, ${windowed} read through windows` : ''} (${trusted ? 'watched' : `size+mtime checked: ${this.trustReason}`})`;
     return {
       use,
       walk: {
         entries: out,
         stats: { ...list.stats, errors: [...list.stats.errors], missingRoots: [...list.stats.missingRoots] },
+        ...(windowed > 0 ? { windows } : {}),
       },
     };
+  }
+
+  /**
+   * The byte ranges of a large base file that hold every match (its blocks where a literal may start), or
+   * undefined when the file is read whole: small, changed since the base, not indexed, or past the size cap.
+   */
+  private windowsOf(
+    id: number,
+    ks: Uint32Array,
+    bits: Uint8Array,
+    maxFilesize: number,
+    trusted: boolean,
+  ): ByteWindows | undefined {
+    const base = this.base!;
+    if (id < 0 || base.stale[id] || bits[id] !== 1) return undefined;
+    const r = base.data.records;
+    const size = r[id * 4]!;
+    const d = base.data;
+    // Unwatched, a racy record may describe other bytes than those indexed with the same size and mtime (the
+    // searcher checks those two): read whole. Watched, a change since would have made the record stale.
+    const unsure = FLAG_UNINDEXED | (trusted ? 0 : FLAG_RACY);
+    if (size < WINDOWED_MIN_BLOCKS * d.blockBytes || size > maxFilesize || (r[id * 4 + 3]! & unsure) !== 0)
+      return undefined;
+    const ranges = blockRanges(d.firstBlock, d.blocks, ks, id, d.blockBytes, size);
+    return ranges.length > 0 ? { ranges, size, mtimeMs: r[id * 4 + 1]! } : undefined;
   }
 
   /** A file changed since the base: judged by its overlay entry when it has one, else searched. */

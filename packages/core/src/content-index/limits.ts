@@ -57,6 +57,13 @@ export const MAX_WATCHED_DIRS = 32_768;
  */
 export const MAX_CANDIDATE_FILE_SHARE = 0.25;
 export const MAX_CANDIDATE_BYTE_SHARE = 0.25;
+/**
+ * A candidate file of at least this many blocks is searched through windows — the byte ranges of its blocks
+ * where a literal may start (search/windows.ts) — instead of whole. Below it, the windows' line-boundary reads
+ * and bookkeeping cost about what reading the file does (192 KiB with 64 KiB blocks). Big generated headers
+ * (10–32 MB in the Linux tree) are why: a literal in one of their blocks made a search read all of them.
+ */
+export const WINDOWED_MIN_BLOCKS = 3;
 /** Trees this small are not worth an index decision: below it the share rule is not applied. */
 export const MIN_FILES_FOR_SHARE_RULE = 200;
 /**

@@ -1,5 +1,5 @@
 import type { RequiredLiterals } from '../match/index.js';
-import { fileOfBlock } from './blocks.js';
+import { fileOfBlock, lowerBound } from './blocks.js';
 import type { IndexFileData } from './format.js';
 import { GRAM, literalGrams } from './grams.js';
 import { decodePostings, UNLISTED } from './postings-builder.js';
@@ -54,12 +54,26 @@ export function evaluateBase(
   d: Pick<IndexFileData, 'postings' | 'firstBlock' | 'blocks' | 'blockBytes'>,
   q: GramQuery,
 ): Uint8Array {
+  return evaluateBlocks(d, q).files;
+}
+
+/**
+ * `evaluateBase`, and the blocks that decided it: every block id k (ascending) where a literal may start —
+ * its grams all in block k or k + 1. A file's matches all hold a literal starting in one of its listed blocks
+ * (blocks.ts `blockRanges` turns them into byte ranges). `blocks` is null when a literal narrows nothing
+ * (all its grams unlisted): every file may match anywhere.
+ */
+export function evaluateBlocks(
+  d: Pick<IndexFileData, 'postings' | 'firstBlock' | 'blocks' | 'blockBytes'>,
+  q: GramQuery,
+): { files: Uint8Array; blocks: Uint32Array | null } {
   const files = d.firstBlock.length;
   const out = new Uint8Array(files);
   if (q.kind === 'all') {
     out.fill(1);
-    return out;
+    return { files: out, blocks: null };
   }
+  const found: Uint32Array[] = [];
   const p = d.postings;
   const list = (i: number) => decodePostings(p.data, p.offsets[i]!, p.lengths[i]!, p.counts[i]!);
   for (const literal of q.literals) {
@@ -71,7 +85,7 @@ export function evaluateBase(
     const listed = idx.filter((i) => p.counts[i] !== UNLISTED);
     if (listed.length === 0) {
       out.fill(1);
-      return out;
+      return { files: out, blocks: null };
     }
     // Shortest list first: every later step only narrows it.
     listed.sort((a, b) => p.counts[a]! - p.counts[b]!);
@@ -81,8 +95,26 @@ export function evaluateBase(
       const f = fileOfBlock(d.firstBlock, d.blocks, ks[j]!);
       if (f >= 0) out[f] = 1;
     }
+    if (ks.length > 0) found.push(ks);
   }
-  return out;
+  return { files: out, blocks: unionSorted(found) };
+}
+
+/** The ascending union of ascending lists. */
+function unionSorted(lists: Uint32Array[]): Uint32Array {
+  if (lists.length === 1) return lists[0]!;
+  let n = 0;
+  for (const l of lists) n += l.length;
+  const all = new Uint32Array(n);
+  let at = 0;
+  for (const l of lists) {
+    all.set(l, at);
+    at += l.length;
+  }
+  all.sort();
+  let w = 0;
+  for (let i = 0; i < all.length; i++) if (w === 0 || all[w - 1] !== all[i]) all[w++] = all[i]!;
+  return all.subarray(0, w);
 }
 
 /** Every k with k or k + 1 in `blocks` (sorted), ascending. A separator k adds nothing: k + 1 is listed too. */
@@ -110,15 +142,4 @@ function keepAdjacent(ks: Uint32Array, blocks: Uint32Array): Uint32Array {
     if (b === k || b === k + 1) out[n++] = k;
   }
   return out.subarray(0, n);
-}
-
-function lowerBound(sorted: Uint32Array, key: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

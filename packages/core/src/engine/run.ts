@@ -1,6 +1,7 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { EngineName, SearchSummary } from '../search/events.js';
 import type { SearcherConfig } from '../search/searcher.js';
+import type { ByteWindows } from '../search/windows.js';
 import type { WalkEntry, WalkOptions, WalkStats } from '../walk/walker.js';
 import type { MatcherSpec } from './js/protocol.js';
 
@@ -32,9 +33,11 @@ export interface EngineRun {
   partialAnswerMs?: number;
   /**
    * The files to search, already walked and narrowed (a content index's candidates): the engine reads these
-   * instead of walking, and reports the walk's stats as given.
+   * instead of walking, and reports the walk's stats as given. `windows` (same order as `entries`) may say, per
+   * file, which byte ranges hold all its matches: the js engine then reads only around them where that is
+   * exact (search/windows.ts) and the file whole otherwise; the rg engine always reads files whole.
    */
-  files?: { entries: WalkEntry[]; stats: WalkStats };
+  files?: { entries: WalkEntry[]; stats: WalkStats; windows?: ReadonlyArray<ByteWindows | undefined> };
   /** What the root `-` reads (the caller's standard input, read by the caller): reported as `<stdin>`. */
   stdinContent?: Uint8Array;
   /** Emit an `end` (without `begin`) for every searched file that has no match, too. */

@@ -74,7 +74,8 @@ export interface SearchSummary {
   errors: Array<{ path: string; code: string; message: string }>;
   /**
    * Present when the search was given a content index: whether the index picked the files read (then
-   * `filesSearched` counts those, of `files` the walk yielded) or the search scanned, and why.
+   * `filesSearched` counts those, of `files` the walk yielded) or the search scanned, and why; `windowed`: of
+   * the files read, the large ones read only around the byte ranges the index said hold their matches.
    */
-  index?: { used: boolean; reason: string; candidates?: number; files?: number };
+  index?: { used: boolean; reason: string; candidates?: number; files?: number; windowed?: number };
 }

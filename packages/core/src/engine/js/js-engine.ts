@@ -174,8 +174,9 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
         break;
       }
       const e: WalkEntry = step.value;
+      const windows = run.files?.windows?.[filesWalked];
       filesWalked++;
-      batch.push({ seq: seqCount++, abs: e.abs, explicit: e.explicit });
+      batch.push({ seq: seqCount++, abs: e.abs, explicit: e.explicit, ...(windows ? { windows } : {}) });
       paths.push(e.path);
       if (run.now() - sliceStart > WALK_SLICE_MS) break;
     }

@@ -2,6 +2,7 @@ import type { CompiledPattern } from '../../match/index.js';
 import { type LinearProgram, linearRegExp } from '../../match/linear.js';
 import type { SkipReason } from '../../search/events.js';
 import type { FileResult, LineMatcher, SearcherConfig } from '../../search/searcher.js';
+import type { ByteWindows } from '../../search/windows.js';
 
 /** A compiled pattern in a form that crosses the worker boundary (RegExps do not survive cloning). */
 export interface MatcherSpec {
@@ -69,6 +70,8 @@ export interface FileTask {
   seq: number;
   abs: string;
   explicit: boolean;
+  /** Byte ranges that hold all the file's matches (EngineRun.files.windows): read around them where exact. */
+  windows?: ByteWindows;
 }
 
 export type FileOutcome =

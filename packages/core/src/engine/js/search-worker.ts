@@ -16,6 +16,7 @@ import {
   startsWithUtf16Bom,
   transcodes,
 } from '../../search/searcher.js';
+import { searchWindows } from '../../search/windows.js';
 import { describeError } from '../../util/errors.js';
 import {
   type BatchResults,
@@ -65,6 +66,10 @@ function searchFile(task: FileTask): FileOutcome | FileResult {
     return { seq: task.seq, skip: 'unreadable', code: errCode(err), message: describeError(err) };
   }
   try {
+    if (task.windows) {
+      const r = searchThroughWindows(fd, task);
+      if (r !== 'whole') return r;
+    }
     let sizeHint = 0;
     if (task.explicit) {
       const st = fs.fstatSync(fd);
@@ -76,18 +81,43 @@ function searchFile(task: FileTask): FileOutcome | FileResult {
     const file = readForSearch(fd, sizeHint);
     if (file === 'no-match') return searchedNothing(lastReadLength);
     if (file.length > setup.maxFilesize) return tooLarge(task);
-    const detection = setup.config.binaryDetection ?? 'auto';
     return searchBuffer(file.buf, file.length, matcher, prefilter, {
       ...setup.config,
       mode,
-      binary:
-        detection === 'none' ? 'none' : task.explicit ? 'text' : detection === 'search' ? 'convert' : 'quit',
+      binary: binaryRuleFor(task),
     });
   } catch (err) {
     return { seq: task.seq, skip: 'unreadable', code: errCode(err), message: describeError(err) };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** ripgrep's binary rule for this file: walked and named files differ (SearcherConfig.binary). */
+function binaryRuleFor(task: FileTask): SearcherConfig['binary'] {
+  const detection = setup.config.binaryDetection ?? 'auto';
+  return detection === 'none' ? 'none' : task.explicit ? 'text' : detection === 'search' ? 'convert' : 'quit';
+}
+
+/**
+ * A file through the byte ranges that hold its matches (search/windows.ts), or 'whole' where only reading it
+ * all is exact — then it is searched as any other file.
+ */
+function searchThroughWindows(fd: number, task: FileTask): FileResult | 'whole' {
+  if (setup.reportUnmatched) return 'whole';
+  const st = fs.fstatSync(fd);
+  if (!st.isFile() || st.size > setup.maxFilesize) return 'whole';
+  const scratch = { buf: whole };
+  const result = searchWindows(
+    { size: st.size, mtimeMs: st.mtimeMs, read: (buf, off, len, pos) => fs.readSync(fd, buf, off, len, pos) },
+    task.windows!,
+    matcher,
+    prefilter,
+    { ...setup.config, mode, binary: binaryRuleFor(task) },
+    scratch,
+  );
+  whole = scratch.buf;
+  return result;
 }
 
 function tooLarge(task: FileTask): FileOutcome {
