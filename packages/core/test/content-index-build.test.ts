@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/content-index/build.js';
-import { INDEX_FILE, readIndexFile } from '../src/content-index/format.js';
+import { FLAG_NUL, FLAG_UNINDEXED, INDEX_FILE, readIndexFile } from '../src/content-index/format.js';
 import {
   bytesOf,
   decodePostings,
@@ -119,5 +119,48 @@ describe('a build on two threads', () => {
     expect(b.length).toBe(a.length);
     expect(b.equals(a)).toBe(true);
     expect(readIndexFile(two, root).postings.keys.length).toBeGreaterThan(1000);
+  });
+});
+
+describe('what the build records for the query side', () => {
+  it('counts the newlines of each block and flags files holding a NUL byte', async () => {
+    const root = path.join(tmp, 'lines');
+    fs.mkdirSync(root, { recursive: true });
+    const B = 16;
+    const rand = rng(3);
+    const files: Record<string, string> = {
+      empty: '',
+      'one-line': 'no newline at all',
+      nul: 'a\nb\u0000c\n',
+    };
+    for (let i = 0; i < 30; i++) {
+      let body = '';
+      const n = Math.floor(rand() * 5 * B);
+      for (let k = 0; k < n; k++) body += rand() < 0.3 ? '\n' : 'x';
+      files[`f${i}`] = body;
+    }
+    // Newlines right at block edges and in the bytes a block's grams read past its end.
+    files.edges = `${'x'.repeat(B - 1)}\n\n\n\n${'y'.repeat(B - 2)}\n\n`;
+    for (const [name, body] of Object.entries(files)) fs.writeFileSync(path.join(root, name), body);
+    const dir = path.join(tmp, 'lines-data');
+    await buildIndex(root, dir, () => false, { blockBytes: B });
+    const d = readIndexFile(dir, root);
+    let ids = 0;
+    for (let id = 0; id < d.paths.length; id++) {
+      const body = Buffer.from(files[d.paths[id]!]!, 'utf8');
+      const flags = d.records[id * 4 + 3]!;
+      expect(flags & FLAG_UNINDEXED).toBe(0);
+      expect((flags & FLAG_NUL) !== 0, d.paths[id]).toBe(d.paths[id] === 'nul');
+      for (let k = 0; k < d.blocks[id]!; k++) {
+        const own = body.subarray(k * B, (k + 1) * B);
+        expect(d.newlines[d.firstBlock[id]! + k], `${d.paths[id]} block ${k}`).toBe(
+          own.filter((b) => b === 10).length,
+        );
+      }
+      // The separator after the file's blocks.
+      expect(d.newlines[d.firstBlock[id]! + d.blocks[id]!]).toBe(0);
+      ids = d.firstBlock[id]! + d.blocks[id]! + 1;
+    }
+    expect(d.newlines.length).toBe(ids);
   });
 });

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { blockCount } from './blocks.js';
-import { FLAG_RACY, FLAG_UNINDEXED, type IndexFileToWrite, writeIndexFile } from './format.js';
+import { FLAG_NUL, FLAG_RACY, FLAG_UNINDEXED, type IndexFileToWrite, writeIndexFile } from './format.js';
 import { GRAM, GramCollector } from './grams.js';
 import type { IndexWorkerData } from './index-worker.js';
 import {
@@ -19,7 +19,7 @@ import {
   UNLISTED_BLOCK_SHARE,
   UNLISTED_MIN_BLOCKS,
 } from './limits.js';
-import { PostingsBuilder, PostingsMerge, type PostingsPart } from './postings-builder.js';
+import { grow32, PostingsBuilder, PostingsMerge, type PostingsPart } from './postings-builder.js';
 import { scanTree } from './tree.js';
 
 export interface BuildProgress {
@@ -134,6 +134,8 @@ export async function buildIndex(
     }
     textBytes += part.textBytes;
   }
+  const newlines = new Uint32Array(nextBlock);
+  for (let p = 0; p < parts.length; p++) newlines.set(parts[p]!.newlines, idOffsets[p]!);
   onProgress?.({ phase: 'write', files: paths.length, totalFiles: paths.length, bytes: textBytes });
   const merged = new PostingsMerge(
     parts.map((p) => p.postings),
@@ -149,12 +151,13 @@ export async function buildIndex(
     blockBytes,
     firstBlock,
     blocks,
+    newlines,
     postings: merged.serialize(
       merged.listLimit(
         maxListed(blocks, options.unlistedMinBlocks ?? UNLISTED_MIN_BLOCKS),
         textBytes < MIN_TEXT_FOR_SIZE_BOUND
           ? Number.POSITIVE_INFINITY
-          : MAX_INDEX_TEXT_SHARE * textBytes - fixedBytes(paths, merged.distinctGrams),
+          : MAX_INDEX_TEXT_SHARE * textBytes - fixedBytes(paths, nextBlock, merged.distinctGrams),
       ),
     ),
   };
@@ -174,6 +177,8 @@ export interface PartResult {
   records: Float64Array;
   /** Blocks per file. */
   blocks: Uint32Array;
+  /** Newlines per block id (format.ts), ids of this part. */
+  newlines: Uint32Array;
   textBytes: number;
   postings: PostingsPart;
 }
@@ -193,6 +198,7 @@ export function buildPart(
 ): PartResult {
   const records = new Float64Array(paths.length * 4);
   const blocks = new Uint32Array(paths.length);
+  let newlines = new Uint32Array(1 << 12);
   let nextBlock = 0;
   const collector = new GramCollector();
   const postings = new PostingsBuilder();
@@ -231,14 +237,18 @@ export function buildPart(
       }
       if (len !== st.size || len > MAX_INDEXED_FILE_BYTES) continue;
       const n = blockCount(len, blockBytes);
+      if (newlines.length < nextBlock + n + 1) newlines = grow32(newlines, 2 * (nextBlock + n + 1));
       for (let k = 0; k < n; k++) {
         const start = k * blockBytes;
-        collector.collect(buf, start, Math.min(len, start + blockBytes + GRAM - 1));
+        const own = Math.min(len, start + blockBytes);
+        newlines[nextBlock + k] = collector.collect(buf, start, Math.min(len, own + GRAM - 1), own);
         postings.add(nextBlock + k, collector.list());
       }
       blocks[id] = n;
       textBytes += len;
-      records[at + 3] = st.mtimeMs >= now() - RACY_MTIME_MS ? FLAG_RACY : 0;
+      records[at + 3] =
+        (st.mtimeMs >= now() - RACY_MTIME_MS ? FLAG_RACY : 0) |
+        (buf.subarray(0, len).indexOf(0) >= 0 ? FLAG_NUL : 0);
     } catch {
       // unreadable: stays FLAG_UNINDEXED, so every search reads it (and reports what it finds)
     } finally {
@@ -249,7 +259,9 @@ export function buildPart(
     progress[slot * 2 + 1] = textBytes;
     onFile?.();
   }
-  return { records, blocks, textBytes, postings: postings.finish() };
+  // Ids past the part's last block (its last separator) were never written: zeros, as the table wants.
+  if (newlines.length < nextBlock) newlines = grow32(newlines, nextBlock);
+  return { records, blocks, newlines: newlines.slice(0, nextBlock), textBytes, postings: postings.finish() };
 }
 
 /**
@@ -318,9 +330,12 @@ function maxListed(blocks: Uint32Array, minBlocks: number): number {
   return Math.max(minBlocks, Math.floor(total * UNLISTED_BLOCK_SHARE));
 }
 
-/** What the index holds besides the lists' bytes: per-file records, paths and block table, per-gram table. */
-function fixedBytes(paths: readonly string[], grams: number): number {
+/**
+ * What the index holds besides the lists' bytes: per-file records, paths and block table, per-block-id newline
+ * counts, per-gram table.
+ */
+function fixedBytes(paths: readonly string[], blockIds: number, grams: number): number {
   let pathBytes = 0;
   for (const p of paths) pathBytes += p.length + 1;
-  return paths.length * (32 + 8) + pathBytes + grams * 16 + 4096;
+  return paths.length * (32 + 8) + pathBytes + blockIds * 4 + grams * 16 + 4096;
 }

@@ -6,7 +6,8 @@
  * The header names the canonical root, the build time, the counts, each section's [offset, length] and a
  * SHA-256 of everything after the header. Sections: `records` (per file: size, mtime ms, inode, flags, as
  * float64s), `paths` (root-relative, `/`-separated, NUL-terminated UTF-8), `firstBlock` and `blocks` (per file, as
- * uint32s: its first block id and how many blocks, blocks.ts), and the postings of block ids (`keys`, `counts`,
+ * uint32s: its first block id and how many blocks, blocks.ts), `newlines` (per block id, uint32), and the
+ * postings of block ids (`keys`, `counts`,
  * `offsets`, `lengths` as uint32 arrays, then `data`: delta varints). The header names the block size.
  *
  * A file is written under a temporary name, fsynced and renamed over the old one, so a crash leaves the old
@@ -25,6 +26,7 @@ export const INDEX_FILE = 'index.bin';
 /** Per-file flags. */
 export const FLAG_UNINDEXED = 1; // content not indexed (too large, unreadable): always a candidate
 export const FLAG_RACY = 2; // mtime too close to the read: re-read at the next validation
+export const FLAG_NUL = 4; // the indexed bytes hold a NUL byte (binary to the searcher) — read without reading them
 
 export interface IndexFileData {
   root: string;
@@ -38,6 +40,11 @@ export interface IndexFileData {
   blockBytes: number;
   firstBlock: Uint32Array;
   blocks: Uint32Array;
+  /**
+   * Per block id (separator ids and the blocks of unindexed files: 0), the newlines in the block's own bytes
+   * [k·B, (k+1)·B): the query side numbers the lines of a block without reading what precedes it.
+   */
+  newlines: Uint32Array;
   postings: SerializedPostings;
 }
 
@@ -57,6 +64,7 @@ type SectionName =
   | 'paths'
   | 'firstBlock'
   | 'blocks'
+  | 'newlines'
   | 'keys'
   | 'counts'
   | 'offsets'
@@ -82,6 +90,7 @@ export function writeIndexFile(dir: string, d: IndexFileToWrite): number {
         ['paths', pathsBlob],
         ['firstBlock', bytesOf(d.firstBlock)],
         ['blocks', bytesOf(d.blocks)],
+        ['newlines', bytesOf(d.newlines)],
         ['keys', bytesOf(d.postings.keys)],
         ['counts', bytesOf(d.postings.counts)],
         ['offsets', bytesOf(d.postings.offsets)],
@@ -218,6 +227,7 @@ export function parseIndexBuffer(
   paths.pop();
   const firstBlock = u32(section('firstBlock'));
   const blocks = u32(section('blocks'));
+  const newlines = u32(section('newlines'));
   const keys = u32(section('keys'));
   const postings: SerializedPostings = {
     keys,
@@ -245,6 +255,9 @@ export function parseIndexBuffer(
     if (blocks[i]! < 1 || (i > 0 && firstBlock[i]! <= firstBlock[i - 1]! + blocks[i - 1]!))
       throw new IndexFormatError('bad block table');
   }
+  const files = firstBlock.length;
+  if (newlines.length !== (files ? firstBlock[files - 1]! + blocks[files - 1]! + 1 : 0))
+    throw new IndexFormatError('bad newline table');
   for (let i = 0; i < n; i++) {
     if (postings.offsets[i]! + postings.lengths[i]! > postings.data.length)
       throw new IndexFormatError('postings out of range');
@@ -259,6 +272,7 @@ export function parseIndexBuffer(
     blockBytes: header.blockBytes,
     firstBlock,
     blocks,
+    newlines,
     postings,
     fileBytes: buf.length,
   };

@@ -37,15 +37,23 @@ export class GramCollector {
   private keys = new Uint32Array(1 << 16);
   count = 0;
 
-  /** Collects the distinct grams of `buf[start, end)`; read them as `this.list()`. */
-  collect(buf: Uint8Array, start: number, end: number): void {
+  /**
+   * Collects the distinct grams of `buf[start, end)`; read them as `this.list()`. Returns the number of
+   * newlines in `buf[start, lineEnd)` (lineEnd ≤ end: a block's own bytes, without the bytes read past it),
+   * counted on the way (the query side numbers lines of a block without reading what precedes it).
+   */
+  collect(buf: Uint8Array, start: number, end: number, lineEnd = end): number {
     const seen = this.seen;
     let keys = this.keys;
     let n = 0;
+    let newlines = 0;
+    for (let i = start; i < Math.min(start + GRAM - 1, end); i++) if (buf[i] === 10) newlines++;
     if (end - start >= GRAM) {
       let k = (LOWER[buf[start]!]! << 16) | (LOWER[buf[start + 1]!]! << 8) | LOWER[buf[start + 2]!]!;
       for (let i = start + 3; i < end; i++) {
-        k = (k << 8) | LOWER[buf[i]!]!;
+        const b = buf[i]!;
+        if (b === 10) newlines++;
+        k = (k << 8) | LOWER[b]!;
         const g = hash(k);
         const word = g >>> 5;
         const bit = 1 << (g & 31);
@@ -63,6 +71,9 @@ export class GramCollector {
     }
     for (let i = 0; i < n; i++) seen[keys[i]! >>> 5] = 0;
     this.count = n;
+    // Every byte of [start, end) was counted; the bytes past the block's own are not its lines.
+    for (let i = Math.max(lineEnd, start); i < end; i++) if (buf[i] === 10) newlines--;
+    return newlines;
   }
 
   /** The grams of the last `collect`, in first-seen order (a view, valid until the next call). */

@@ -11,6 +11,8 @@ export interface OverlayFile {
   ino: number;
   /** Modified within the mtime tick of the read: a size+mtime check cannot vouch for it. */
   racy: boolean;
+  /** The bytes read hold a NUL byte (format.ts FLAG_NUL); false when not read. */
+  nul: boolean;
 }
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -34,7 +36,7 @@ export class FileReindexer {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return 'gone';
-      return { grams: null, size: -1, mtimeMs: -1, ino: -1, racy: true };
+      return { grams: null, size: -1, mtimeMs: -1, ino: -1, racy: true, nul: false };
     }
     try {
       const st = fs.fstatSync(fd);
@@ -44,6 +46,7 @@ export class FileReindexer {
         mtimeMs: st.mtimeMs,
         ino: st.ino,
         racy: st.mtimeMs >= this.now() - RACY_MTIME_MS,
+        nul: false,
       };
       if (st.size > MAX_INDEXED_FILE_BYTES) return { grams: null, ...meta };
       if (this.buf.length < st.size + 1) this.buf = Buffer.allocUnsafe(st.size + 1);
@@ -57,9 +60,9 @@ export class FileReindexer {
       if (len !== st.size) return { grams: null, ...meta, racy: true };
       this.collector.collect(this.buf, 0, len);
       const grams = Uint32Array.from(this.collector.list()).sort();
-      return { grams, ...meta };
+      return { grams, ...meta, nul: this.buf.subarray(0, len).indexOf(0) >= 0 };
     } catch {
-      return { grams: null, size: -1, mtimeMs: -1, ino: -1, racy: true };
+      return { grams: null, size: -1, mtimeMs: -1, ino: -1, racy: true, nul: false };
     } finally {
       fs.closeSync(fd);
     }

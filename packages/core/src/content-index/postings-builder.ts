@@ -271,7 +271,8 @@ export class PostingsBuilder {
   }
 }
 
-function grow32(a: Uint32Array<ArrayBuffer>, n: number): Uint32Array<ArrayBuffer> {
+/** A copy of `a` with room for `n` entries. */
+export function grow32(a: Uint32Array<ArrayBuffer>, n: number): Uint32Array<ArrayBuffer> {
   const g = new Uint32Array(n);
   g.set(a);
   return g;
