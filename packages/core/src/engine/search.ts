@@ -11,7 +11,7 @@ import {
 import { type CompiledPattern, compilePattern } from '../match/index.js';
 import { expandReplacement } from '../match/rg-patterns.js';
 import type { SearchEvent, SearchSummary } from '../search/events.js';
-import type { SearchMode } from '../search/searcher.js';
+import { type SearchMode, swapTerminatorChars } from '../search/searcher.js';
 import type { WalkOptions } from '../walk/walker.js';
 import { searchContent } from './js/content-search.js';
 import { runJsEngine } from './js/js-engine.js';
@@ -68,6 +68,8 @@ export interface SearchRequest extends WalkChoices {
   encoding?: string;
   /** Refuse a pattern that must match a NUL while binary detection is on (ripgrep's rule; `trawl rg`). */
   banNul?: boolean;
+  /** ripgrep --null-data: NUL ends a line ('\n' is an ordinary character); binary detection is off. */
+  nullData?: boolean;
   /**
    * The content of the root `-` (ripgrep's standard input), read by the caller under its own size cap;
    * reported under the path `<stdin>`. Without it, `-` is a file of that name.
@@ -276,7 +278,7 @@ function prepareRun(request: SearchRequest): {
 } {
   const compiled = compilePattern(request.pattern, {
     ...patternOptionsOf(request),
-    banNul: (request.banNul ?? false) && request.binary !== 'text',
+    banNul: (request.banNul ?? false) && request.binary !== 'text' && !request.nullData,
   });
   const cwd = path.resolve(request.cwd ?? process.cwd());
   const roots = request.paths && request.paths.length > 0 ? request.paths : [''];
@@ -316,9 +318,11 @@ function prepareRun(request: SearchRequest): {
       mode: request.mode ?? 'lines',
       ...(request.invertMatch ? { invert: true } : {}),
       ...(request.encoding !== undefined ? { encoding: request.encoding } : {}),
-      ...(request.binary && request.binary !== 'auto'
-        ? { binaryDetection: request.binary === 'text' ? ('none' as const) : ('search' as const) }
-        : {}),
+      ...(request.nullData
+        ? { nullData: true, binaryDetection: 'none' as const }
+        : request.binary && request.binary !== 'auto'
+          ? { binaryDetection: request.binary === 'text' ? ('none' as const) : ('search' as const) }
+          : {}),
       beforeContext: request.beforeContext ?? 0,
       afterContext: request.afterContext ?? 0,
       ...(request.maxCount !== undefined ? { maxCount: request.maxCount } : {}),
@@ -417,17 +421,20 @@ function patternForEngines(request: SearchRequest, compiled: CompiledPattern): P
 export function replacerFor(
   request: Pick<
     SearchRequest,
-    'pattern' | 'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient'
+    'pattern' | 'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient' | 'nullData'
   >,
   template: string,
 ): (line: string, start: number, end: number) => string {
   const compiled = compilePattern(request.pattern, { ...patternOptionsOf(request), captures: true });
   const withGroups = compiled.captureRegex ?? compiled.regex;
   const sticky = new RegExp(withGroups.source, withGroups.flags.replace('g', 'y'));
+  // --null-data: the regex is of the swapped text (see prepare), and so are the groups it captures.
+  const swap = request.nullData ? swapTerminatorChars : null;
   return (line, start, end) => {
     sticky.lastIndex = start;
-    const m = sticky.exec(line);
-    if (m && m.index === start && m[0].length === end - start) return expandReplacement(template, m);
+    const m = sticky.exec(swap ? swap(line) : line);
+    if (m && m.index === start && m[0].length === end - start)
+      return expandReplacement(template, swap ? unswapGroups(m, swap) : m);
     // A match that only made sense across lines (-U): the template without groups but the whole match.
     const whole = Object.assign([line.slice(start, end)], {
       index: start,
@@ -437,6 +444,15 @@ export function replacerFor(
   };
 }
 
+function unswapGroups(m: RegExpExecArray, swap: (t: string) => string): RegExpExecArray {
+  const back = (g: string | undefined) => (g === undefined ? g : swap(g));
+  return Object.assign(m.map(back), {
+    index: m.index,
+    input: m.input,
+    groups: m.groups && Object.fromEntries(Object.entries(m.groups).map(([k, v]) => [k, back(v)])),
+  }) as unknown as RegExpExecArray;
+}
+
 /**
  * Whether the request's pattern, under -U, can match a line end. ripgrep's `-c` then counts matches, not
  * matching lines (a match spanning two lines counts once).
@@ -444,16 +460,20 @@ export function replacerFor(
 export function patternMatchesNewline(
   request: Pick<
     SearchRequest,
-    'pattern' | 'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient'
+    'pattern' | 'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient' | 'nullData'
   >,
 ): boolean {
   return compilePattern(request.pattern, patternOptionsOf(request)).matchesNewline === true;
 }
 
 function patternOptionsOf(
-  request: Pick<SearchRequest, 'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient'>,
+  request: Pick<
+    SearchRequest,
+    'fixedStrings' | 'caseInsensitive' | 'wordRegexp' | 'multiline' | 'lenient' | 'nullData'
+  >,
 ) {
   return {
+    ...(request.nullData ? { nullData: true } : {}),
     fixedStrings: request.fixedStrings ?? false,
     caseInsensitive: request.caseInsensitive ?? false,
     wordRegexp: request.wordRegexp ?? false,

@@ -25,6 +25,11 @@ export interface PatternOptions {
   lenient?: boolean;
   /** Also build `captureRegex` (for `-r` templates). */
   captures?: boolean;
+  /**
+   * --null-data: NUL is the line terminator. The pattern is compiled for the searcher's swapped text (NUL and
+   * '\n' exchanged, see prepare), so a match never crosses a NUL without -U and may cross a '\n'.
+   */
+  nullData?: boolean;
   /** Refuse a pattern that must match a NUL (ripgrep's rule while binary detection is on; see ban.ts). */
   banNul?: boolean;
 }
@@ -213,7 +218,7 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
   const iFlag = useIFlag(hir, asciiMode);
 
   const classes = new ClassCompiler({ iFlag });
-  hir = simplifyRepeats(prepare(hir, classes, !multiline));
+  hir = simplifyRepeats(prepare(hir, classes, !multiline, options.nullData === true));
 
   const unicodeEmitter = new Emitter({ unicode: true, iFlag, multiline }, classes);
   const asciiEmitter = new Emitter({ unicode: false, iFlag, multiline }, classes);

@@ -36,6 +36,12 @@ export type Look =
   | 'textEnd'
   | 'lineStartCrlf'
   | 'lineEndCrlf'
+  /**
+   * --null-data's `(?m)^`/`$`, in the swapped text (see prepare): a line starts after the terminator ('\n'
+   * there, a NUL in the file) and, without -U, also after a '\0' there (a newline in the file).
+   */
+  | 'lineStartNulData'
+  | 'lineEndNulData'
   | 'word'
   | 'notWord'
   | 'wordStart'
@@ -61,6 +67,7 @@ export type Hir =
   | { t: 'alt'; items: Hir[] };
 
 export const LF = 0x0a;
+export const NUL = 0x00;
 export const CR = 0x0d;
 export const MAX_CP = 0x10ffff;
 

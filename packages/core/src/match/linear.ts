@@ -349,6 +349,10 @@ export class LinearRegExp extends RegExp {
         return this.program.multiline ? pos === 0 : pos === 0 || prev === NEWLINE;
       case 'textEnd':
         return this.program.multiline ? pos === len : pos === len || next === NEWLINE;
+      case 'lineStartNulData':
+        return pos === 0 || prev === 0 || (!this.program.multiline && prev === NEWLINE);
+      case 'lineEndNulData':
+        return pos === len || next === 0 || (!this.program.multiline && next === NEWLINE);
       case 'lineStartCrlf':
         return pos === 0 || prev === NEWLINE || (prev === CR && next !== NEWLINE);
       case 'lineEndCrlf':

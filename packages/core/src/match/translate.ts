@@ -17,7 +17,7 @@
 import type { ClassCompiler } from './charclass.js';
 import { describeAt, PatternError } from './errors.js';
 import type { ClassExpr, Hir, Look } from './hir.js';
-import { LF } from './hir.js';
+import { LF, NUL, range, setOf } from './hir.js';
 import {
   ASCII_WORD_CLASS_SOURCE,
   asciiFoldPartner,
@@ -245,6 +245,12 @@ export class Emitter {
       case 'lineEndCrlf':
         src = '(?:$|(?=\\r)|(?<!\\r)(?=\\n))';
         break;
+      case 'lineStartNulData':
+        src = ml ? '(?:^|(?<=\\0))' : '(?:^|(?<=[\\n\\0]))';
+        break;
+      case 'lineEndNulData':
+        src = ml ? '(?:$|(?=\\0))' : '(?:$|(?=[\\n\\0]))';
+        break;
       case 'word':
         src = asciiHaystack ? '\\b' : `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))`;
         break;
@@ -275,20 +281,26 @@ export class Emitter {
  * class left empty by that is an error — rg 13 and 15 agree, e.g. `a\nb`, `\x0A`, `[\n]` are refused while
  * `[\na]`, `\s`, `[^x]` lose the newline. Also resolves `(?-u)` byte classes. Returns a new HIR.
  */
-export function prepare(h: Hir, classes: ClassCompiler, lineMode: boolean): Hir {
+export function prepare(h: Hir, classes: ClassCompiler, lineMode: boolean, nullData = false): Hir {
   const walk = (n: Hir): Hir => {
     switch (n.t) {
       case 'empty':
+        return n;
       case 'look':
+        if (nullData && (n.look === 'lineStart' || n.look === 'lineEnd'))
+          return { ...n, look: n.look === 'lineStart' ? 'lineStartNulData' : 'lineEndNulData' };
         return n;
-      case 'lit':
-        if (lineMode && n.cp === LF) throw newlineError(n.pos);
-        return n;
+      case 'lit': {
+        const cp = nullData ? swapTerminators(n.cp) : n.cp;
+        if (lineMode && cp === LF) throw newlineError(n.pos, nullData);
+        return cp === n.cp ? n : { ...n, cp };
+      }
       case 'class': {
         let e = classes.resolveBytes(n.e, n.pos);
+        if (nullData) e = swapClassTerminators(e, classes);
         if (lineMode && classes.has(e, LF)) {
           e = classes.withoutNewline(e);
-          if (classes.isEmpty(e)) throw newlineError(n.pos);
+          if (classes.isEmpty(e)) throw newlineError(n.pos, nullData);
         }
         return e === n.e ? n : { ...n, e };
       }
@@ -305,11 +317,31 @@ export function prepare(h: Hir, classes: ClassCompiler, lineMode: boolean): Hir 
   return walk(h);
 }
 
-function newlineError(pos: number): PatternError {
+function newlineError(pos: number, nullData: boolean): PatternError {
+  const what = nullData ? '"\\0"' : '"\\n"';
   return new PatternError(
-    describeAt('the literal "\\n" is not allowed in a regex without multiline mode (-U)', pos),
+    describeAt(`the literal ${what} is not allowed in a regex without multiline mode (-U)`, pos),
     pos,
   );
+}
+
+/**
+ * --null-data: NUL is the line terminator. The searcher swaps the file's NUL and '\n' bytes so every line
+ * rule keeps working on '\n'; the pattern is swapped to match: a NUL it names means the terminator, a '\n'
+ * it names means the character '\0' of the swapped text.
+ */
+function swapTerminators(cp: number): number {
+  return cp === LF ? NUL : cp === NUL ? LF : cp;
+}
+
+function swapClassTerminators(e: ClassExpr, classes: ClassCompiler): ClassExpr {
+  const hasLf = classes.has(e, LF);
+  const hasNul = classes.has(e, NUL);
+  if (hasLf === hasNul) return e;
+  return {
+    t: 'or',
+    es: [{ t: 'sub', a: e, b: setOf(range(NUL), range(LF)) }, setOf(range(hasLf ? NUL : LF))],
+  };
 }
 
 /**

@@ -51,6 +51,12 @@ export interface SearcherConfig {
    * for the raw bytes with no BOM sniffing. Unset: UTF-8 with BOM sniffing (ripgrep's auto).
    */
   encoding?: string;
+  /**
+   * ripgrep --null-data: NUL is the line terminator. The file's NUL and '\n' bytes are exchanged before the
+   * search (every line rule then stays on '\n'; the pattern is compiled for it, see compilePattern) and back
+   * in what is reported. Binary detection is off (the engines set 'none').
+   */
+  nullData?: boolean;
 }
 
 /** A reported line: a match (possibly without submatches, see collectSpans) or a context line. */
@@ -147,6 +153,10 @@ export function searchBuffer(
     buf = decoded;
     length = decoded.length;
   }
+  if (config.nullData) {
+    buf = swapTerminatorBytes(buf.subarray(0, length));
+    length = buf.length;
+  }
   // The literal prefilter runs first: most files fail it, and then whether they are binary is moot.
   // Inverted, a file without the literals is all matches.
   if (length === 0 || (!config.invert && !prefilter.mayMatch(buf, length))) {
@@ -155,7 +165,7 @@ export function searchBuffer(
   let end = length;
   let binaryOffset: number | null = null;
   const nul = length === buf.length ? buf.indexOf(0) : buf.subarray(0, length).indexOf(0);
-  if (nul !== -1 && config.binary !== 'none') {
+  if (nul !== -1 && config.binary !== 'none' && !config.nullData) {
     binaryOffset = nul;
     if (config.binary === 'convert') {
       const copy = Buffer.from(buf.subarray(0, length));
@@ -310,7 +320,7 @@ function invertBlocks(
       windowEnd = endOfAfterContext(
         file,
         out.list.at(-1)!.end,
-        config.mode === 'lines' ? config.afterContext : 0,
+        config.mode === 'files-with-matches' ? 0 : config.afterContext,
       );
       out.contextLimit = windowEnd;
     }
@@ -321,6 +331,11 @@ function invertBlocks(
     const end = file.lineEndAfter(pos);
     out.list.push({ lineNumber: lineNo, start: pos, end, spans: [] });
     if (config.mode === 'files-with-matches') return;
+    // With --null-data ripgrep 15 moves the window past each match found in it (measured): it runs on.
+    if (windowEnd >= 0 && config.nullData) {
+      windowEnd = endOfAfterContext(file, end, config.afterContext);
+      out.contextLimit = windowEnd;
+    }
     lineNo++;
     pos = end;
   }
@@ -372,10 +387,11 @@ function findLineBlocks(
       windowEnd = endOfAfterContext(
         file,
         out.list.at(-1)!.end,
-        config.mode === 'lines' ? config.afterContext : 0,
+        config.mode === 'files-with-matches' ? 0 : config.afterContext,
       );
       out.contextLimit = windowEnd;
-      if (start >= windowEnd) {
+      // ripgrep 15 does not do so with --null-data (line mode only; -v and -U still do): they print as context.
+      if (start >= windowEnd || config.nullData) {
         out.limitReached = true;
         return;
       }
@@ -449,7 +465,11 @@ function findMultilineBlocks(
       break;
     }
     if (list.length >= cap && windowEnd < 0) {
-      windowEnd = endOfAfterContext(file, current!.end, config.mode === 'lines' ? config.afterContext : 0);
+      windowEnd = endOfAfterContext(
+        file,
+        current!.end,
+        config.mode === 'files-with-matches' ? 0 : config.afterContext,
+      );
       out.contextLimit = windowEnd;
       if (idx >= windowEnd) {
         out.limitReached = true;
@@ -693,7 +713,24 @@ function makeRecord(
     record.text =
       cutEnd === byteEnd ? file.text.slice(start, end) : file.buf.toString('utf8', byteStart, cutEnd);
   if (invalidBytes) record.bytes = new Uint8Array(invalidBytes.subarray(0, cutEnd - byteStart));
+  if (config.nullData) {
+    record.text = swapTerminatorChars(record.text);
+    if (record.bytes) record.bytes = swapTerminatorBytes(Buffer.from(record.bytes));
+  }
   return record;
+}
+
+/** A copy of `bytes` with NUL and '\n' exchanged (--null-data; the exchange is its own inverse). */
+function swapTerminatorBytes(bytes: Buffer): Buffer {
+  const out = Buffer.from(bytes);
+  for (let i = out.indexOf(0); i !== -1; i = out.indexOf(0, i + 1)) out[i] = NEWLINE;
+  for (let i = bytes.indexOf(NEWLINE); i !== -1; i = bytes.indexOf(NEWLINE, i + 1)) out[i] = 0;
+  return out;
+}
+
+/** `text` with NUL and '\n' exchanged (--null-data). */
+export function swapTerminatorChars(text: string): string {
+  return text.replace(/[\0\n]/g, (c) => (c === '\n' ? '\0' : '\n'));
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];

@@ -143,10 +143,12 @@ let lastReadLength = 0;
 function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: number } | 'no-match' {
   const first = fs.readSync(fd, chunk, 0, CHUNK_BYTES, null);
   if (first < CHUNK_BYTES) return { buf: chunk, length: first };
-  // Inverted or UTF-16, the literals say nothing about the raw bytes.
+  // Inverted, UTF-16 or --null-data, the literals say nothing about the raw bytes.
   if (
     !prefilter.active ||
     setup.config.invert ||
+    // --null-data: the literals are of the swapped text (a newline in the pattern is a NUL there).
+    setup.config.nullData ||
     startsWithUtf16Bom(chunk, first) ||
     transcodes(setup.config.encoding)
   )

@@ -237,6 +237,7 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   if (p.multiline) args.push('--multiline');
   args.push(...rgWalkArgs(w));
   if (s.invert) args.push('--invert-match');
+  if (s.nullData) args.push('--null-data');
   if (s.encoding !== undefined) args.push('--encoding', s.encoding);
   if (s.binaryDetection === 'none') args.push('--text');
   else if (s.binaryDetection === 'search') args.push('--binary');
@@ -247,6 +248,9 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   if (s.mode === 'lines') {
     if (s.afterContext > 0) args.push('--after-context', String(s.afterContext));
     if (s.beforeContext > 0) args.push('--before-context', String(s.beforeContext));
+  } else if (s.mode === 'count' && !pathsOnly && s.maxCount !== undefined && s.afterContext > 0) {
+    // ripgrep's -c -m N -A M also counts the matches inside the last match's after-context.
+    args.push('--after-context', String(s.afterContext));
   }
   let stdin: string | null = null;
   if (run.patternChannel === 'stdin') {
@@ -371,7 +375,7 @@ type OutputReader = (
 ) => AsyncGenerator<FileBlock, void, undefined>;
 
 /**
- * `--count --with-filename --null --stats`: records `PATH\0COUNT\n`, then rg's statistics as text. A path
+ * `--count --with-filename --null --stats`: records `PATH\0COUNT\n` (`PATH\0COUNT\0` with --null-data), then rg's statistics as text. A path
  * never holds a NUL and the statistics never do, so what is left without one at the end is the
  * statistics (absent if rg was killed).
  */
@@ -383,7 +387,8 @@ const readCounts: OutputReader = async function* (stdout, roots, run, summary, s
     let start = 0;
     for (;;) {
       const nul = buf.indexOf(0, start);
-      const eol = nul === -1 ? -1 : buf.indexOf(10, nul);
+      // --null-data ends every record with a NUL instead (the statistics still use '\n').
+      const eol = nul === -1 ? -1 : buf.indexOf(run.searcher.nullData ? 0 : 10, nul + 1);
       if (eol === -1) break;
       const p = outputPath(buf.toString('utf8', start, nul), roots);
       // With -m1 rg stopped at the first matching line; with --include-zero this is the file's count.
