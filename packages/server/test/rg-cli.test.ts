@@ -131,10 +131,15 @@ describe('trawl rg', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('refuses a bad flag value with exit 2', () => {
+  it("refuses a bad flag value with exit 2, in ripgrep's words, the flag as it was spelled", () => {
     const r = trawl(['rg', '-A', 'many', 'x']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/-A expects a non-negative integer/);
+    expect(r.stderr).toBe(
+      'rg: error parsing flag -A: value is not a valid number: invalid digit found in string\n',
+    );
+    expect(trawl(['rg', '--after-context=many', 'x']).stderr).toMatch(
+      /^rg: error parsing flag --after-context: /,
+    );
   });
 
   it('refuses --json with -l', () => {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
-import { CASES, type CompatCase } from './rg-compat/cases.js';
+import { CASES, type CompatCase, deliberateStderr } from './rg-compat/cases.js';
 
 /**
  * `trawl rg` as a drop-in ripgrep: a port of ripgrep's own integration tests (see rg-compat/cases.ts),
@@ -80,9 +80,17 @@ describe.each(engines)('trawl rg --engine %s: ripgrep test cases', (engine) => {
     const dir = materialize(c);
     const r = await trawlRg(engine, c.args, dir, c.stdin);
     const json = c.args.includes('--json');
-    expect({ stdout: comparable(r.stdout, json), code: r.code }, r.stderr).toEqual({
+    expect(
+      {
+        stdout: comparable(r.stdout, json),
+        code: r.code,
+        ...(c.stderr !== undefined ? { stderr: r.stderr } : {}),
+      },
+      r.stderr,
+    ).toEqual({
       stdout: comparable(c.stdout, json),
       code: c.code,
+      ...(c.stderr !== undefined ? { stderr: deliberateStderr(c.stderr) } : {}),
     });
   });
 });
@@ -98,9 +106,14 @@ describe.skipIf(!HAVE_RG)('the ported expectations are still ripgrep 15 behaviou
     const json = c.args.includes('--json');
     // ripgrep's own order depends on its threads unless it sorts: compare its lines as a set then.
     const order = c.args.some((a) => a.startsWith('--sort')) ? (o: string) => o : sortedLines;
-    expect({ stdout: order(comparable(r.stdout, json)), code: r.status }).toEqual({
+    expect({
+      stdout: order(comparable(r.stdout, json)),
+      code: r.status,
+      ...(c.stderr !== undefined ? { stderr: r.stderr } : {}),
+    }).toEqual({
       stdout: order(comparable(c.stdout, json)),
       code: c.code,
+      ...(c.stderr !== undefined ? { stderr: c.stderr } : {}),
     });
   });
 });

@@ -52,11 +52,15 @@ const processStdin: StdinSource = {
   },
 };
 
-/** A caller mistake: printed as one line on stderr, exit code 2 (never a stack trace). */
+/**
+ * A caller mistake: printed as one line on stderr, exit code 2 (never a stack trace), after the name of the
+ * program whose words these are (`trawl rg` says `rg:` where it gives ripgrep's own message).
+ */
 export class UsageError extends Error {
   constructor(
     message: string,
     readonly code = 'usage',
+    readonly program: 'trawl' | 'rg' = 'trawl',
   ) {
     super(message);
     this.name = 'UsageError';

@@ -70,7 +70,7 @@ function reportError(err: unknown, io: CliIO): number {
     return 2;
   }
   if (err instanceof UsageError) {
-    io.stderr.write(`trawl: ${err.message}\n`);
+    io.stderr.write(`${err.program}: ${err.message}\n`);
     return 2;
   }
   const message = err instanceof Error ? err.message : String(err);

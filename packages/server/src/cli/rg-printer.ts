@@ -1,4 +1,5 @@
 import type { LineRecord, SearchEvent, SearchSummary } from '@trawl/core/engine';
+import { RESET, type RgColors } from './rg-colors.js';
 
 /** What `trawl rg` prints per file (ripgrep's output modes). */
 export type RgOutputMode =
@@ -36,6 +37,13 @@ export interface RgPrintOptions {
   pathSeparator?: string;
   /** --crlf: what the printer writes itself (paths, counts, -o pieces) ends with \r\n; lines keep their own. */
   crlf?: boolean;
+  /**
+   * --null-data: lines end with a NUL; what the printer writes itself (paths, counts, -o pieces, separators)
+   * ends with one too, as ripgrep's does.
+   */
+  nullData?: boolean;
+  /** --color: ripgrep's escape sequences for paths, numbers and matches; absent: plain text. */
+  colors?: RgColors;
   /** `--include-zero`: counts are printed for files without a match too. */
   includeZero: boolean;
   /** -c counts matches, not matching lines: ripgrep's rule under -U for a pattern that can match a line end. */
@@ -59,6 +67,12 @@ const BINARY_HEAD_BYTES = 64 * 1024;
 
 type LineEvent = SearchEvent & { type: 'match' | 'context' };
 
+/** A piece of a printed line: plain text or a match (already replaced under -r). */
+interface Segment {
+  text: string;
+  match: boolean;
+}
+
 /**
  * Turns engine events into ripgrep's output: `--json` (the JSON Lines schema of `rg --json`), the plain
  * `path:line:text` form (headings when stdout is a terminal) and the summary modes (`-c`, `-l`, …).
@@ -74,10 +88,14 @@ export class RgPrinter {
   private fileBuffer: LineEvent[] = [];
   matchedAny = false;
 
+  /** What ends what the printer writes itself. */
   private readonly eol: string;
+  /** What ends a line of a searched file. */
+  private readonly term: string;
 
   constructor(private readonly o: RgPrintOptions) {
-    this.eol = o.crlf ? '\r\n' : '\n';
+    this.term = o.nullData ? '\0' : '\n';
+    this.eol = o.nullData ? '\0' : o.crlf ? '\r\n' : '\n';
   }
 
   print(event: SearchEvent): string {
@@ -177,12 +195,19 @@ export class RgPrinter {
   }
 
   private pathField(path: string, sep: string): string {
-    return this.o.nullAfterPath ? `${path}\0` : `${path}${sep}`;
+    return this.o.nullAfterPath ? `${this.paint('path', path)}\0` : `${this.paint('path', path)}${sep}`;
+  }
+
+  /** A path, line number or column in its colour (written even when the spec is empty, as ripgrep does). */
+  private paint(kind: 'path' | 'line' | 'column', text: string): string {
+    const c = this.o.colors;
+    return c ? `${RESET}${c[kind]}${text}${RESET}` : text;
   }
 
   private file(e: SearchEvent & { type: 'end' }, lines: LineEvent[]): string {
     const o = this.o;
     const p = o.pathSeparator ? e.path.replaceAll('/', o.pathSeparator) : e.path;
+    const painted = this.paint('path', p);
     const matched = e.stats.matchedLines > 0;
     switch (o.mode) {
       case 'quiet':
@@ -191,11 +216,11 @@ export class RgPrinter {
       case 'files-with-matches':
         if (!matched) return '';
         this.matchedAny = true;
-        return o.nullAfterPath ? `${p}\0` : `${p}${this.eol}`;
+        return o.nullAfterPath ? `${painted}\0` : `${painted}${this.eol}`;
       case 'files-without-match':
         if (matched) return '';
         this.matchedAny = true;
-        return o.nullAfterPath ? `${p}\0` : `${p}${this.eol}`;
+        return o.nullAfterPath ? `${painted}\0` : `${painted}${this.eol}`;
       case 'count':
       case 'count-matches': {
         // A walked file found binary after its first match: ripgrep had to read it all, saw the NUL, and
@@ -211,13 +236,14 @@ export class RgPrinter {
     if (!matched) return '';
     this.matchedAny = true;
     let out = '';
-    if (o.heading && this.printedAnyGroup) out += '\n';
+    // ripgrep's single-threaded form (--sort path): the gap is a line terminator; its parallel printer writes '\n'.
+    if (o.heading && this.printedAnyGroup) out += this.eol;
     else if (!o.heading && this.printedAnyGroup && o.contextRequested && o.contextSeparator !== null)
-      out += `${o.contextSeparator}\n`;
+      out += `${o.contextSeparator}${this.eol}`;
     this.printedAnyGroup = true;
     const binary = this.binaryCut(e, lines);
     if (binary && binary.keep === 0) return out + this.binaryNotice(p, binary.offset, binary.stopped);
-    if (o.heading && o.withFilename) out += o.nullAfterPath ? `${p}\0` : `${p}${this.eol}`;
+    if (o.heading && o.withFilename) out += o.nullAfterPath ? `${painted}\0` : `${painted}${this.eol}`;
     let lastLine = -1;
     const upto = binary ? binary.keep : lines.length;
     for (let k = 0; k < upto; k++) {
@@ -228,8 +254,8 @@ export class RgPrinter {
         o.contextRequested &&
         o.contextSeparator !== null
       )
-        out += `${o.contextSeparator}\n`;
-      lastLine = line.lineNumber + countNewlines(line.text) - (line.text.endsWith('\n') ? 1 : 0);
+        out += `${o.contextSeparator}${this.eol}`;
+      lastLine = line.lineNumber + countOf(line.text, this.term) - (line.text.endsWith(this.term) ? 1 : 0);
       out += this.record(p, line);
     }
     if (binary) out += this.binaryNotice(p, binary.offset, binary.stopped);
@@ -272,13 +298,13 @@ export class RgPrinter {
   private binaryNotice(path: string, offset: number, stopped?: true): string {
     const what = stopped ? 'WARNING: stopped searching binary file after match' : 'binary file matches';
     const where = `${what} (found "\\0" byte around offset ${offset})\n`;
-    return this.o.withFilename ? `${path}: ${where}` : where;
+    return this.o.withFilename ? `${this.paint('path', path)}: ${where}` : where;
   }
 
   /** One reported record: each of its lines (a multi-line match prints every line it spans, numbered). */
   private record(path: string, line: LineEvent): string {
     const isMatch = line.type === 'match';
-    const parts = splitLines(line.text);
+    const parts = splitLines(line.text, this.term);
     let out = '';
     let offset = line.absoluteOffset;
     let lineStartByte = 0; // within the record
@@ -297,7 +323,17 @@ export class RgPrinter {
         if (a < z || (s.start === s.end && startsHere)) spans.push([a - lineStartByte, z - lineStartByte]);
         if (startsHere) starts.push(s.start - lineStartByte);
       }
-      out += this.physicalLine(path, line.lineNumber + k, offset, text, spans, starts, isMatch, k === 0);
+      out += this.physicalLine(
+        path,
+        line.lineNumber + k,
+        offset,
+        text,
+        spans,
+        starts,
+        isMatch,
+        k === 0,
+        line.submatches.length === 0,
+      );
       offset += bytes;
       lineStartByte = lineEndByte;
     }
@@ -313,95 +349,149 @@ export class RgPrinter {
     starts: number[],
     isMatch: boolean,
     first: boolean,
+    noSubmatches: boolean,
   ): string {
     const o = this.o;
     const sep = isMatch ? o.fieldMatchSeparator : o.fieldContextSeparator;
-    const text = rawText.replace(/\n$/, '');
+    const text = rawText.endsWith(this.term) ? rawText.slice(0, -1) : rawText;
     const textBytes = Buffer.from(text, 'utf8');
     const prefix = (col: number | null, byte: number) => {
       let p = '';
       if (o.withFilename && !o.heading) p += this.pathField(path, sep);
-      if (o.lineNumbers) p += `${lineNumber}${sep}`;
-      if (o.column && col !== null) p += `${col}${sep}`;
-      if (o.byteOffset) p += `${byte}${sep}`;
+      if (o.lineNumbers) p += `${this.paint('line', String(lineNumber))}${sep}`;
+      if (o.column && col !== null) p += `${this.paint('column', String(col))}${sep}`;
+      if (o.byteOffset) p += `${this.paint('column', String(byte))}${sep}`;
       return p;
     };
-    if (o.onlyMatching && isMatch) {
+    // A match without submatches (-v; an anchor ripgrep's printer cannot find again) prints whole, even with -o.
+    if (o.onlyMatching && isMatch && !noSubmatches) {
       let out = '';
       for (const [a, z] of spans) {
         if (a === z) continue;
         let piece = textBytes.subarray(a, Math.min(z, textBytes.length)).toString('utf8');
         if (o.replace) piece = o.replace(text, charIndex(textBytes, a), charIndex(textBytes, z));
         if (o.trim) piece = trimStart(piece);
-        out += `${prefix(a + 1, offset + a)}${this.columns(piece, true, [0])}${this.eol}`;
+        out += `${prefix(a + 1, offset + a)}${this.render([{ text: piece, match: true }], true, [0])}${this.eol}`;
       }
       return out;
     }
-    if (o.vimgrep && isMatch) {
+    if (o.vimgrep && isMatch && !noSubmatches) {
       let out = '';
-      for (const a of starts) out += `${prefix(a + 1, offset)}${this.shown(text, textBytes, spans, true)}\n`;
+      // One line per match; the colours mark that match only.
+      for (const a of starts) {
+        const own = spans.filter(([x]) => x === a).slice(0, 1);
+        out += `${prefix(a + 1, offset)}${this.shown(text, textBytes, o.colors ? own : spans, true)}${this.term}`;
+      }
       return out;
     }
-    // A match line's column is its first submatch's; a line of a multi-line match after the first starts at 1.
-    const col = isMatch ? (spans.length > 0 ? spans[0]![0] + 1 : first ? null : 1) : null;
-    return `${prefix(col, offset)}${this.shown(text, textBytes, spans, isMatch)}\n`;
+    // A line's column is its first submatch's (a context line's too: under -v they carry them); a line of a
+    // multi-line match after the first starts at 1.
+    const col = spans.length > 0 ? spans[0]![0] + 1 : isMatch && !first ? 1 : null;
+    return `${prefix(col, offset)}${this.shown(text, textBytes, spans, isMatch)}${this.term}`;
   }
 
   private shown(text: string, textBytes: Buffer, spans: Array<[number, number]>, isMatch: boolean): string {
     const o = this.o;
-    let t = text;
+    const segments: Segment[] = [];
     // Where each match starts in what is shown (UTF-16 units): --max-columns-preview counts those it cut off.
-    let starts = isMatch ? spans.map(([a]) => charIndex(textBytes, a)) : [];
-    if (o.replace && isMatch && spans.length > 0) {
-      let out = '';
-      let at = 0;
-      starts = [];
-      for (const [a, z] of spans) {
-        const ca = charIndex(textBytes, a);
-        const cz = charIndex(textBytes, z);
-        out += text.slice(at, ca);
-        starts.push(out.length);
-        out += o.replace(text, ca, cz);
-        at = cz;
-      }
-      t = out + text.slice(at);
+    const starts: number[] = [];
+    let at = 0;
+    let shownLength = 0;
+    const push = (t: string, match: boolean) => {
+      segments.push({ text: t, match });
+      shownLength += t.length;
+    };
+    for (const [a, z] of spans) {
+      const ca = charIndex(textBytes, a);
+      const cz = charIndex(textBytes, z);
+      if (ca > at) push(text.slice(at, ca), false);
+      if (isMatch) starts.push(shownLength);
+      push(o.replace && isMatch ? o.replace(text, ca, cz) : text.slice(ca, cz), true);
+      at = cz;
     }
+    push(text.slice(at), false);
     if (o.trim) {
-      const trimmed = trimStart(t);
-      const cut = t.length - trimmed.length;
-      starts = starts.map((x) => x - cut);
-      t = trimmed;
+      let cut = 0;
+      while (segments.length > 0) {
+        const first = segments[0]!;
+        const trimmed = trimStart(first.text);
+        cut += first.text.length - trimmed.length;
+        first.text = trimmed;
+        if (trimmed !== '') break;
+        segments.shift();
+      }
+      for (let k = 0; k < starts.length; k++) starts[k]! -= cut;
     }
-    return this.columns(t, isMatch, starts);
+    return this.render(segments, isMatch, starts);
+  }
+
+  /** Whether ripgrep prints this line match by match (which changes its -M notices). */
+  private get matchByMatch(): boolean {
+    const o = this.o;
+    return o.column || o.replace !== undefined || o.vimgrep || (o.colors?.match ?? null) !== null;
   }
 
   /**
-   * `-M`: a line longer than the cap (in bytes) is replaced by ripgrep's notice (with -r, it counts matches);
-   * with --max-columns-preview its first cap characters print, then a notice — of the matches past them when
-   * ripgrep is printing match by match (--column, -r, --vimgrep).
+   * `-M`: a line longer than the cap (in bytes) is replaced by ripgrep's notice (printing match by match, it
+   * counts the matches); with --max-columns-preview its first cap characters print, then a notice — of the
+   * matches past them when printing match by match (--column, -r, --vimgrep, colours). Then the colours.
    */
-  private columns(t: string, isMatch: boolean, starts: number[]): string {
+  private render(segments: Segment[], isMatch: boolean, starts: number[]): string {
     const o = this.o;
     const cap = o.maxColumns;
-    if (cap === undefined || cap === 0 || Buffer.byteLength(t) <= cap) return t;
-    if (o.maxColumnsPreview) {
-      let end = 0;
-      for (let n = 0; n < cap && end < t.length; n++) end += (t.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
-      if (!isMatch || !(o.column || o.replace || o.vimgrep))
-        return `${t.slice(0, end)} [... omitted end of long line]`;
-      const more = starts.filter((x) => x >= end).length;
-      return `${t.slice(0, end)} [... ${more} more match${more === 1 ? '' : 'es'}]`;
+    const full = segments.map((g) => g.text).join('');
+    if (cap === undefined || cap === 0 || Buffer.byteLength(full) <= cap)
+      return this.colored(segments, isMatch);
+    if (!o.maxColumnsPreview) {
+      if (!isMatch) return '[Omitted long context line]';
+      return this.matchByMatch
+        ? `[Omitted long line with ${starts.length} matches]`
+        : '[Omitted long matching line]';
     }
-    if (!isMatch) return '[Omitted long context line]';
-    return o.replace ? `[Omitted long line with ${starts.length} matches]` : '[Omitted long matching line]';
+    let end = 0;
+    for (let n = 0; n < cap && end < full.length; n++) end += (full.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+    const kept: Segment[] = [];
+    let left = end;
+    for (const g of segments) {
+      if (left <= 0) break;
+      kept.push(g.text.length <= left ? g : { text: g.text.slice(0, left), match: g.match });
+      left -= g.text.length;
+    }
+    const preview = this.colored(kept, isMatch);
+    if (!isMatch || !this.matchByMatch) return `${preview} [... omitted end of long line]`;
+    const more = starts.filter((x) => x >= end).length;
+    return `${preview} [... ${more} more match${more === 1 ? '' : 'es'}]`;
+  }
+
+  /**
+   * The segments with ripgrep's colours: each match reset, set, written and reset; with a highlight spec a
+   * matching line is set in it first and after each match (without a reset there), and reset at its end.
+   */
+  private colored(segments: Segment[], isMatch: boolean): string {
+    const c = this.o.colors;
+    if (!c || (c.match === null && c.highlight === null)) return segments.map((g) => g.text).join('');
+    const highlight = isMatch ? c.highlight : null;
+    let out = highlight !== null ? `${RESET}${highlight}` : '';
+    // Adjacent matches are coloured as one (ripgrep merges them; -o still prints them apart).
+    for (let k = 0; k < segments.length; k++) {
+      const g = segments[k]!;
+      if (!g.match || c.match === null) {
+        out += g.text;
+        continue;
+      }
+      let t = g.text;
+      while (segments[k + 1]?.match) t += segments[++k]!.text;
+      if (t !== '') out += `${RESET}${c.match}${t}${RESET}${highlight ?? ''}`;
+    }
+    return highlight !== null ? `${out}${RESET}` : out;
   }
 }
 
 /** The physical lines of a record's text, each with its terminator (the last may lack one). */
-function splitLines(text: string): string[] {
+function splitLines(text: string, term: string): string[] {
   const out: string[] = [];
   let start = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', start)) {
+  for (let i = text.indexOf(term); i !== -1 && i < text.length - 1; i = text.indexOf(term, start)) {
     out.push(text.slice(start, i + 1));
     start = i + 1;
   }
@@ -418,9 +508,9 @@ function trimStart(s: string): string {
   return s.replace(/^[ \t\n\v\f\r]+/, '');
 }
 
-function countNewlines(s: string): number {
+function countOf(s: string, term: string): number {
   let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  for (let i = s.indexOf(term); i !== -1; i = s.indexOf(term, i + 1)) n++;
   return n;
 }
 

@@ -1,4 +1,7 @@
+import { COLOR_CASES } from './colors.js';
 import { SHERLOCK, sherlockNul, UTF16_NUL, UTF16_SHERLOCK } from './fixtures.js';
+import { MESSAGE_CASES } from './messages.js';
+import { TERMINATOR_CASES } from './terminators.js';
 
 /** One ported test: the fixture tree, the arguments, and what ripgrep 15 prints and exits with. */
 export interface CompatCase {
@@ -14,6 +17,22 @@ export interface CompatCase {
   stdin?: string;
   stdout: string;
   code: number;
+  /**
+   * What ripgrep 15 prints on stderr, when the case is about its messages: trawl must print the same (after
+   * `deliberateStderr`, the differences README lists), and ripgrep still must. Absent: stderr is not compared.
+   */
+  stderr?: string;
+}
+
+/**
+ * ripgrep's messages as trawl gives them, on purpose (README, "Where trawl differs"): errors are one line,
+ * so ripgrep's extra advice lines are not printed.
+ */
+export function deliberateStderr(rgStderr: string): string {
+  return rgStderr.replace(
+    /\nIn some shells on Windows '\/' is automatically expanded\. Use '\/\/' instead\.\n/g,
+    '\n',
+  );
 }
 
 /**
@@ -1239,4 +1258,7 @@ export const CASES: CompatCase[] = [
     stdout: 'link/sub/f\nreal/sub/f\n',
     code: 0,
   },
+  ...TERMINATOR_CASES,
+  ...COLOR_CASES,
+  ...MESSAGE_CASES,
 ];

@@ -4,6 +4,7 @@ import type { SearchEvent, SearchRequest, SearchSummary } from '@trawl/core/engi
 import { type Command, Option } from 'commander';
 import { type CliIO, UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../main.js';
+import { colorWanted, parseColors, RESET, type RgColors } from '../rg-colors.js';
 import { plainStats, type RgOutputMode, RgPrinter } from '../rg-printer.js';
 
 interface RgFlags {
@@ -16,6 +17,7 @@ interface RgFlags {
   multiline?: boolean;
   multilineDotall?: boolean;
   crlf?: boolean;
+  nullData?: boolean;
   encoding?: string;
   invertMatch?: boolean;
   text?: boolean;
@@ -46,6 +48,8 @@ interface RgFlags {
   fieldMatchSeparator?: string;
   fieldContextSeparator?: string;
   stats?: boolean;
+  color: 'never' | 'auto' | 'always' | 'ansi';
+  colors: string[];
   messages: boolean;
   hidden?: boolean;
   ignore: boolean;
@@ -83,18 +87,70 @@ interface RgFlags {
 interface LastWins {
   caseMode: 'sensitive' | 'insensitive' | 'smart';
   mode: RgOutputMode | null;
+  /** --crlf and --null-data override each other. */
+  terminator: 'lf' | 'crlf' | 'nul';
 }
 
-const count = (name: string) => (v: string) => {
-  if (!/^\d+$/.test(v)) throw new UsageError(`${name} expects a non-negative integer, got '${v}'`);
-  return Number(v);
-};
+/**
+ * How the caller spelled a flag (`-m`, `--max-count`): ripgrep names it so in a bad value's message. Found in
+ * the raw arguments, since commander hands a value parser only the value.
+ */
+type Spelling = (names: readonly string[], value: string) => string;
+
+function spellingIn(rawArgs: () => readonly string[]): Spelling {
+  return (names, value) => {
+    const args = rawArgs();
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      for (const n of names) {
+        if (a === n && args[i + 1] === value) return n;
+        if (a === `${n}=${value}` || (n.length === 2 && a === `${n}${value}`)) return n;
+      }
+    }
+    return names[names.length - 1]!;
+  };
+}
+
+/** A bad flag value, in ripgrep's words (`rg: error parsing flag -m: …`). */
+function flagError(flag: string, message: string): UsageError {
+  return new UsageError(`error parsing flag ${flag}: ${message}`, 'usage', 'rg');
+}
+
+/** A count, parsed as ripgrep parses one (Rust's u64), with its messages. */
+const count =
+  (spelled: Spelling, ...names: string[]) =>
+  (v: string) => {
+    const problem =
+      v === ''
+        ? 'cannot parse integer from empty string'
+        : !/^\+?\d+$/.test(v)
+          ? 'invalid digit found in string'
+          : BigInt(v) > 2n ** 64n - 1n
+            ? 'number too large to fit in target type'
+            : null;
+    if (problem) throw flagError(spelled(names, v), `value is not a valid number: ${problem}`);
+    return Number(v);
+  };
+
+/** A choice among fixed values (--sort, --color), refused in ripgrep's words. */
+function choice<T extends string>(flag: string, values: readonly T[]) {
+  return (v: string): T => {
+    if ((values as readonly string[]).includes(v)) return v as T;
+    throw flagError(flag, `choice '${v}' is unrecognized`);
+  };
+}
+
+const SORT_KEYS = ['path', 'modified', 'accessed', 'created', 'none'] as const;
 
 /** ripgrep's size syntax: a number with an optional K, M or G suffix. */
-export function parseSize(v: string): number {
-  const m = /^(\d+)([KMG])?$/i.exec(v.trim());
-  if (!m) throw new UsageError(`--max-filesize expects a size like 512K, 2M or 1G, got '${v}'`);
-  const unit = { K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(m[2] ?? '').toUpperCase() as 'K' | 'M' | 'G'] ?? 1;
+function parseSize(v: string): number {
+  const m = /^(\d+)([KMG])?$/.exec(v);
+  if (!m)
+    throw flagError(
+      '--max-filesize',
+      `invalid size: invalid format for size '${v}', which should be a non-empty sequence of digits followed by an optional 'K', 'M' or 'G' suffix`,
+    );
+  const unit = { K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(m[2] ?? '') as 'K' | 'M' | 'G'] ?? 1;
   return Number(m[1]) * unit;
 }
 
@@ -105,7 +161,7 @@ const STDIN_MAX_BYTES = 1024 * 1024 * 1024;
 const ALL_LINES = 2 ** 31 - 1;
 
 export const registerRg: RegisterCommand = (program, io, setExit) => {
-  const last: LastWins = { caseMode: 'sensitive', mode: null };
+  const last: LastWins = { caseMode: 'sensitive', mode: null, terminator: 'lf' };
   const setCase = (m: LastWins['caseMode']) => () => {
     last.caseMode = m;
     return true;
@@ -114,6 +170,12 @@ export const registerRg: RegisterCommand = (program, io, setExit) => {
     last.mode = m;
     return true;
   };
+  const setTerminator = (t: LastWins['terminator']) => () => {
+    last.terminator = t;
+    return true;
+  };
+  // Commander keeps the arguments it is parsing as `rawArgs` (set at the start of a parse; not in its types).
+  const spelled = spellingIn(() => (program as Command & { rawArgs?: string[] }).rawArgs ?? []);
   const cmd = program
     .command('rg')
     .description(
@@ -124,7 +186,7 @@ export const registerRg: RegisterCommand = (program, io, setExit) => {
     .addOption(
       new Option('--engine <engine>', 'which engine searches').choices(['auto', 'js', 'rg']).default('auto'),
     );
-  addFlags(cmd, setCase, setMode).action(
+  addFlags(cmd, setCase, setMode, setTerminator, spelled).action(
     async (pattern: string | undefined, paths: string[], flags: RgFlags) => {
       setExit(await runRg(pattern, paths, flags, last, io));
     },
@@ -135,6 +197,8 @@ function addFlags(
   cmd: Command,
   setCase: (m: LastWins['caseMode']) => () => boolean,
   setMode: (m: RgOutputMode) => () => boolean,
+  setTerminator: (t: LastWins['terminator']) => () => boolean,
+  spelled: Spelling,
 ): Command {
   return (
     cmd
@@ -158,23 +222,48 @@ function addFlags(
       .option('-x, --line-regexp', 'only match whole lines')
       .option('-U, --multiline', 'let matches span lines')
       .option('--multiline-dotall', "with -U, let '.' match line ends")
-      .option('--crlf', "treat CRLF as a line end: '$' matches before \\r\\n, '.' does not match \\r")
+      .option(
+        '--crlf',
+        "treat CRLF as a line end: '$' matches before \\r\\n, '.' does not match \\r",
+        setTerminator('crlf'),
+      )
       .option('--no-crlf', 'treat only LF as a line end (the default)')
+      .option(
+        '--null-data',
+        "lines end with NUL, not '\\n' (binary detection is then off)",
+        setTerminator('nul'),
+      )
       .option(
         '-E, --encoding <encoding>',
         "decode files from ENCODING (utf-16le, latin1, …; a BOM still wins); 'none': raw bytes, no BOM sniffing",
-        parseEncoding,
+        (v: string) => parseEncoding(v, spelled),
       )
       .option('-v, --invert-match', 'print the lines that do not match')
       // Binary files
       .option('-a, --text', 'search binary files as if they were text')
       .option('--binary', 'search binary files found by walking too, and say when they match')
       // What is printed
-      .option('-A, --after-context <num>', 'show NUM lines after each match', count('-A'))
-      .option('-B, --before-context <num>', 'show NUM lines before each match', count('-B'))
-      .option('-C, --context <num>', 'show NUM lines before and after each match', count('-C'))
+      .option(
+        '-A, --after-context <num>',
+        'show NUM lines after each match',
+        count(spelled, '-A', '--after-context'),
+      )
+      .option(
+        '-B, --before-context <num>',
+        'show NUM lines before each match',
+        count(spelled, '-B', '--before-context'),
+      )
+      .option(
+        '-C, --context <num>',
+        'show NUM lines before and after each match',
+        count(spelled, '-C', '--context'),
+      )
       .option('--passthru', 'print every line, matching or not')
-      .option('-m, --max-count <num>', 'stop after NUM matching lines per file', count('-m'))
+      .option(
+        '-m, --max-count <num>',
+        'stop after NUM matching lines per file',
+        count(spelled, '-m', '--max-count'),
+      )
       .option(
         '-l, --files-with-matches',
         'print only the paths of files with a match',
@@ -204,7 +293,11 @@ function addFlags(
       .option('-I, --no-filename', 'never print file names')
       .option('-0, --null', 'print a NUL after every path')
       .option('--trim', 'strip leading whitespace from each printed line')
-      .option('-M, --max-columns <num>', 'omit lines longer than NUM bytes', count('--max-columns'))
+      .option(
+        '-M, --max-columns <num>',
+        'omit lines longer than NUM bytes',
+        count(spelled, '-M', '--max-columns'),
+      )
       .option('--max-columns-preview', 'with -M, print the start of a long line instead of omitting it')
       .option('--path-separator <sep>', "print paths with this one-byte separator instead of '/'")
       .option('--context-separator <sep>', "what separates non-adjacent context groups (default '--')")
@@ -218,6 +311,18 @@ function addFlags(
         "what follows the path and numbers of a context line (default '-')",
       )
       .option('--stats', 'print statistics after the results')
+      .option(
+        '--color <when>',
+        'colours: never, auto (on a terminal, unless TERM is dumb or NO_COLOR is set), always, ansi',
+        choice('--color', ['never', 'auto', 'always', 'ansi'] as const),
+        'auto',
+      )
+      .option(
+        '--colors <spec>',
+        "a colour setting, e.g. 'match:fg:red', 'path:style:bold', 'line:none'; repeatable",
+        collect,
+        [],
+      )
       .option('--no-messages', 'do not print error messages')
       // Which files
       .option('--files', 'print the files that would be searched, and search nothing')
@@ -244,7 +349,7 @@ function addFlags(
       .option(
         '-d, --max-depth <num>',
         'descend at most NUM directories below each root',
-        count('--max-depth'),
+        count(spelled, '-d', '--max-depth'),
       )
       .option('-L, --follow', 'follow symbolic links (loops and broken links are reported)')
       .option('--no-follow', 'do not follow symbolic links below the roots (the default)')
@@ -255,26 +360,14 @@ function addFlags(
         (_v: unknown, n: number) => n + 1,
         0,
       )
-      .addOption(
-        new Option('--sort <by>', 'sort the output').choices([
-          'path',
-          'modified',
-          'accessed',
-          'created',
-          'none',
-        ]),
-      )
-      .addOption(
-        new Option('--sortr <by>', 'sort the output, descending').choices([
-          'path',
-          'modified',
-          'accessed',
-          'created',
-          'none',
-        ]),
+      .option('--sort <by>', `sort the output (${SORT_KEYS.join(', ')})`, choice('--sort', SORT_KEYS))
+      .option(
+        '--sortr <by>',
+        `sort the output, descending (${SORT_KEYS.join(', ')})`,
+        choice('--sortr', SORT_KEYS),
       )
       // Engines
-      .option('-j, --threads <num>', 'worker threads for the js engine', count('--threads'))
+      .option('-j, --threads <num>', 'worker threads for the js engine', count(spelled, '-j', '--threads'))
       .option('--deadline <seconds>', 'stop the search after SECONDS and say so (exit 2)', parseSeconds)
       // trawl's other commands spell it --deadline; --timeout was this command's first name for it.
       .addOption(new Option('--timeout <seconds>').argParser(parseSeconds).hideHelp())
@@ -287,13 +380,13 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 /** An encoding label ripgrep knows (the WHATWG list, as encoding_rs), 'auto' or 'none'. */
-function parseEncoding(v: string): string {
+function parseEncoding(v: string, spelled: Spelling): string {
   const label = v.trim().toLowerCase();
   if (label === 'auto' || label === 'none') return label;
   try {
     new TextDecoder(label);
   } catch {
-    throw new UsageError(`unknown encoding: ${v}`);
+    throw flagError(spelled(['-E', '--encoding'], v), `grep config error: unknown encoding: ${v}`);
   }
   return label;
 }
@@ -362,6 +455,11 @@ async function runRg(
       ? { deadlineMs: (flags.deadline ?? flags.timeout)! * 1000 }
       : {}),
   };
+  // Parsed even when unused, so a bad spec is refused as ripgrep refuses it.
+  const palette = parseColors(flags.colors);
+  // --json is never coloured; --vimgrep only when colours are asked for.
+  const when = flags.json ? 'never' : flags.vimgrep && flags.color === 'auto' ? 'never' : flags.color;
+  const colors = colorWanted(when, io.stdout.isTTY === true, io.env) ? palette : undefined;
   if (flags.files) {
     return listFilesCommand(
       core,
@@ -374,6 +472,7 @@ async function runRg(
       },
       flags,
       io,
+      colors,
     );
   }
 
@@ -395,8 +494,10 @@ async function runRg(
   if (patterns.length === 0) patterns.push('[a&&b]');
   const combined = core.combineRgPatterns(patterns, { fixedStrings, lineRegexp: flags.lineRegexp ?? false });
   const dotall = flags.multiline && flags.multilineDotall;
+  const nullData = last.terminator === 'nul';
   // --crlf is ripgrep's (?R) flag for the whole pattern; a literal has no anchors to change.
-  const crlf = (flags.crlf ?? false) && !combined.fixedStrings;
+  const crlfMode = (flags.crlf ?? false) && last.terminator === 'crlf';
+  const crlf = crlfMode && !combined.fixedStrings;
   const pattern = `${crlf ? '(?R)' : ''}${dotall ? `(?s:${combined.pattern})` : combined.pattern}`;
 
   const tty = io.stdout.isTTY === true;
@@ -425,6 +526,7 @@ async function runRg(
     // -uuu is --binary in ripgrep 15 (it was -a before).
     binary: flags.text ? 'text' : flags.binary || unrestricted >= 3 ? 'search' : 'auto',
     banNul: true,
+    ...(nullData ? { nullData: true } : {}),
     ...(stdin ? { stdin } : {}),
     ...(flags.encoding !== undefined && flags.encoding !== 'auto' ? { encoding: flags.encoding } : {}),
     ...walk,
@@ -462,7 +564,9 @@ async function runRg(
     ...(flags.maxColumns !== undefined ? { maxColumns: flags.maxColumns } : {}),
     ...(flags.maxColumnsPreview ? { maxColumnsPreview: true } : {}),
     ...pathSeparatorOf(flags),
-    ...(flags.crlf ? { crlf: true } : {}),
+    ...(crlfMode ? { crlf: true } : {}),
+    ...(nullData ? { nullData: true } : {}),
+    ...(colors ? { colors } : {}),
     includeZero: flags.includeZero ?? false,
     countMatchesOnly:
       mode === 'count' && request.multiline === true && core.patternMatchesNewline({ ...request, pattern }),
@@ -524,7 +628,7 @@ async function runRg(
   }
   let errored = false;
   if (summary) {
-    errored = await reportSummary(summary, io, messages);
+    errored = await reportSummary(summary, io, messages, rgWording(paths, flags));
     // ripgrep's warning when the walk found nothing to search (only when no path was given).
     if (
       paths.length === 0 &&
@@ -580,6 +684,7 @@ async function listFilesCommand(
   request: Omit<SearchRequest, 'pattern'>,
   flags: RgFlags,
   io: CliIO,
+  colors: RgColors | undefined,
 ): Promise<number> {
   let listing: Awaited<ReturnType<typeof core.listFiles>>;
   try {
@@ -591,11 +696,15 @@ async function listFilesCommand(
   const files = flags.sortr ? [...listing.files].reverse() : listing.files;
   const sep = flags.null ? '\0' : '\n';
   const { pathSeparator } = pathSeparatorOf(flags);
-  const shown = (f: string) => (pathSeparator ? f.replaceAll('/', pathSeparator) : f);
+  const shown = (f: string) => {
+    const p = pathSeparator ? f.replaceAll('/', pathSeparator) : f;
+    return colors ? `${RESET}${colors.path}${p}${RESET}` : p;
+  };
   await write(io.stdout, files.map((f) => `${shown(f)}${sep}`).join(''));
-  if (flags.messages)
-    for (const e of listing.errors)
-      await write(io.stderr, `rg: ${e.path ? `${e.path}: ` : ''}${e.message}\n`);
+  if (flags.messages) {
+    const wording = rgWording(request.paths ?? [], flags);
+    for (const e of listing.errors) await write(io.stderr, rgErrorLine(e, listing.missingRoots, wording));
+  }
   if (listing.errors.length > 0) return 2;
   return files.length > 0 ? 0 : 1;
 }
@@ -611,7 +720,8 @@ function fileTypeTable(
   for (const t of flags.typeClear) delete table[t];
   for (const spec of flags.typeAdd) {
     const m = /^([^:]+):(.+)$/.exec(spec);
-    if (!m) throw new UsageError(`--type-add expects 'name:glob', got '${spec}'`);
+    if (!m)
+      throw new UsageError('invalid definition (format is type:glob, e.g., html:*.html)', 'usage', 'rg');
     const [, name, rest] = m as unknown as [string, string, string];
     const include = /^include:(.+)$/.exec(rest);
     if (include) {
@@ -632,7 +742,7 @@ function globsOf(table: Record<string, string[]>, names: string[]): string[] {
       continue;
     }
     const globs = table[n];
-    if (!globs) throw new UsageError(`unrecognized file type: ${n}`);
+    if (!globs) throw new UsageError(`unrecognized file type: ${n}`, 'usage', 'rg');
     out.push(...globs);
   }
   return out;
@@ -674,7 +784,8 @@ function pathSeparatorOf(flags: RgFlags): { pathSeparator?: string } {
   if (sep === '' || sep === '/') return {};
   const n = Buffer.byteLength(sep);
   if (n !== 1)
-    throw new UsageError(
+    throw flagError(
+      '--path-separator',
       `A path separator must be exactly one byte, but the given separator is ${n} bytes: ${sep}`,
     );
   return { pathSeparator: sep };
@@ -702,11 +813,42 @@ function readPatternFile(file: string, cwd: string): string[] {
   return lines.map((l) => l.replace(/\r$/, ''));
 }
 
+/**
+ * An error met while walking or reading, in ripgrep's words: a path that is not there is
+ * `P: IO error for operation on P: No such file or directory (os error 2)`, a file that cannot be read
+ * `P: Permission denied (os error 13)`; a loop and other messages are already worded as ripgrep's.
+ */
+function rgErrorLine(
+  e: { path: string; code: string; message: string },
+  missingRoots: readonly string[],
+  wording: 'parallel' | 'serial',
+): string {
+  if (!e.path) return `rg: ${e.message}\n`;
+  if (e.code === 'ENOENT')
+    return wording === 'parallel' && missingRoots.includes(e.path)
+      ? `rg: ${e.path}: No such file or directory (os error 2)\n`
+      : `rg: ${e.path}: IO error for operation on ${e.path}: No such file or directory (os error 2)\n`;
+  if (e.code === 'EACCES') return `rg: ${e.path}: Permission denied (os error 13)\n`;
+  return `rg: ${e.path}: ${e.message}\n`;
+}
+
 /** Errors and partial outcomes go to stderr, as ripgrep's do; true when the exit code must be 2. */
-async function reportSummary(s: SearchSummary, io: CliIO, messages: boolean): Promise<boolean> {
+/**
+ * ripgrep words a root that is not there by the walker it used: its parallel one (several paths, no --sort,
+ * not -j1) says `P: No such file…`, its single-threaded one `P: IO error for operation on P: …`.
+ */
+function rgWording(paths: readonly string[], flags: RgFlags): 'parallel' | 'serial' {
+  return paths.length > 1 && !flags.sort && !flags.sortr && flags.threads !== 1 ? 'parallel' : 'serial';
+}
+
+async function reportSummary(
+  s: SearchSummary,
+  io: CliIO,
+  messages: boolean,
+  wording: 'parallel' | 'serial',
+): Promise<boolean> {
   let failed = s.errors.length > 0;
-  if (messages)
-    for (const e of s.errors) await write(io.stderr, `rg: ${e.path ? `${e.path}: ` : ''}${e.message}\n`);
+  if (messages) for (const e of s.errors) await write(io.stderr, rgErrorLine(e, s.missingRoots, wording));
   if (s.outcome === 'timeout') {
     await write(
       io.stderr,

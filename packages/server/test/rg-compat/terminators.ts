@@ -1,0 +1,222 @@
+import type { CompatCase } from './cases.js';
+
+/**
+ * ripgrep's line terminators other than '\n' (--null-data, and --crlf where it meets them) and the printer
+ * rules they exposed (a match without submatches under -o and --vimgrep, columns of context lines, -c with
+ * -m and -A). Expected output is ripgrep 15's (the suite checks it still is).
+ */
+export const TERMINATOR_CASES: CompatCase[] = [
+  {
+    from: 'null-data: NUL ends a line; a newline is an ordinary character',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '-n', 'foo', 'a'],
+    stdout: '1:foo bar\nbaz\u00002:qux foo\u00004:last foo\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: walked files are searched (binary detection is off), -c ends with NUL',
+    files: {
+      a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo',
+      b: 'a\u0000b\u0000foo\u0000c\u0000d\u0000e\u0000foo\u0000',
+      'plain.txt': 'foo\n',
+    },
+    args: ['--null-data', '--sort', 'path', '-c', 'foo'],
+    stdout: 'a:3\u0000b:2\u0000plain.txt:1\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: -l ends each path with NUL',
+    files: {
+      a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo',
+      b: 'a\u0000b\u0000foo\u0000c\u0000d\u0000e\u0000foo\u0000',
+      c: 'zzz\u0000',
+    },
+    args: ['--null-data', '--sort', 'path', '-l', 'foo'],
+    stdout: 'a\u0000b\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: context lines and the separator end with NUL',
+    files: { b: 'a\u0000b\u0000foo\u0000c\u0000d\u0000e\u0000foo\u0000' },
+    args: ['--null-data', '-n', '-C1', 'foo', 'b'],
+    stdout: '2-b\u00003:foo\u00004-c\u0000--\u00006-e\u00007:foo\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: headings',
+    files: {
+      a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo',
+      b: 'a\u0000b\u0000foo\u0000c\u0000d\u0000e\u0000foo\u0000',
+    },
+    args: ['--null-data', '--sort', 'path', '--heading', '-n', 'foo'],
+    stdout: 'a\u00001:foo bar\nbaz\u00002:qux foo\u00004:last foo\u0000\u0000b\u00003:foo\u00007:foo\u0000',
+    code: 0,
+  },
+  {
+    from: "null-data: '.' does not match a newline",
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', 'bar.baz', 'a'],
+    stdout: '',
+    code: 1,
+  },
+  {
+    from: 'null-data: \\s and [^x] match a newline',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '-e', 'bar\\sbaz', '-e', 'r[^x]b', 'a'],
+    stdout: 'foo bar\nbaz\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: $ and ^ also at a newline inside a line',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '-n', '-e', 'bar$', '-e', '^baz', 'a'],
+    stdout: '1:foo bar\nbaz\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: -o splits a line only at NUL',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '-n', '-o', '[^a]+', 'a'],
+    stdout: '1:foo b\u00001:r\nb\u00001:z\u00002:qux foo\u00003:zzz\u00004:l\u00004:st foo\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: a newline in the pattern',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '-n', '-o', 'r\\nb', 'a'],
+    stdout: '1:r\nb\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: a NUL in the pattern needs -U',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', 'z\\x00q', 'a'],
+    stdout: '',
+    code: 2,
+  },
+  {
+    from: 'null-data: -U matches across NUL',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '-U', '-n', 'baz\\x00qux', 'a'],
+    stdout: '1:foo bar\nbaz\u00002:qux foo\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: -U -o prints each line of a match',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '-U', '-o', 'z.q', 'a'],
+    stdout: 'z\u0000q\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: --vimgrep',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '--vimgrep', 'foo', 'a'],
+    stdout: 'a:1:1:foo bar\nbaz\u0000a:2:5:qux foo\u0000a:4:6:last foo\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: --json',
+    files: { b: 'a\u0000b\u0000foo\u0000c\u0000d\u0000e\u0000foo\u0000' },
+    args: ['--null-data', '--json', 'foo', 'b'],
+    stdout:
+      '{"type":"begin","data":{"path":{"text":"b"}}}\n{"type":"match","data":{"path":{"text":"b"},"lines":{"text":"foo\\u0000"},"line_number":3,"absolute_offset":4,"submatches":[{"match":{"text":"foo"},"start":0,"end":3}]}}\n{"type":"match","data":{"path":{"text":"b"},"lines":{"text":"foo\\u0000"},"line_number":7,"absolute_offset":14,"submatches":[{"match":{"text":"foo"},"start":0,"end":3}]}}\n{"type":"end","data":{"path":{"text":"b"},"binary_offset":null,"stats":{"elapsed":{"secs":0,"nanos":84801,"human":"0.000085s"},"searches":1,"searches_with_match":1,"bytes_searched":18,"bytes_printed":385,"matched_lines":2,"matches":2}}}\n{"data":{"elapsed_total":{"human":"0.001571s","nanos":1570645,"secs":0},"stats":{"bytes_printed":385,"bytes_searched":18,"elapsed":{"human":"0.000085s","nanos":84801,"secs":0},"matched_lines":2,"matches":2,"searches":1,"searches_with_match":1}},"type":"summary"}\n',
+    code: 0,
+  },
+  {
+    from: 'null-data: -r with a group across a newline',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '-n', '-r', '[$1]', '(r\\nb)', 'a'],
+    stdout: '1:foo ba[r\nb]az\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: -m with -A: later matches print as context',
+    files: { x: 'one\u0000two foo\u0000three\nfoo\u0000four\u0000' },
+    args: ['--null-data', '-n', '-m1', '-A1', 'foo', 'x'],
+    stdout: '2:two foo\u00003-three\nfoo\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: -v -m with -A runs on (ripgrep 15)',
+    files: { v: 'a\u0000b\u0000c\u0000d\u0000e\u0000' },
+    args: ['--null-data', '-n', '-v', '-m1', '-A1', 'x', 'v'],
+    stdout: '1:a\u00002:b\u00003:c\u00004:d\u00005:e\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: --crlf given later wins',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--null-data', '--crlf', '-c', 'foo$', 'a'],
+    stdout: '1\r\n',
+    code: 0,
+  },
+  {
+    from: 'null-data: given after --crlf, it wins',
+    files: { a: 'foo bar\nbaz\u0000qux foo\u0000zzz\u0000last foo' },
+    args: ['--crlf', '--null-data', '-n', 'foo$', 'a'],
+    stdout: '2:qux foo\u00004:last foo\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: standard input',
+    files: {},
+    args: ['--null-data', '-n', 'foo'],
+    stdin: 'a foo\u0000b\u0000c foo',
+    stdout: '1:a foo\u00003:c foo\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: a file over 64 KiB, the match at its end',
+    files: {
+      big: Buffer.from(
+        `${Array.from({ length: 9000 }, (_, i) => `line ${i} fill`).join('\0')}\0needle here\0tail`,
+      ),
+    },
+    args: ['--null-data', '-n', '-B1', 'needle', 'big'],
+    stdout: '9000-line 8999 fill\u00009001:needle here\u0000',
+    code: 0,
+  },
+  {
+    from: 'null-data: -w, -x, -i',
+    files: { x: 'one\u0000two foo\u0000three\nfoo\u0000four\u0000' },
+    args: ['--null-data', '-n', '-e', 'TWO\\sFOO', '-i', '-x', 'x'],
+    stdout: '2:two foo\u0000',
+    code: 0,
+  },
+  {
+    from: 'rg: -o with a match that has no submatch prints the line (-v)',
+    files: { d: 'x\nab\n' },
+    args: ['-o', '-v', '-n', 'zzz', 'd'],
+    stdout: '1:x\n2:ab\n',
+    code: 0,
+  },
+  {
+    from: 'rg: --vimgrep -v: no column for a line without a submatch; a context line has its column',
+    files: { d: 'x\nab\n' },
+    args: ['--vimgrep', '-v', '-C1', 'ab', 'd'],
+    stdout: 'd:1:x\nd-2-1-ab\n',
+    code: 0,
+  },
+  {
+    from: 'rg: --column on context lines that hold a match (-v)',
+    files: { e: 'ab\nx\n' },
+    args: ['--column', '-v', '-C1', 'ab', 'e'],
+    stdout: '1-1-ab\n2:x\n',
+    code: 0,
+  },
+  {
+    from: 'rg: -c -m1 -A1 counts the matches in the after-context',
+    files: { z: 'one\ntwo foo\nthree foo\nfour\n' },
+    args: ['-c', '-m1', '-A1', 'foo', 'z'],
+    stdout: '2\n',
+    code: 0,
+  },
+  {
+    from: 'rg: --crlf: the context separator ends with CRLF',
+    files: { c: 'a\r\nfoo\r\nb\r\nc\r\nd\r\nfoo\r\n' },
+    args: ['--crlf', '-C1', 'foo', 'c'],
+    stdout: 'a\r\nfoo\r\nb\r\n--\r\nd\r\nfoo\r\n',
+    code: 0,
+  },
+];
