@@ -67,6 +67,12 @@ const BINARY_HEAD_BYTES = 64 * 1024;
 
 type LineEvent = SearchEvent & { type: 'match' | 'context' };
 
+/**
+ * A submatch (or its part) on one physical line: its byte range within that line, and its match's column —
+ * ripgrep counts it from the start of the record (a multi-line match's first line), on every line it spans.
+ */
+type Span = [start: number, end: number, column: number];
+
 /** A piece of a printed line: plain text or a match (already replaced under -r). */
 interface Segment {
   text: string;
@@ -307,20 +313,24 @@ export class RgPrinter {
     const parts = splitLines(line.text, this.term);
     let out = '';
     let offset = line.absoluteOffset;
+    // A match's lines all carry the column of its first submatch (ripgrep's rule for multi-line matches).
+    const first = line.submatches[0];
+    const recordColumn = isMatch && first ? first.start + 1 : null;
     let lineStartByte = 0; // within the record
     for (let k = 0; k < parts.length; k++) {
       const text = parts[k]!;
       const bytes = Buffer.byteLength(text);
       const lineEndByte = lineStartByte + bytes;
       // The submatches (or their parts) on this physical line, as byte ranges within it.
-      const spans: Array<[number, number]> = [];
+      const spans: Span[] = [];
       // --vimgrep prints a match once, on the line where it starts.
       const starts: number[] = [];
       for (const s of line.submatches) {
         const a = Math.max(s.start, lineStartByte);
         const z = Math.min(s.end, lineEndByte);
         const startsHere = s.start >= lineStartByte && s.start < lineEndByte;
-        if (a < z || (s.start === s.end && startsHere)) spans.push([a - lineStartByte, z - lineStartByte]);
+        if (a < z || (s.start === s.end && startsHere))
+          spans.push([a - lineStartByte, z - lineStartByte, s.start + 1]);
         if (startsHere) starts.push(s.start - lineStartByte);
       }
       out += this.physicalLine(
@@ -331,7 +341,7 @@ export class RgPrinter {
         spans,
         starts,
         isMatch,
-        k === 0,
+        recordColumn,
         line.submatches.length === 0,
       );
       offset += bytes;
@@ -345,10 +355,10 @@ export class RgPrinter {
     lineNumber: number,
     offset: number,
     rawText: string,
-    spans: Array<[number, number]>,
+    spans: Span[],
     starts: number[],
     isMatch: boolean,
-    first: boolean,
+    recordColumn: number | null,
     noSubmatches: boolean,
   ): string {
     const o = this.o;
@@ -366,12 +376,18 @@ export class RgPrinter {
     // A match without submatches (-v; an anchor ripgrep's printer cannot find again) prints whole, even with -o.
     if (o.onlyMatching && isMatch && !noSubmatches) {
       let out = '';
-      for (const [a, z] of spans) {
+      for (const [a, z, column] of spans) {
         if (a === z) continue;
         let piece = textBytes.subarray(a, Math.min(z, textBytes.length)).toString('utf8');
         if (o.replace) piece = o.replace(text, charIndex(textBytes, a), charIndex(textBytes, z));
         if (o.trim) piece = trimStart(piece);
-        out += `${prefix(a + 1, offset + a)}${this.render([{ text: piece, match: true }], true, [0])}${this.eol}`;
+        // ripgrep previews a piece as if it were the line: the matches it says are left are those of the
+        // line whose start (counted from the line's start) falls between the cut and the piece's length —
+        // except in colour, where it counts the piece alone.
+        const lineStarts = o.colors
+          ? [0]
+          : spans.map(([x]) => charIndex(textBytes, x)).filter((x) => x < piece.length);
+        out += `${prefix(column, offset + a)}${this.render([{ text: piece, match: true }], true, lineStarts, true)}${this.eol}`;
       }
       return out;
     }
@@ -384,13 +400,12 @@ export class RgPrinter {
       }
       return out;
     }
-    // A line's column is its first submatch's (a context line's too: under -v they carry them); a line of a
-    // multi-line match after the first starts at 1.
-    const col = spans.length > 0 ? spans[0]![0] + 1 : isMatch && !first ? 1 : null;
+    // A match's column is its record's (see record); a context line's is its first submatch's (under -v).
+    const col = isMatch ? recordColumn : spans.length > 0 ? spans[0]![2] : null;
     return `${prefix(col, offset)}${this.shown(text, textBytes, spans, isMatch)}${this.term}`;
   }
 
-  private shown(text: string, textBytes: Buffer, spans: Array<[number, number]>, isMatch: boolean): string {
+  private shown(text: string, textBytes: Buffer, spans: Span[], isMatch: boolean): string {
     const o = this.o;
     const segments: Segment[] = [];
     // Where each match starts in what is shown (UTF-16 units): --max-columns-preview counts those it cut off.
@@ -436,7 +451,7 @@ export class RgPrinter {
    * counts the matches); with --max-columns-preview its first cap characters print, then a notice — of the
    * matches past them when printing match by match (--column, -r, --vimgrep, colours). Then the colours.
    */
-  private render(segments: Segment[], isMatch: boolean, starts: number[]): string {
+  private render(segments: Segment[], isMatch: boolean, starts: number[], piece = false): string {
     const o = this.o;
     const cap = o.maxColumns;
     const full = segments.map((g) => g.text).join('');
@@ -458,7 +473,7 @@ export class RgPrinter {
       left -= g.text.length;
     }
     const preview = this.colored(kept, isMatch);
-    if (!isMatch || !this.matchByMatch) return `${preview} [... omitted end of long line]`;
+    if (!isMatch || !(piece || this.matchByMatch)) return `${preview} [... omitted end of long line]`;
     const more = starts.filter((x) => x >= end).length;
     return `${preview} [... ${more} more match${more === 1 ? '' : 'es'}]`;
   }

@@ -1,5 +1,6 @@
 import { COLOR_CASES } from './colors.js';
 import { SHERLOCK, sherlockNul, UTF16_NUL, UTF16_SHERLOCK } from './fixtures.js';
+import { MAX_COLUMNS_CASES } from './max-columns.js';
 import { MESSAGE_CASES } from './messages.js';
 import { TERMINATOR_CASES } from './terminators.js';
 
@@ -1261,4 +1262,5 @@ export const CASES: CompatCase[] = [
   ...TERMINATOR_CASES,
   ...COLOR_CASES,
   ...MESSAGE_CASES,
+  ...MAX_COLUMNS_CASES,
 ];

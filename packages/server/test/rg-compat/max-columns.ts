@@ -1,0 +1,98 @@
+import type { CompatCase } from './cases.js';
+
+/**
+ * `-M` with `--max-columns-preview` where ripgrep prints pieces (`-o`) and multi-line matches (`-U`), and the
+ * columns of multi-line matches. Expected output is ripgrep 15's (the suite checks it still is).
+ */
+export const MAX_COLUMNS_CASES: CompatCase[] = [
+  {
+    from: 'max-columns-preview: -o previews each piece',
+    files: { mc: 'aaaa foo bbbb foo cccc foo dddd\nshort foo\nxx foo yy\nzz foo end of a long line here\n' },
+    args: ['-M', '10', '--max-columns-preview', '-o', 'foo.*', 'mc'],
+    stdout: 'foo bbbb f [... 0 more matches]\nfoo\nfoo yy\nfoo end of [... 0 more matches]\n',
+    code: 0,
+  },
+  {
+    from: "max-columns-preview: -o counts the line's matches that start between the cut and the piece's length",
+    files: {
+      mc: 'aaaa foo bbbb foo cccc foo dddd\nshort foo\nxx foo yy\nzz foo end of a long line here\n',
+      t2: 'xx foo yy foo zz\n',
+    },
+    args: ['--sort', 'path', '-M', '3', '--max-columns-preview', '-o', 'foo..'],
+    stdout:
+      'mc:foo [... 0 more matches]\nmc:foo [... 0 more matches]\nmc:foo [... 0 more matches]\nmc:foo [... 1 more match]\nmc:foo [... 1 more match]\nt2:foo [... 1 more match]\nt2:foo [... 1 more match]\n',
+    code: 0,
+  },
+  {
+    from: 'max-columns-preview: -o in colour counts the piece alone',
+    files: { mc: 'aaaa foo bbbb foo cccc foo dddd\nshort foo\nxx foo yy\nzz foo end of a long line here\n' },
+    args: ['--color', 'always', '-M', '3', '--max-columns-preview', '-o', '-n', 'foo..', 'mc'],
+    stdout:
+      '\u001b[0m\u001b[32m1\u001b[0m:\u001b[0m\u001b[1m\u001b[31mfoo\u001b[0m [... 0 more matches]\n\u001b[0m\u001b[32m1\u001b[0m:\u001b[0m\u001b[1m\u001b[31mfoo\u001b[0m [... 0 more matches]\n\u001b[0m\u001b[32m1\u001b[0m:\u001b[0m\u001b[1m\u001b[31mfoo\u001b[0m [... 0 more matches]\n\u001b[0m\u001b[32m3\u001b[0m:\u001b[0m\u001b[1m\u001b[31mfoo\u001b[0m [... 0 more matches]\n\u001b[0m\u001b[32m4\u001b[0m:\u001b[0m\u001b[1m\u001b[31mfoo\u001b[0m [... 0 more matches]\n',
+    code: 0,
+  },
+  {
+    from: 'max-columns-preview: -o without the preview',
+    files: { mc: 'aaaa foo bbbb foo cccc foo dddd\nshort foo\nxx foo yy\nzz foo end of a long line here\n' },
+    args: ['-M', '10', '-o', 'foo.*', 'mc'],
+    stdout: '[Omitted long matching line]\nfoo\nfoo yy\n[Omitted long matching line]\n',
+    code: 0,
+  },
+  {
+    from: 'max-columns-preview: -U previews each line of a match',
+    files: { mu: 'aaaa foo bbbb foo\ncccc foo dddd eeee\nshort\nffff foo gggg hhhh\n' },
+    args: ['-M', '10', '--max-columns-preview', '-U', '-n', 'foo.*\\ncccc', 'mu'],
+    stdout: '1:aaaa foo b [... omitted end of long line]\n2:cccc foo d [... omitted end of long line]\n',
+    code: 0,
+  },
+  {
+    from: 'max-columns-preview: -U --column',
+    files: { mu: 'aaaa foo bbbb foo\ncccc foo dddd eeee\nshort\nffff foo gggg hhhh\n' },
+    args: ['-M', '10', '--max-columns-preview', '-U', '-n', '--column', 'bbbb.*\\nc', 'mu'],
+    stdout: '1:10:aaaa foo b [... 0 more matches]\n2:10:cccc foo d [... 0 more matches]\n',
+    code: 0,
+  },
+  {
+    from: 'max-columns-preview: -U -o',
+    files: { mu: 'aaaa foo bbbb foo\ncccc foo dddd eeee\nshort\nffff foo gggg hhhh\n' },
+    args: ['-M', '10', '--max-columns-preview', '-U', '-o', 'bbbb.*\\nc.*', 'mu'],
+    stdout: 'bbbb foo\ncccc foo d [... 0 more matches]\n',
+    code: 0,
+  },
+  {
+    from: 'max-columns-preview: -U with context',
+    files: { mu: 'aaaa foo bbbb foo\ncccc foo dddd eeee\nshort\nffff foo gggg hhhh\n' },
+    args: ['-M', '10', '--max-columns-preview', '-U', '-n', '-C1', 'short\\nffff', 'mu'],
+    stdout:
+      '2-cccc foo d [... omitted end of long line]\n3:short\n4:ffff foo g [... omitted end of long line]\n',
+    code: 0,
+  },
+  {
+    from: 'max-columns: -U without the preview',
+    files: { mu: 'aaaa foo bbbb foo\ncccc foo dddd eeee\nshort\nffff foo gggg hhhh\n' },
+    args: ['-M', '10', '-U', '-n', 'foo.*\\ncccc', 'mu'],
+    stdout: '1:[Omitted long matching line]\n2:[Omitted long matching line]\n',
+    code: 0,
+  },
+  {
+    from: "multiline: --column prints the match's column on every line it spans",
+    files: {
+      sherlock:
+        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\n',
+    },
+    args: ['-U', '-n', '--column', 'Watson|Sherlock\\p{Any}+?Holmes', 'sherlock'],
+    stdout:
+      '1:16:For the Doctor Watsons of this world, as opposed to the Sherlock\n2:16:Holmeses, success in the province of detective work must always\n3:16:be, to a very large extent, the result of luck. Sherlock Holmes\n',
+    code: 0,
+  },
+  {
+    from: 'multiline: -o --column counts from the first line of the match block',
+    files: {
+      sherlock:
+        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\n',
+    },
+    args: ['-U', '-o', '-n', '--column', 'Watson|Sherlock\\p{Any}+?Holmes', 'sherlock'],
+    stdout: '1:16:Watson\n1:57:Sherlock\n2:57:Holmes\n3:178:Sherlock Holmes\n',
+    code: 0,
+  },
+];
