@@ -91,7 +91,14 @@ export class RgPrinter {
   private bytesPrinted = 0;
   private fileBytesPrinted = 0;
   private printedAnyGroup = false;
+  /** The lines of a file whose binary rule needs its end (see `holdsFiles`); empty when streaming. */
   private fileBuffer: LineEvent[] = [];
+  /** The current file's path as printed, whether its group has begun, and its last printed line number. */
+  private filePath = '';
+  private fileOpen = false;
+  private lastLine = -1;
+  /** Lines printed since the printer was made: a seam for tests that pin streaming (lines leave before `end`). */
+  linesPrinted = 0;
   matchedAny = false;
 
   /** What ends what the printer writes itself. */
@@ -181,15 +188,32 @@ export class RgPrinter {
     return out;
   }
 
+  /**
+   * Whether a file's lines wait for its `end`: only where the binary rule needs the whole file — a named
+   * file (a NUL in its first 64 KiB means no line prints) and --binary (lines after the NUL are dropped).
+   * A walked file streams: the searcher (either engine) stops before a NUL, so every line it reports prints,
+   * and a NUL in the first 64 KiB skips the file before any line is reported.
+   */
+  private get holdsFiles(): boolean {
+    return this.o.namedBinaryRule || this.o.binarySearch;
+  }
+
   private plain(e: SearchEvent): string {
     switch (e.type) {
       case 'begin':
         this.fileBuffer = [];
+        this.filePath = this.o.pathSeparator ? e.path.replaceAll('/', this.o.pathSeparator) : e.path;
+        this.fileOpen = false;
+        this.lastLine = -1;
         return '';
       case 'match':
       case 'context':
-        this.fileBuffer.push(e);
-        return '';
+        if (this.o.mode !== 'lines') return '';
+        if (this.holdsFiles) {
+          this.fileBuffer.push(e);
+          return '';
+        }
+        return (this.fileOpen ? '' : this.openGroup(this.filePath, true)) + this.line(this.filePath, e);
       case 'end': {
         const lines = this.fileBuffer;
         this.fileBuffer = [];
@@ -198,6 +222,39 @@ export class RgPrinter {
       default:
         return '';
     }
+  }
+
+  /** What begins a file's output: the separator from the previous file's, and its heading if asked for. */
+  private openGroup(p: string, heading: boolean): string {
+    const o = this.o;
+    let out = '';
+    // ripgrep's single-threaded form (--sort path): the gap is a line terminator; its parallel printer writes '\n'.
+    if (o.heading && this.printedAnyGroup) out += this.eol;
+    else if (!o.heading && this.printedAnyGroup && o.contextRequested && o.contextSeparator !== null)
+      out += `${o.contextSeparator}${this.eol}`;
+    this.printedAnyGroup = true;
+    this.fileOpen = true;
+    if (heading && o.heading && o.withFilename) {
+      const painted = this.paint('path', p);
+      out += o.nullAfterPath ? `${painted}\0` : `${painted}${this.eol}`;
+    }
+    return out;
+  }
+
+  /** One reported line of the current file, after a context separator if lines were skipped before it. */
+  private line(p: string, line: LineEvent): string {
+    const o = this.o;
+    let out = '';
+    if (
+      this.lastLine !== -1 &&
+      line.lineNumber > this.lastLine + 1 &&
+      o.contextRequested &&
+      o.contextSeparator !== null
+    )
+      out += `${o.contextSeparator}${this.eol}`;
+    this.lastLine = line.lineNumber + countOf(line.text, this.term) - (line.text.endsWith(this.term) ? 1 : 0);
+    this.linesPrinted++;
+    return out + this.record(p, line);
   }
 
   private pathField(path: string, sep: string): string {
@@ -241,30 +298,19 @@ export class RgPrinter {
     }
     if (!matched) return '';
     this.matchedAny = true;
-    let out = '';
-    // ripgrep's single-threaded form (--sort path): the gap is a line terminator; its parallel printer writes '\n'.
-    if (o.heading && this.printedAnyGroup) out += this.eol;
-    else if (!o.heading && this.printedAnyGroup && o.contextRequested && o.contextSeparator !== null)
-      out += `${o.contextSeparator}${this.eol}`;
-    this.printedAnyGroup = true;
-    const binary = this.binaryCut(e, lines);
-    if (binary && binary.keep === 0) return out + this.binaryNotice(p, binary.offset, binary.stopped);
-    if (o.heading && o.withFilename) out += o.nullAfterPath ? `${painted}\0` : `${painted}${this.eol}`;
-    let lastLine = -1;
-    const upto = binary ? binary.keep : lines.length;
-    for (let k = 0; k < upto; k++) {
-      const line = lines[k]!;
-      if (
-        lastLine !== -1 &&
-        line.lineNumber > lastLine + 1 &&
-        o.contextRequested &&
-        o.contextSeparator !== null
-      )
-        out += `${o.contextSeparator}${this.eol}`;
-      lastLine = line.lineNumber + countOf(line.text, this.term) - (line.text.endsWith(this.term) ? 1 : 0);
-      out += this.record(p, line);
+    if (this.fileOpen) {
+      // Streamed: the lines are out; a walked file's late NUL adds ripgrep's notice.
+      return e.binaryOffset !== null ? this.binaryNotice(p, e.binaryOffset, true) : '';
     }
-    if (binary) out += this.binaryNotice(p, binary.offset, binary.stopped);
+    const binary = this.binaryCut(e, lines);
+    // A walked file (not held) that matched before its NUL but reported no line: only the warning prints.
+    const stopped = !this.holdsFiles;
+    if (binary && binary.keep === 0)
+      return this.openGroup(p, false) + this.binaryNotice(p, binary.offset, stopped);
+    let out = this.openGroup(p, true);
+    const upto = binary ? binary.keep : lines.length;
+    for (let k = 0; k < upto; k++) out += this.line(p, lines[k]!);
+    if (binary) out += this.binaryNotice(p, binary.offset, stopped);
     return out;
   }
 
@@ -275,21 +321,19 @@ export class RgPrinter {
   private binaryCut(
     e: SearchEvent & { type: 'end' },
     lines: LineEvent[],
-  ): { keep: number; offset: number; stopped?: true } | null {
+  ): { keep: number; offset: number } | null {
     if (e.binaryOffset === null) return null;
     if (e.binaryOffset < BINARY_HEAD_BYTES) return { keep: 0, offset: e.binaryOffset };
     if (!this.o.namedBinaryRule) {
-      // A walked file whose NUL comes after the first buffer: the lines before it print, then a notice —
-      // ripgrep's warning that it stopped there, or (--binary) that the file matches.
+      // A walked file whose NUL comes after the first buffer (held under --binary): the lines before it
+      // print, then ripgrep's notice — that the file matches, or (streamed) that it stopped there.
       let keep = 0;
       while (
         keep < lines.length &&
         lines[keep]!.absoluteOffset + Buffer.byteLength(lines[keep]!.text) <= e.binaryOffset
       )
         keep++;
-      return this.o.binarySearch
-        ? { keep, offset: e.binaryOffset }
-        : { keep, offset: e.binaryOffset, stopped: true };
+      return { keep, offset: e.binaryOffset };
     }
     for (let k = 0; k < lines.length; k++) {
       const line = lines[k]!;
@@ -301,7 +345,8 @@ export class RgPrinter {
     return null;
   }
 
-  private binaryNotice(path: string, offset: number, stopped?: true): string {
+  /** ripgrep's notice for a binary file that matched; `stopped`: a walked file it stopped searching at the NUL. */
+  private binaryNotice(path: string, offset: number, stopped = false): string {
     const what = stopped ? 'WARNING: stopped searching binary file after match' : 'binary file matches';
     const where = `${what} (found "\\0" byte around offset ${offset})\n`;
     return this.o.withFilename ? `${this.paint('path', path)}: ${where}` : where;
