@@ -28,6 +28,13 @@ export const NAMED_FILES_ONLY_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const RG_HELD_OUTPUT_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A file with more rg JSON than this is passed on in parts of about this size (its `begin`, lines…, then
+ * lines and its `end`), so one file's output is never held whole: the largest file of the Linux tree has
+ * 64 000 matching lines for `\w+\d{4}`. 256 KiB is about a thousand lines: one write to stdout each.
+ */
+export const RG_FILE_PART_BYTES = 256 * 1024;
+
 /** Batches handed out past the first one not yet emitted, at most (results are emitted in walk order). */
 export const REORDER_WINDOW_BATCHES = 16;
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { escapeGlob } from '../../glob/glob.js';
-import { RG_HELD_OUTPUT_BYTES } from '../../limits.js';
+import { RG_FILE_PART_BYTES, RG_HELD_OUTPUT_BYTES } from '../../limits.js';
 import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
 import { charBoundaryAtOrBefore } from '../../search/utf8.js';
 import { compareUtf8 } from '../../util/path-order.js';
@@ -13,13 +13,20 @@ import { type EngineRun, emptySummary } from '../run.js';
 /** stderr kept for error reporting; rg can be chatty about unreadable files. */
 const STDERR_CAP_BYTES = 64 * 1024;
 
-/** Everything one file produced, kept together so files can be put in walk order. */
+/**
+ * What one file produced, or a part of it (a file with a lot of output comes in parts of about
+ * RG_FILE_PART_BYTES, in order, the first holding its `begin`), so files can be put in walk order.
+ */
 interface FileBlock {
   path: string;
   rootIndex: number;
   events: SearchEvent[];
   /** Size of rg's output for it: what holding it costs, roughly. */
   bytes: number;
+  /** This part continues the file of the part before it. */
+  continued?: true;
+  /** More of this file follows in the next part. */
+  more?: true;
 }
 
 /**
@@ -71,7 +78,11 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       : perRoot();
 
   const keep = resultFilter(run);
-  /** A block as the caller sees it: its path spelled from the caller's root; dropped if the filter says so. */
+  let admitted = true;
+  /**
+   * A block as the caller sees it: its path spelled from the caller's root; dropped if the filter says so
+   * (decided on a file's first part, kept for the parts that continue it).
+   */
   const admit = (b: FileBlock, inv: (typeof invocations)[number]): boolean => {
     if (inv.prefix) {
       const spelled = inv.prefix.spelling.replace(/\/+$/, '');
@@ -81,7 +92,8 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     } else {
       b.rootIndex = rootIndexOf(b.path, existing);
     }
-    if (!keep || keep(b)) return true;
+    if (!b.continued) admitted = !keep || keep(b);
+    if (admitted) return true;
     const end = b.events.at(-1);
     if (end?.type === 'end' && end.stats.matchedLines > 0) {
       summary.filesWithMatch--;
@@ -102,7 +114,9 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     let heldBytes = 0;
     let overflow = false;
     for await (const b of rgBlocks(run, inv.cwd, inv.roots, summary, [], control)) {
-      held.push(b);
+      // A part continuing a file joins it: the held blocks are whole files, to be sorted.
+      if (b.continued) held.at(-1)!.events.push(...b.events);
+      else held.push(b);
       heldBytes += b.bytes;
       if (heldBytes > (run.rgHeldOutputBytes ?? RG_HELD_OUTPUT_BYTES) && control.outcome === 'complete') {
         overflow = true;
@@ -420,7 +434,10 @@ const readCounts: OutputReader = async function* (stdout, roots, run, summary, s
   summary.bytesSearched += Number(/^(\d+) bytes searched$/m.exec(stats)?.[1] ?? 0);
 };
 
-/** `--json`: one message a line (begin, match, context, end, summary), translated into our events. */
+/**
+ * `--json`: one message a line (begin, match, context, end, summary), translated into our events. A file
+ * is passed on in parts of about RG_FILE_PART_BYTES of rg's output, so none is held whole.
+ */
 const readJson: OutputReader = async function* (stdout, roots, run, summary, stopped) {
   let current: FileBlock | null = null;
   for await (const line of jsonLines(stdout)) {
@@ -440,7 +457,13 @@ const readJson: OutputReader = async function* (stdout, roots, run, summary, sto
         break;
       case 'match':
       case 'context':
-        current?.events.push({ type: msg.type, path: current.path, ...toLineRecord(msg.data, run) });
+        if (!current) break;
+        current.events.push({ type: msg.type, path: current.path, ...toLineRecord(msg.data, run) });
+        if (current.bytes >= RG_FILE_PART_BYTES) {
+          const part: FileBlock = { ...current, more: true };
+          yield part;
+          current = { path: current.path, rootIndex: 0, events: [], bytes: 0, continued: true };
+        }
         break;
       case 'end': {
         if (!current) break;
@@ -630,6 +653,8 @@ function restoreCounters(s: SearchSummary, c: Counters): void {
  */
 export class PathOrderWindow {
   private held: FileBlock[] = [];
+  /** The held file whose later parts are still arriving. */
+  private filling: FileBlock | null = null;
   /** Per directory: its subdirectories that have such siblings. */
   private readonly conflicts = new Map<string, Set<string>>();
   private readonly rootDepth: number;
@@ -643,8 +668,17 @@ export class PathOrderWindow {
   }
 
   push(b: FileBlock): FileBlock[] {
+    // A file's later parts go where its first went: into its held block, or straight through.
+    if (b.continued) {
+      if (!this.filling) return [b];
+      this.filling.events.push(...b.events);
+      if (!b.more) this.filling = null;
+      return [];
+    }
+    this.filling = null;
     if (this.mustWait(b.path)) {
       this.held.push(b);
+      if (b.more) this.filling = b;
       return [];
     }
     const out = this.releaseBefore(b.path);
