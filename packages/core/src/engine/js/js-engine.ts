@@ -69,6 +69,8 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
 
   const summary = emptySummary('js', run.engineReason);
 
+  // Files that come in parts whose first part was counted whole (past run.detailFiles): their later parts are dropped.
+  const countedWhole = new Set<number>();
   // Which worker's credit each batch's output counts against.
   const creditOf = new Map<number, Int32Array>();
   /** Emits an answer and gives its output's credit back to the worker that sent it. */
@@ -78,7 +80,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       Atomics.sub(credit, 0, answer.outputUnits);
       Atomics.notify(credit, 0);
     }
-    return emitBatch(answer, paths, summary, run.detailFiles);
+    return emitBatch(answer, paths, summary, run.detailFiles, countedWhole);
   };
 
   const spawn = () => {
@@ -281,15 +283,17 @@ function emitBatch(
   answer: BatchResults,
   paths: string[],
   summary: SearchSummary,
-  detailFiles?: number,
+  detailFiles: number | undefined,
+  countedWhole: Set<number>,
 ): SearchEvent[] {
   summary.filesSearched += answer.searched;
   summary.bytesSearched += answer.bytesSearched;
   summary.skipped.binary += answer.binary;
   const out: SearchEvent[] = [];
   for (const o of answer.outcomes) {
-    emit(o, paths[o.seq]!, summary, out, detailFiles);
-    paths[o.seq] = '';
+    emit(o, paths[o.seq]!, summary, out, detailFiles, countedWhole);
+    // A file that comes in parts keeps its path until its last part.
+    if (!('more' in o && o.more)) paths[o.seq] = '';
   }
   return out;
 }
@@ -299,7 +303,8 @@ function emit(
   path: string,
   summary: SearchSummary,
   out: SearchEvent[],
-  detailFiles?: number,
+  detailFiles: number | undefined,
+  countedWhole: Set<number>,
 ): void {
   if ('skip' in o) {
     summary.skipped[o.skip]++;
@@ -308,9 +313,20 @@ function emit(
     return;
   }
   const r = o.result; // already counted as searched by the worker
+  const end = () => out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats });
+  if (o.continued) {
+    // A later part of a file whose first part was emitted, or was counted whole (past the detail horizon).
+    if (countedWhole.has(o.seq)) {
+      if (!o.more) countedWhole.delete(o.seq);
+      return;
+    }
+    for (const line of r.lines) out.push({ ...line, path });
+    if (!o.more) end();
+    return;
+  }
   if (r.stats.matchedLines === 0) {
     // Asked for (reportUnmatched): a searched file without a match is an `end` alone.
-    out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats });
+    end();
     return;
   }
   summary.filesWithMatch++;
@@ -318,9 +334,10 @@ function emit(
   summary.matchedLines += r.stats.matchedLines;
   if (detailFiles !== undefined && summary.filesWithMatch > detailFiles) {
     out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats, counted: true });
+    if (o.more) countedWhole.add(o.seq);
     return;
   }
   out.push({ type: 'begin', path });
   for (const line of r.lines) out.push({ ...line, path });
-  out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats });
+  if (!o.more) end();
 }

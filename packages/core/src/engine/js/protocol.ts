@@ -74,8 +74,13 @@ export interface FileTask {
   windows?: ByteWindows;
 }
 
+/**
+ * A searched file, or a skipped one. A file with a lot of output comes in several outcomes of the same `seq`,
+ * in order, each with some of its lines (and the whole file's stats): `more` on all but the last,
+ * `continued` on all but the first.
+ */
 export type FileOutcome =
-  | { seq: number; result: FileResult }
+  | { seq: number; result: FileResult; more?: true; continued?: true }
   | { seq: number; skip: SkipReason; code: string; message: string };
 
 /**

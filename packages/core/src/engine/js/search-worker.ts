@@ -238,10 +238,15 @@ parentPort!.on('message', (msg: ToWorker) => {
   let lines = 0;
   let units = 0;
   let lastPost = performance.now();
-  const send = (r: BatchResults) => {
+  const send = (r: BatchResults, partial?: number) => {
+    if (partial !== undefined) r.partial = partial;
     r.outputUnits = units;
     if (credit) Atomics.add(credit, 0, units);
     parentPort!.postMessage(r satisfies FromWorker);
+    reply = fresh();
+    lines = 0;
+    units = 0;
+    lastPost = performance.now();
   };
   for (const [k, task] of msg.files.entries()) {
     // A slow batch sends what it has every so often (if the deadline stops this worker, the files it
@@ -251,13 +256,8 @@ parentPort!.on('message', (msg: ToWorker) => {
       lines > PARTIAL_ANSWER_LINES ||
       units > PARTIAL_ANSWER_UNITS ||
       performance.now() - lastPost >= setup.partialAnswerMs
-    ) {
-      send({ ...reply, partial: k });
-      reply = fresh();
-      lines = 0;
-      units = 0;
-      lastPost = performance.now();
-    }
+    )
+      send(reply, k);
     waitForCredit();
     const r = searchFile(task);
     if ('seq' in r) {
@@ -267,10 +267,31 @@ parentPort!.on('message', (msg: ToWorker) => {
     } else {
       reply.searched++;
       reply.bytesSearched += r.stats.bytesSearched;
-      if (r.stats.matchedLines > 0 || setup.reportUnmatched)
-        reply.outcomes.push({ seq: task.seq, result: r });
-      lines += r.lines.length;
-      for (const line of r.lines) units += line.text.length + OUTPUT_LINE_OVERHEAD;
+      if (r.stats.matchedLines > 0 || setup.reportUnmatched) {
+        // A file with more output than a part goes in parts, each an answer of its own, with the credit
+        // waited for between them: one file's lines are never all in flight (64 000 in the Linux tree).
+        let from = 0;
+        for (let i = 0; i < r.lines.length; i++) {
+          units += r.lines[i]!.text.length + OUTPUT_LINE_OVERHEAD;
+          lines++;
+          if (units > PARTIAL_ANSWER_UNITS && i + 1 < r.lines.length) {
+            reply.outcomes.push({
+              seq: task.seq,
+              result: { ...r, lines: r.lines.slice(from, i + 1) },
+              more: true,
+              ...(from > 0 ? { continued: true as const } : {}),
+            });
+            send(reply, k);
+            waitForCredit();
+            from = i + 1;
+          }
+        }
+        reply.outcomes.push(
+          from === 0
+            ? { seq: task.seq, result: r }
+            : { seq: task.seq, result: { ...r, lines: r.lines.slice(from) }, continued: true },
+        );
+      }
     }
   }
   send(reply);
