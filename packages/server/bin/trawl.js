@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The published entry point: runs the compiled CLI (built by `npm install` through the root `prepare` script).
-import { main } from '../dist/cli/main.js';
+const argv = process.argv.slice(2);
 
 // A reader that stops early (`trawl rg … | head`) is not an error: stop quietly, as grep and rg do.
 process.stdout.on('error', (err) => {
@@ -8,4 +8,11 @@ process.stdout.on('error', (err) => {
   throw err;
 });
 
-process.exitCode = await main(process.argv.slice(2));
+if (argv[0] === 'rg') {
+  // `trawl rg` streams a lot of output: its own entry keeps V8's heap near what is live (cli/rg-process.ts).
+  const { rgProcess } = await import('../dist/cli/rg-process.js');
+  process.exitCode = await rgProcess(argv);
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  process.exitCode = await main(argv);
+}

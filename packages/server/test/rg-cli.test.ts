@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -197,4 +197,68 @@ describe('trawl rg', () => {
     expect(r.stdout).toMatch(/--engine/);
     expect(r.stdout).toMatch(/--json/);
   });
+});
+
+/**
+ * Issue 13 (bounded memory): `trawl rg` waits for stdout to take each batch before it asks the engine for the
+ * next, and runs with V8's heap flags of its own entry (cli/rg-process.ts). A reader that takes its output
+ * slowly gets all of it, in order; one that stops early ends the command quietly.
+ */
+describe('trawl rg output through a pipe', () => {
+  const LINES = 30_000;
+  let big: string;
+  beforeAll(() => {
+    big = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-rg-pipe-'));
+    for (const name of ['a.txt', 'b.txt'])
+      fs.writeFileSync(
+        path.join(big, name),
+        Array.from({ length: LINES }, (_, i) => `needle ${name} ${i}\n`).join(''),
+      );
+  });
+  afterAll(() => fs.rmSync(big, { recursive: true, force: true }));
+
+  const expected = () =>
+    ['a.txt', 'b.txt']
+      .flatMap((name) => Array.from({ length: LINES }, (_, i) => `${name}:needle ${name} ${i}\n`))
+      .join('');
+
+  for (const engine of ['js', 'rg']) {
+    it(`a slow reader gets everything, in order (${engine} engine)`, async () => {
+      const child = spawn(process.execPath, [BIN, 'rg', '--engine', engine, 'needle'], {
+        cwd: big,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (b) => {
+        stderr += b;
+      });
+      const chunks: Buffer[] = [];
+      // One chunk at a time, with turns of the event loop between them: the writer keeps meeting a full pipe.
+      for await (const chunk of child.stdout) {
+        chunks.push(chunk as Buffer);
+        for (let k = 0; k < 20; k++) await new Promise((r) => setImmediate(r));
+      }
+      const code = await new Promise((r) => child.on('close', r));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(Buffer.concat(chunks).toString('utf8')).toBe(expected());
+    });
+
+    it(`a reader that stops early ends it quietly, exit 0 (${engine} engine)`, async () => {
+      const child = spawn(process.execPath, [BIN, 'rg', '--engine', engine, 'needle'], {
+        cwd: big,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (b) => {
+        stderr += b;
+      });
+      const first = await new Promise<Buffer>((r) => child.stdout.once('data', r));
+      child.stdout.destroy();
+      const code = await new Promise((r) => child.on('close', r));
+      expect(first.toString('utf8')).toMatch(/^a\.txt:needle a\.txt 0\n/);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { UsageError, write } from '../io.js';
-import type { RegisterCommand } from '../main.js';
+import type { RegisterCommand } from '../program.js';
 
 /** Loss records printed by `verify` (the rest are counted). */
 const LOSSES_SHOWN = 20;

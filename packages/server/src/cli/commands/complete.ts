@@ -1,5 +1,5 @@
 import { UsageError, write } from '../io.js';
-import type { RegisterCommand } from '../main.js';
+import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
 
 interface CompleteFlags {

@@ -2,7 +2,7 @@ import type { NameResult } from '@trawl/core/names';
 // The limits alone at registration; the name search is loaded when the command runs (`trawl --help` is fast).
 import { NAME_MIN_QUERY_CHARS } from '@trawl/core/names/limits';
 import { write } from '../io.js';
-import type { RegisterCommand } from '../main.js';
+import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
 
 interface FindFlags {

@@ -1,7 +1,7 @@
 import type { BuildProgress, ContentIndexStatus } from '@trawl/core/content-index';
 import { dataDirOf } from '../data-dir.js';
 import { UsageError, write } from '../io.js';
-import type { RegisterCommand } from '../main.js';
+import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
 
 interface IndexFlags {

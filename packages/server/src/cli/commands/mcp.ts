@@ -2,7 +2,7 @@ import type { EngineChoice } from '@trawl/core/engine';
 import { Option } from 'commander';
 import { dataDirOf } from '../data-dir.js';
 import { UsageError } from '../io.js';
-import type { RegisterCommand } from '../main.js';
+import type { RegisterCommand } from '../program.js';
 import { cliRoot } from '../root.js';
 
 interface McpFlags {

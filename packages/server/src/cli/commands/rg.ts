@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { SearchEvent, SearchRequest, SearchSummary } from '@trawl/core/engine';
 import { type Command, Option } from 'commander';
 import { type CliIO, UsageError, write } from '../io.js';
-import type { RegisterCommand } from '../main.js';
+import type { RegisterCommand } from '../program.js';
 import { colorWanted, parseColors, RESET, type RgColors } from '../rg-colors.js';
 import { plainStats, type RgOutputMode, RgPrinter } from '../rg-printer.js';
 

@@ -2,7 +2,7 @@ import type { EngineChoice } from '@trawl/core/engine';
 import type { OutputFormat, SearchToolResult } from '@trawl/core/tool';
 import { Option } from 'commander';
 import { UsageError, write } from '../io.js';
-import type { RegisterCommand } from '../main.js';
+import type { RegisterCommand } from '../program.js';
 
 interface SearchFlags {
   ignoreCase?: boolean;

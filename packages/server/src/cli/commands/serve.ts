@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { splitShellWords } from '../../conversations/shell-words.js';
 import { UsageError, write } from '../io.js';
-import type { RegisterCommand } from '../main.js';
+import type { RegisterCommand } from '../program.js';
 import { cliRoot } from '../root.js';
 
 interface ServeFlags {

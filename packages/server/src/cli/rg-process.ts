@@ -1,0 +1,16 @@
+import * as v8 from 'node:v8';
+import { registerRg } from './commands/rg.js';
+import { processIO } from './io.js';
+import { RG_HEAP_GROWING_PERCENT, RG_SEMI_SPACE_GROWTH_FACTOR } from './limits.js';
+import { runCommands } from './program.js';
+
+/**
+ * `trawl rg` as the process's command (bin/trawl.js): V8's heap kept near what is live (see limits.ts), and
+ * only `rg`'s own modules loaded, not every other command's. Not for `main` in-process callers (tests, a host
+ * embedding the CLI): the heap flags are the whole process's.
+ */
+export function rgProcess(argv: string[]): Promise<number> {
+  v8.setFlagsFromString(`--semi-space-growth-factor=${RG_SEMI_SPACE_GROWTH_FACTOR}`);
+  v8.setFlagsFromString(`--heap-growing-percent=${RG_HEAP_GROWING_PERCENT}`);
+  return runCommands(argv, processIO(), [registerRg]);
+}
