@@ -89,11 +89,12 @@ describe('content index: the persisted file', () => {
       const { writeIndexFile, readIndexFile } = await import(${JSON.stringify(dist)});
       const d = readIndexFile(${JSON.stringify(dir)}, ${JSON.stringify(root)});
       // Both versions are valid: the second carries 48 MiB of unused bytes after the postings.
-      const big = new Uint8Array(48 * 1024 * 1024 + d.postings.data.length);
-      big.set(d.postings.data);
+      const lists = d.postings.bytes(0, d.postings.dataBytes);
+      const big = new Uint8Array(48 * 1024 * 1024 + lists.length);
+      big.set(lists);
       for (let i = 0; ; i++) {
         process.stdout.write('start\\n');
-        writeIndexFile(${JSON.stringify(dir)}, { ...d, postings: { ...d.postings, data: i % 2 ? d.postings.data : big } });
+        writeIndexFile(${JSON.stringify(dir)}, { ...d, postings: { ...d.postings, data: i % 2 ? lists : big } });
       }`;
     for (const killAt of [1, 2, 3]) {
       const p = spawn(process.execPath, ['--input-type=module', '-e', child], {

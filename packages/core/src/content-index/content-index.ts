@@ -13,10 +13,11 @@ import { type BuildProgress, type BuildResult, buildIndex, workerScriptUrl } fro
 import {
   FLAG_RACY,
   FLAG_UNINDEXED,
-  type IndexFileData,
   IndexFormatError,
-  parseIndexBuffer,
-  readIndexBuffer,
+  type LoadedIndex,
+  openIndexFile,
+  parseIndexHead,
+  readIndexHead,
 } from './format.js';
 import type { IndexWorkerData } from './index-worker.js';
 import {
@@ -131,11 +132,11 @@ export interface IndexSelectRequest {
 }
 
 interface Base {
-  data: IndexFileData;
+  /** Its tables in memory, its lists read from its open file (released when the base is replaced). */
+  data: LoadedIndex;
   idOf: Map<string, number>;
   /** Base ids whose record no longer describes the file (changed, re-indexed, deleted). */
   stale: Uint8Array;
-  fileBytes: number;
 }
 
 interface WalkList {
@@ -241,7 +242,7 @@ export class ContentIndex implements SearchIndex {
   status(): ContentIndexStatus {
     const b = this.base;
     let resident = 0;
-    if (b) resident += b.fileBytes + b.data.paths.length * 64 + b.stale.byteLength;
+    if (b) resident += b.data.residentBytes + b.data.paths.length * 64 + b.stale.byteLength;
     for (const o of this.overlay.values()) resident += 64 + (o.grams?.byteLength ?? 0);
     for (const w of this.walks.values()) resident += w.entries.length * 160;
     return {
@@ -250,7 +251,7 @@ export class ContentIndex implements SearchIndex {
       reason: this.reason,
       files: b?.data.paths.length ?? 0,
       textBytes: b?.data.textBytes ?? 0,
-      indexBytes: b?.fileBytes ?? 0,
+      indexBytes: b?.data.fileBytes ?? 0,
       grams: b?.data.postings.keys.length ?? 0,
       builtAt: b?.data.builtAt ?? null,
       changedSinceBuild: this.changedSinceBuild,
@@ -279,6 +280,7 @@ export class ContentIndex implements SearchIndex {
     this.barrierWaiters.clear();
     if (this.building) await this.building.terminate();
     if (this.loading) await this.loading.terminate();
+    this.base?.data.release();
     this.base = null;
     this.walks.clear();
   }
@@ -296,7 +298,7 @@ export class ContentIndex implements SearchIndex {
       const load = this.options.rebuild ? null : this.loadBase(true);
       if (this.options.rebuild) this.reason = 'rebuilt: asked to';
       let tree = this.trusted ? this.startWatching() : null;
-      let loaded: { data: IndexFileData & { fileBytes: number }; check: LoadCheck | null } | null = null;
+      let loaded: { data: LoadedIndex; check: LoadCheck | null } | null = null;
       if (load) {
         tree ??= scanTree(this.root, this.exclude);
         try {
@@ -306,7 +308,10 @@ export class ContentIndex implements SearchIndex {
           this.reason = `rebuilt: ${err.message}`;
         }
       }
-      if (this.isClosed) return;
+      if (this.isClosed) {
+        loaded?.data.release();
+        return;
+      }
       if (loaded && tree) {
         this.setBase(loaded.data);
         const changed = this.applyCheck(tree, loaded.check!);
@@ -339,44 +344,70 @@ export class ContentIndex implements SearchIndex {
    * tree (`withCheck`). In a worker unless builds run inline (a CLI with nothing else to do).
    */
   private loadBase(withCheck: boolean): {
-    stat(): Promise<{ data: IndexFileData & { fileBytes: number }; check: LoadCheck | null }>;
+    stat(): Promise<{ data: LoadedIndex; check: LoadCheck | null }>;
   } {
+    // Opened here, before anything is read: the tables checked and the lists read later are the same file's
+    // even if a new index is renamed over it meanwhile. The worker reads through this descriptor (a worker's
+    // own descriptors are closed when it ends).
+    let fd: number;
+    try {
+      fd = openIndexFile(this.dir);
+    } catch (err) {
+      return { stat: () => Promise.reject(err) };
+    }
     if (this.options.buildIn === 'inline') {
       return {
         stat: async () => {
-          const data = parseIndexBuffer(readIndexBuffer(this.dir), this.root, true);
-          return { data, check: withCheck ? checkRecords(this.root, data) : null };
+          try {
+            const data = parseIndexHead(readIndexHead(fd), this.root, true);
+            return { data, check: withCheck ? checkRecords(this.root, data) : null };
+          } catch (err) {
+            fs.closeSync(fd);
+            throw err;
+          }
         },
       };
     }
     const worker = new Worker(workerScriptUrl(), {
-      workerData: { task: 'load', root: this.root, dir: this.dir, stat: withCheck } satisfies IndexWorkerData,
+      workerData: { task: 'load', root: this.root, fd, stat: withCheck } satisfies IndexWorkerData,
     });
     this.loading = worker;
-    const result = new Promise<{ data: IndexFileData & { fileBytes: number }; check: LoadCheck | null }>(
-      (resolve, reject) => {
-        worker.on(
-          'message',
-          (m: { type: string; buffer?: ArrayBuffer; check?: LoadCheck; message?: string }) => {
-            if (m.type === 'loaded' && m.buffer) {
-              try {
-                // Checked whole by the worker; every structural check runs again on the views made here.
-                const data = parseIndexBuffer(Buffer.from(m.buffer), this.root, false);
-                resolve({ data, check: m.check ?? null });
-              } catch (err) {
-                reject(err);
-              }
-            } else if (m.type === 'unusable') reject(new IndexFormatError(m.message ?? 'unusable'));
-            else if (m.type === 'failed') reject(new Error(`index load failed: ${m.message}`));
-          },
-        );
-        worker.on('error', reject);
-        worker.on('exit', () => {
-          if (this.loading === worker) this.loading = null;
-          reject(new Error('index load stopped'));
-        });
-      },
-    );
+    let settled = false;
+    const result = new Promise<{ data: LoadedIndex; check: LoadCheck | null }>((resolve, reject) => {
+      const fail = (err: Error) => {
+        if (!settled) fs.closeSync(fd); // nothing was handed over: the file is still this thread's alone
+        settled = true;
+        reject(err);
+      };
+      worker.on(
+        'message',
+        (m: {
+          type: string;
+          buffer?: ArrayBuffer;
+          fileBytes?: number;
+          check?: LoadCheck;
+          message?: string;
+        }) => {
+          if (m.type === 'loaded' && m.buffer && m.fileBytes !== undefined) {
+            const head = { head: Buffer.from(m.buffer), fd, fileBytes: m.fileBytes };
+            try {
+              // Checked whole by the worker; every structural check runs again on the views made here.
+              const data = parseIndexHead(head, this.root, false);
+              settled = true;
+              resolve({ data, check: m.check ?? null });
+            } catch (err) {
+              fail(err as Error);
+            }
+          } else if (m.type === 'unusable') fail(new IndexFormatError(m.message ?? 'unusable'));
+          else if (m.type === 'failed') fail(new Error(`index load failed: ${m.message}`));
+        },
+      );
+      worker.on('error', fail);
+      worker.on('exit', () => {
+        if (this.loading === worker) this.loading = null;
+        fail(new Error('index load stopped'));
+      });
+    });
     result.catch(() => {});
     return {
       stat: () => {
@@ -394,7 +425,10 @@ export class ContentIndex implements SearchIndex {
     if (this.isClosed) return;
     this.lastBuild = result;
     const { data } = await this.loadBase(false).stat();
-    if (this.isClosed) return;
+    if (this.isClosed) {
+      data.release();
+      return;
+    }
     // What changed after the build began may be missing from it: keep those in the overlay (or pending).
     for (const [rel, s] of this.dirty) if (s < startSeq) this.dirty.delete(rel);
     for (const rel of [...this.overlay.keys()])
@@ -455,13 +489,16 @@ export class ContentIndex implements SearchIndex {
     });
   }
 
-  private setBase(data: IndexFileData & { fileBytes?: number }): void {
+  private setBase(data: LoadedIndex): void {
     const idOf = new Map<string, number>();
     for (let i = 0; i < data.paths.length; i++) idOf.set(data.paths[i]!, i);
     const stale = new Uint8Array(data.paths.length);
     for (const rel of this.dirty.keys()) markStale(idOf, stale, rel);
     for (const rel of this.overlay.keys()) markStale(idOf, stale, rel);
-    this.base = { data, idOf, stale, fileBytes: data.fileBytes ?? 0 };
+    // Lists are read only within a synchronous evaluation (select), never across an await: no search is
+    // reading the old base's file when it is let go.
+    this.base?.data.release();
+    this.base = { data, idOf, stale };
     this.walks.clear();
   }
 

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSensitiveFence } from '../fence/index.js';
 import { buildIndex, buildPart } from './build.js';
-import { IndexFormatError, parseIndexBuffer, readIndexBuffer } from './format.js';
+import { IndexFormatError, parseIndexHead, readIndexHead } from './format.js';
 import { checkRecords } from './load.js';
 
 /**
@@ -11,9 +11,10 @@ import { checkRecords } from './load.js';
  *   a thread boundary.
  * - `part`: reads and indexes one range of a build's files for the thread running the build (build.ts), and
  *   transfers its lists back.
- * - `load`: reads a persisted index and checks it whole (checksum, structure); then — once the caller sends
- *   `stat` (its watchers are in place by then) — stats every indexed file and hands the buffer over
- *   (transferred, not copied) with the ids that changed. The caller re-parses it without the checksum.
+ * - `load`: opens a persisted index, reads its tables and checks it whole (checksum, structure); then — once
+ *   the caller sends `stat` (its watchers are in place by then) — stats every indexed file and hands the
+ *   tables over (transferred, not copied) with the ids that changed. It reads through the caller's open
+ *   file, which the caller keeps (it reads lists from it), and re-parses the tables without the checksum.
  *   With `stat: false` (a base just built, its changes tracked by the caller) it hands the buffer over as
  *   soon as it is checked.
  */
@@ -34,7 +35,13 @@ export type IndexWorkerData =
       progress: SharedArrayBuffer;
       slot: number;
     }
-  | { task: 'load'; root: string; dir: string; stat: boolean };
+  | {
+      /** `fd`: the index file, opened by the loading thread (which owns it: lists are read from it later). */
+      task: 'load';
+      root: string;
+      fd: number;
+      stat: boolean;
+    };
 
 const data = workerData as IndexWorkerData;
 const post = (m: unknown, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(m, transfer);
@@ -85,18 +92,19 @@ if (data.task === 'build') {
     ? new Promise<void>((resolve) => parentPort?.once('message', () => resolve()))
     : Promise.resolve();
   try {
-    const buf = readIndexBuffer(data.dir);
-    const parsed = parseIndexBuffer(buf, data.root, true);
+    const head = readIndexHead(data.fd);
+    const parsed = parseIndexHead(head, data.root, true);
     await statAllowed;
     const check = data.stat ? checkRecords(data.root, parsed) : null;
-    // A file read whole owns its ArrayBuffer; slice when it does not (never for an index this large).
+    const buf = head.head;
+    // A buffer this large owns its ArrayBuffer; slice when it does not (a tiny index from the pool).
     const owned = buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength;
     const ab = (
       owned ? buf.buffer : buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length)
     ) as ArrayBuffer;
     const transfer = [ab];
     if (check) transfer.push(check.changed.buffer as ArrayBuffer, check.racy.buffer as ArrayBuffer);
-    post({ type: 'loaded', buffer: ab, check }, transfer);
+    post({ type: 'loaded', buffer: ab, fileBytes: head.fileBytes, check }, transfer);
   } catch (err) {
     post({ type: err instanceof IndexFormatError ? 'unusable' : 'failed', message: (err as Error).message });
   }

@@ -75,7 +75,8 @@ export function evaluateBlocks(
   }
   const found: Uint32Array[] = [];
   const p = d.postings;
-  const list = (i: number) => decodePostings(p.data, p.offsets[i]!, p.lengths[i]!, p.counts[i]!);
+  const list = (i: number) =>
+    decodePostings(p.bytes(p.offsets[i]!, p.lengths[i]!), 0, p.lengths[i]!, p.counts[i]!);
   for (const literal of q.literals) {
     const idx = literalGrams(literal, d.blockBytes + GRAM).map((k) =>
       has(p.keys, k) ? lowerBound(p.keys, k) : -1,
