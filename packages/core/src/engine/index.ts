@@ -38,6 +38,7 @@ export {
   type EngineChoice,
   EngineUnavailableError,
   patternMatchesNewline,
+  preselect,
   replacerFor,
   type SearchRequest,
   search,

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { IndexUse } from '../content-index/content-index.js';
+import type { IndexSelectRequest, IndexUse } from '../content-index/content-index.js';
 import type { SearchIndex } from '../content-index/registry.js';
 import {
   JS_ENGINE_DEFAULT_DEADLINE_MS,
@@ -235,6 +235,33 @@ async function* withStdinFirst(
 }
 
 /**
+ * Asks the request's index now which files this search would read, and returns an index that gives the same
+ * answer when the search runs: a caller that shapes its request by the answer (the search tool counts first
+ * only when it scans) selects once. The returned index answers this search's walk only; changes of mode, caps
+ * or context keep it valid, changes of the walk (paths, globs, ignore options) do not.
+ */
+export async function preselect(
+  request: SearchRequest & { index: SearchIndex },
+): Promise<{ use: IndexUse; index: SearchIndex }> {
+  const { run, compiled } = prepareRun(request);
+  if (request.engine === 'rg')
+    return { use: { used: false, reason: 'engine rg was asked for' }, index: request.index };
+  const selection = await request.index.select(selectRequestOf(run, compiled));
+  return { use: selection.use, index: { select: async () => selection } };
+}
+
+function selectRequestOf(run: EngineRun, compiled: CompiledPattern): IndexSelectRequest {
+  return {
+    walk: run.walk,
+    required: compiled.required,
+    maxFilesize: run.maxFilesize,
+    ...(run.deadline !== undefined ? { deadline: run.deadline } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
+    now: run.now,
+  };
+}
+
+/**
  * A search given an index: the index narrows the walk to the files that may match, and the js engine reads
  * those; when it cannot (not ready, no literal, a broad pattern, rg asked for) the search runs as without it.
  * Either way the summary says which path ran and why.
@@ -250,14 +277,7 @@ async function* throughIndex(
   let use: IndexUse = { used: false, reason: 'engine rg was asked for' };
   let source: AsyncGenerator<SearchEvent[], void, undefined> | null = null;
   if (request.engine !== 'rg') {
-    const selection = await index.select({
-      walk: run.walk,
-      required: compiled.required,
-      maxFilesize: run.maxFilesize,
-      ...(run.deadline !== undefined ? { deadline: run.deadline } : {}),
-      ...(run.signal ? { signal: run.signal } : {}),
-      now: run.now,
-    });
+    const selection = await index.select(selectRequestOf(run, compiled));
     use = selection.use;
     if (selection.walk) source = runJsEngine({ ...run, files: selection.walk, engineReason: use.reason });
   }

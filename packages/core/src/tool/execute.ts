@@ -1,5 +1,11 @@
 import * as path from 'node:path';
-import { EngineUnavailableError, type SearchRequest, search, searchContent } from '../engine/index.js';
+import {
+  EngineUnavailableError,
+  preselect,
+  type SearchRequest,
+  search,
+  searchContent,
+} from '../engine/index.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
 import type { FileStats, SearchEvent, SearchSummary } from '../search/events.js';
 import { Walker } from '../walk/walker.js';
@@ -49,14 +55,19 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
   if (g.type === 'memory') return runMemory(g, ctx);
   if (g.type === 'engine') {
     const byAbs = new Map(g.roots.map((r) => [r.abs, r]));
-    const countOnly =
-      ctx.output === 'content' && ctx.countFirst && g.ranges === null && g.roots.some((r) => r.walks);
     const listed = listRequest(ctx, g.ranges !== null);
-    await runEngine(
+    const { request, countOnly } = await countFirstUnlessIndexed(
       {
         ...ctx.baseRequest,
         paths: g.roots.map((r) => r.abs),
         skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS),
+      },
+      ctx,
+      listed === null && ctx.countFirst && g.ranges === null && g.roots.some((r) => r.walks),
+    );
+    await runEngine(
+      {
+        ...request,
         ...(listed ??
           (countOnly
             ? COUNT_ONLY
@@ -76,7 +87,7 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
   }
   // Globs narrow the walk; they never re-admit what the ignore rules exclude (engine 'filter' mode).
   const listed = listRequest(ctx, false);
-  await runEngine(
+  const { request, countOnly } = await countFirstUnlessIndexed(
     {
       ...ctx.baseRequest,
       paths: [g.baseAbs],
@@ -84,16 +95,48 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
       globBase: 'root',
       globMode: 'filter',
       skipDirs: ctx.skipDirs ?? g.skipDirs,
+    },
+    ctx,
+    listed === null && ctx.countFirst,
+  );
+  await runEngine(
+    {
+      ...request,
       ...(listed ??
-        (ctx.countFirst ? COUNT_ONLY : { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted })),
+        (countOnly ? COUNT_ONLY : { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted })),
     },
     ctx,
     (abs) => walkedFile(abs, ctx),
     {
-      reserve: listed === null && ctx.countFirst,
-      lines: listed === null ? !ctx.countFirst : listed.mode === 'lines',
+      reserve: countOnly,
+      lines: listed === null ? !countOnly : listed.mode === 'lines',
     },
   );
+}
+
+/**
+ * Counting first pays when the engine scans with rg, which would print every file's lines. When the content
+ * index answers, the js workers read only its candidates, and one pass with a detail horizon (as without rg)
+ * costs less than two: no second selection, no second read of the page's files. So the index is asked first,
+ * once, and the search runs with its answer.
+ */
+async function countFirstUnlessIndexed(
+  request: SearchRequest,
+  ctx: RunContext,
+  countFirst: boolean,
+): Promise<{ request: SearchRequest; countOnly: boolean }> {
+  if (!countFirst || !request.index) return { request, countOnly: countFirst };
+  let decided: Awaited<ReturnType<typeof preselect>>;
+  try {
+    decided = await preselect({
+      ...request,
+      index: request.index,
+      deadlineMs: Math.max(0, ctx.deadline - ctx.clock()),
+    });
+  } catch (err) {
+    throw engineError(err);
+  }
+  return { request: { ...request, index: decided.index }, countOnly: !decided.use.used };
 }
 
 /** A counting walk: the first match of each file is enough. */
