@@ -114,6 +114,7 @@ const CONFIGS: Array<Omit<SearcherConfig, 'binary'>> = [
   { mode: 'lines', beforeContext: 0, afterContext: 0, maxCount: 2, maxColumns: 9 },
   { mode: 'count', beforeContext: 0, afterContext: 0 },
   { mode: 'count', beforeContext: 0, afterContext: 0, maxCount: 2 },
+  { mode: 'count', beforeContext: 0, afterContext: 2, maxCount: 2 },
   { mode: 'files-with-matches', beforeContext: 0, afterContext: 0 },
 ];
 
@@ -206,8 +207,9 @@ describe('windowed search', () => {
     expect(run(lateNul, { ...base, binary: 'none' })).toEqual(
       searchBuffer(lateNul, lateNul.length, m, pf, { ...base, binary: 'none' }),
     );
-    // -v, a multiline pattern, another encoding, a changed file.
+    // -v, --null-data, a multiline pattern, another encoding, a changed file.
     expect(run(plain, { ...base, invert: true })).toBe('whole');
+    expect(run(plain, { ...base, nullData: true })).toBe('whole');
     expect(run(plain, base, compilePattern('needle\\nb', { lenient: true, multiline: true }))).toBe('whole');
     expect(run(plain, { ...base, encoding: 'latin1' })).toBe('whole');
     expect(run(plain, base, m, w(plain), 2)).toBe('whole');

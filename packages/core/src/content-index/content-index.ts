@@ -11,6 +11,7 @@ import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../wal
 import { blockRanges } from './blocks.js';
 import { type BuildProgress, type BuildResult, buildIndex, workerScriptUrl } from './build.js';
 import {
+  FLAG_NUL,
   FLAG_RACY,
   FLAG_UNINDEXED,
   IndexFormatError,
@@ -886,11 +887,19 @@ export class ContentIndex implements SearchIndex {
     const d = base.data;
     // Unwatched, a racy record may describe other bytes than those indexed with the same size and mtime (the
     // searcher checks those two): read whole. Watched, a change since would have made the record stale.
-    const unsure = FLAG_UNINDEXED | (trusted ? 0 : FLAG_RACY);
+    // A file holding a NUL is binary to the searcher (it would read it all to place the NUL): read whole.
+    const unsure = FLAG_UNINDEXED | FLAG_NUL | (trusted ? 0 : FLAG_RACY);
     if (size < WINDOWED_MIN_BLOCKS * d.blockBytes || size > maxFilesize || (r[id * 4 + 3]! & unsure) !== 0)
       return undefined;
     const ranges = blockRanges(d.firstBlock, d.blocks, ks, id, d.blockBytes, size);
-    return ranges.length > 0 ? { ranges, size, mtimeMs: r[id * 4 + 1]! } : undefined;
+    if (ranges.length === 0) return undefined;
+    return {
+      ranges,
+      size,
+      mtimeMs: r[id * 4 + 1]!,
+      newlinesBefore: newlinesBefore(d.newlines, d.firstBlock[id]!, d.blockBytes, ranges),
+      noNul: true,
+    };
   }
 
   /** A file changed since the base: judged by its overlay entry when it has one, else searched. */
@@ -1017,6 +1026,27 @@ export class ContentIndex implements SearchIndex {
     for (const g of [...this.gitDirs].sort()) sig(path.join(absOf(this.root, g), '.git/info/exclude'));
     return parts.join('|');
   }
+}
+
+/**
+ * The newlines before each range's start (ranges start on block boundaries), from the per-block counts of
+ * the file whose first block id is `first`.
+ */
+function newlinesBefore(
+  newlines: Uint32Array,
+  first: number,
+  blockBytes: number,
+  ranges: readonly number[],
+): number[] {
+  const out: number[] = [];
+  let n = 0;
+  let k = 0;
+  for (let i = 0; i < ranges.length; i += 2) {
+    const upTo = ranges[i]! / blockBytes;
+    for (; k < upTo; k++) n += newlines[first + k]!;
+    out.push(n);
+  }
+  return out;
 }
 
 /** Temporary files of writers that died mid-write (kill -9): the rename never happened, so they are garbage. */

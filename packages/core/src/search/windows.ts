@@ -24,7 +24,8 @@ import {
  * across regions as it runs down the file: past it, one more match anywhere later only sets `limitReached`.
  *
  * Where a window cannot be exact the answer is `'whole'` and the caller searches the whole file: multiline
- * patterns (a match may span lines outside any range), -v (every line outside a range matches), a byte-order
+ * patterns (a match may span lines outside any range), -v (every line outside a range matches), --null-data
+ * (lines end at NUL, not at the newlines the windows were widened to), a byte-order
  * mark or another encoding (offsets are of the decoded text), a NUL byte the binary rule would act on, a
  * file that is not the one the ranges describe, or regions that would cover most of the file anyway.
  */
@@ -62,6 +63,7 @@ export function windowable(matcher: LineMatcher, config: SearcherConfig): boolea
   return (
     !matcher.multiline &&
     !config.invert &&
+    !config.nullData &&
     config.encoding === undefined &&
     (config.maxCount === undefined || config.maxCount > 0)
   );
@@ -179,8 +181,9 @@ export function searchWindows(
  */
 function regionsOf(reader: WindowReader, ranges: readonly number[], config: SearcherConfig): number[] {
   const size = reader.size;
+  // After-context also bounds what a capped count counts (searcher.ts: the matches in the last one's context).
   const before = config.mode === 'lines' ? config.beforeContext : 0;
-  const after = config.mode === 'lines' ? config.afterContext : 0;
+  const after = config.mode === 'files-with-matches' ? 0 : config.afterContext;
   const out: number[] = [];
   for (let i = 0; i + 1 < ranges.length; i += 2) {
     const s = Math.min(ranges[i]!, size);
