@@ -4,7 +4,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/content-index/build.js';
-import { INDEX_FILE, readIndexFile } from '../src/content-index/format.js';
+import {
+  INDEX_FILE,
+  openIndexFile,
+  parseIndexHead,
+  readIndexFile,
+  readIndexHead,
+} from '../src/content-index/format.js';
 import { indexDirFor, openIndex } from '../src/content-index/index.js';
 import { search } from '../src/engine/search.js';
 import type { SearchSummary } from '../src/search/events.js';
@@ -48,6 +54,31 @@ describe('content index: the persisted file', () => {
     expect(s.index).toMatchObject({ used: true, candidates: 11, files: 300 });
     expect(s.filesWithMatch).toBe(11);
     await b.close();
+  });
+
+  it('a loaded base reads its lists from its own file, even after a new index is renamed over it', async () => {
+    const other = path.join(tmp, 'tree-other');
+    fs.cpSync(root, other, { recursive: true });
+    const dir = path.join(tmp, 'data-lists');
+    await buildIndex(other, dir, () => false);
+    const whole = readIndexFile(dir, other); // everything in memory: the reference
+    const fd = openIndexFile(dir);
+    const loaded = parseIndexHead(readIndexHead(fd), other, true);
+    expect(loaded.residentBytes).toBeLessThan(loaded.fileBytes);
+    // A rebuild of a changed tree replaces the file (rename): the open base still reads the old lists.
+    for (let i = 0; i < 40; i++)
+      fs.appendFileSync(path.join(other, `d${i % 10}`, `f${i}.txt`), `more_${i}_zzzz\n`);
+    await buildIndex(other, dir, () => false);
+    expect(readIndexFile(dir, other).postings.dataBytes).not.toBe(whole.postings.dataBytes);
+    const p = loaded.postings;
+    for (let i = 0; i < p.keys.length; i++) {
+      expect(Buffer.from(p.bytes(p.offsets[i]!, p.lengths[i]!))).toEqual(
+        Buffer.from(whole.postings.bytes(p.offsets[i]!, p.lengths[i]!)),
+      );
+    }
+    // Let go, it never reads again (its descriptor's number may be another file's by then).
+    loaded.release();
+    expect(() => p.bytes(0, 1)).toThrow(/let go/);
   });
 
   it('a corrupt, truncated or foreign-version index is rebuilt, never trusted', async () => {
