@@ -142,6 +142,13 @@ describe('trawl rg', () => {
     );
   });
 
+  it('offers no --pre: a search never runs a program the caller names (README)', () => {
+    const r = trawl(['rg', '--pre', 'touch', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/unknown option '--pre'/);
+  });
+
   it('refuses --json with -l', () => {
     const r = trawl(['rg', '--json', '-l', 'x']);
     expect(r.code).toBe(2);

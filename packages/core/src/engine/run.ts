@@ -53,6 +53,8 @@ export interface EngineRun {
   patternChannel?: 'argv' | 'stdin';
   /** For the rg engine: negated case-insensitive globs it may prune by (`exclude` still decides). */
   rgExcludeIglobs?: string[];
+  /** For the rg engine: ripgrep's --no-mmap (named files read in buffers; decides how binary ones report). */
+  rgNoMmap?: boolean;
   spawnRg?: SpawnRg;
 }
 

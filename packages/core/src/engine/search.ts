@@ -70,6 +70,8 @@ export interface SearchRequest extends WalkChoices {
   banNul?: boolean;
   /** ripgrep --null-data: NUL ends a line ('\n' is an ordinary character); binary detection is off. */
   nullData?: boolean;
+  /** ripgrep --stop-on-nonmatch: a file ends at the first non-matching line after a matching one. */
+  stopOnNonmatch?: boolean;
   /**
    * The content of the root `-` (ripgrep's standard input), read by the caller under its own size cap;
    * reported under the path `<stdin>`. Without it, `-` is a file of that name.
@@ -110,6 +112,11 @@ export interface SearchRequest extends WalkChoices {
    * during its walk. A hint only: `exclude` stays the rule, applied to rg's results after the fact.
    */
   rgExcludeIglobs?: string[];
+  /**
+   * For the rg engine: ripgrep's --no-mmap, so named binary files report as ripgrep's buffered reading does
+   * (`trawl rg --no-mmap`; the js engine reports the NUL and the CLI's printer applies the rule).
+   */
+  rgNoMmap?: boolean;
   /** Seam: starts the rg child (tests observe its process). Default `child_process.spawn`. */
   spawnRg?: SpawnRg;
   /**
@@ -337,6 +344,7 @@ function prepareRun(request: SearchRequest): {
     searcher: {
       mode: request.mode ?? 'lines',
       ...(request.invertMatch ? { invert: true } : {}),
+      ...(request.stopOnNonmatch ? { stopOnNonmatch: true } : {}),
       ...(request.encoding !== undefined ? { encoding: request.encoding } : {}),
       ...(request.nullData
         ? { nullData: true, binaryDetection: 'none' as const }
@@ -368,6 +376,7 @@ function prepareRun(request: SearchRequest): {
     // Standard input carries the searched content then, not the pattern.
     patternChannel: request.stdin && roots.includes('-') ? 'argv' : (request.patternChannel ?? 'argv'),
     ...(request.rgExcludeIglobs ? { rgExcludeIglobs: request.rgExcludeIglobs } : {}),
+    ...(request.rgNoMmap ? { rgNoMmap: true } : {}),
     ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
   };
   return { run, engine, compiled };

@@ -57,6 +57,11 @@ export interface SearcherConfig {
    * in what is reported. Binary detection is off (the engines set 'none').
    */
   nullData?: boolean;
+  /**
+   * ripgrep --stop-on-nonmatch: the file ends at the first line that does not match after one that did (that
+   * line is still read, so it can be after-context). Line mode only.
+   */
+  stopOnNonmatch?: boolean;
 }
 
 /** A reported line: a match (possibly without submatches, see collectSpans) or a context line. */
@@ -310,6 +315,10 @@ function invertBlocks(
   while (pos < text.length) {
     const next = matched[k];
     if (next && next.start === pos) {
+      if (config.stopOnNonmatch && out.list.length > 0) {
+        out.contextLimit = Math.min(out.contextLimit, next.end);
+        return;
+      }
       lineNo += countNewlines(text, next.start, next.end);
       pos = next.end;
       k++;
@@ -378,6 +387,7 @@ function findLineBlocks(
       verify.lastIndex = 0;
       if (!verify.test(text.slice(start, end))) continue;
     }
+    if (config.stopOnNonmatch && out.list.length > 0 && start !== out.list.at(-1)!.end) break;
     if (windowEnd >= 0 && start >= windowEnd) {
       out.limitReached = true;
       return;
@@ -410,6 +420,8 @@ function findLineBlocks(
     out.matches += block.spans.length;
     out.list.push(block);
   }
+  if (config.stopOnNonmatch && out.list.length > 0)
+    out.contextLimit = Math.min(out.contextLimit, file.lineEndAfter(out.list.at(-1)!.end));
 }
 
 /** Multiline mode: the regex runs over the whole text; a block is the run of lines a match touches. */

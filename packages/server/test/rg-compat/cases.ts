@@ -1,5 +1,6 @@
 import { COLOR_CASES } from './colors.js';
 import { SHERLOCK, sherlockNul, UTF16_NUL, UTF16_SHERLOCK } from './fixtures.js';
+import { FLAG_CASES } from './flags.js';
 import { MAX_COLUMNS_CASES } from './max-columns.js';
 import { MESSAGE_CASES } from './messages.js';
 import { TERMINATOR_CASES } from './terminators.js';
@@ -1263,4 +1264,5 @@ export const CASES: CompatCase[] = [
   ...COLOR_CASES,
   ...MESSAGE_CASES,
   ...MAX_COLUMNS_CASES,
+  ...FLAG_CASES,
 ];

@@ -252,11 +252,13 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   args.push(...rgWalkArgs(w));
   if (s.invert) args.push('--invert-match');
   if (s.nullData) args.push('--null-data');
+  if (s.stopOnNonmatch) args.push('--stop-on-nonmatch');
   if (s.encoding !== undefined) args.push('--encoding', s.encoding);
   if (s.binaryDetection === 'none') args.push('--text');
   else if (s.binaryDetection === 'search') args.push('--binary');
   for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);
   for (const g of run.rgExcludeIglobs ?? []) args.push('--iglob', g);
+  if (run.rgNoMmap) args.push('--no-mmap');
   if (Number.isFinite(run.maxFilesize)) args.push('--max-filesize', String(run.maxFilesize));
   if (!pathsOnly && s.maxCount !== undefined) args.push('--max-count', String(s.maxCount));
   if (s.mode === 'lines') {

@@ -56,8 +56,18 @@ interface RgFlags {
   ignoreVcs: boolean;
   ignoreDot: boolean;
   ignoreParent: boolean;
-  requireGit: boolean;
+  requireGit?: boolean;
   ignoreFile: string[];
+  /** false: --no-ignore-files (the --ignore-file flags are not used). */
+  ignoreFiles?: boolean;
+  /** false: --no-unicode. */
+  unicode?: boolean;
+  stopOnNonmatch?: boolean;
+  /** false: --no-mmap (ripgrep's buffered reading decides how named binary files print). */
+  mmap?: boolean;
+  /** ripgrep's old spellings, kept as it keeps them: --maxdepth, --sort-files. */
+  maxdepth?: number;
+  sortFiles?: boolean;
   glob: string[];
   iglob: string[];
   globCaseInsensitive?: boolean;
@@ -222,6 +232,10 @@ function addFlags(
       .option('-x, --line-regexp', 'only match whole lines')
       .option('-U, --multiline', 'let matches span lines')
       .option('--multiline-dotall', "with -U, let '.' match line ends")
+      .option('--no-unicode', "ASCII-only classes and case folding (ripgrep's (?-u) for the whole pattern)")
+      .option('--unicode', 'Unicode classes and case folding (the default)')
+      .option('--no-pcre2', 'use the default regex engine (trawl has no other)')
+      .option('--stop-on-nonmatch', 'stop reading a file at the first non-matching line after a match')
       .option(
         '--crlf',
         "treat CRLF as a line end: '$' matches before \\r\\n, '.' does not match \\r",
@@ -241,6 +255,14 @@ function addFlags(
       .option('-v, --invert-match', 'print the lines that do not match')
       // Binary files
       .option('-a, --text', 'search binary files as if they were text')
+      .option(
+        '--mmap',
+        'ripgrep reads up to ten named files through a memory map: how their binary content prints (the default)',
+      )
+      .option(
+        '--no-mmap',
+        "read named files in buffers: a binary one prints its lines before the NUL, then 'binary file matches'",
+      )
       .option('--binary', 'search binary files found by walking too, and say when they match')
       // What is printed
       .option(
@@ -277,6 +299,7 @@ function addFlags(
       .option('-c, --count', 'print the number of matching lines per file', setMode('count'))
       .option('--count-matches', 'print the number of matches per file', setMode('count-matches'))
       .option('--include-zero', 'with -c, print files with no match too')
+      .option('--no-include-zero', 'with -c, leave out files with no match (the default)')
       .option('-q, --quiet', 'print nothing; exit 0 at the first match', setMode('quiet'))
       .option('--json', 'print results as JSON Lines, the schema of rg --json')
       .option('-o, --only-matching', 'print only the matched parts, one a line')
@@ -332,7 +355,10 @@ function addFlags(
       .option('--no-ignore-dot', 'do not honour .ignore files')
       .option('--no-ignore-parent', 'do not honour ignore files in the parent directories of the roots')
       .option('--no-require-git', 'honour .gitignore even outside a git repository')
+      .option('--require-git', 'honour .gitignore only inside a git repository (the default)')
       .option('--ignore-file <path>', 'more ignore rules (gitignore syntax); repeatable', collect, [])
+      .option('--no-ignore-files', 'do not use the --ignore-file flags')
+      .option('--ignore-files', 'use the --ignore-file flags (the default)')
       .option(
         '-g, --glob <glob>',
         'include (or, with a leading !, exclude) paths matching GLOB; repeatable',
@@ -351,6 +377,9 @@ function addFlags(
         'descend at most NUM directories below each root',
         count(spelled, '-d', '--max-depth'),
       )
+      .addOption(new Option('--maxdepth <num>').argParser(count(spelled, '--maxdepth')).hideHelp())
+      .addOption(new Option('--sort-files').hideHelp())
+      .addOption(new Option('--no-sort-files').hideHelp())
       .option('-L, --follow', 'follow symbolic links (loops and broken links are reported)')
       .option('--no-follow', 'do not follow symbolic links below the roots (the default)')
       .option('--max-filesize <size>', 'skip files larger than SIZE (K, M, G suffixes)', parseSize)
@@ -432,17 +461,24 @@ async function runRg(
     patterns.push(positional);
   }
   const unrestricted = flags.unrestricted;
+  const noIgnore = !flags.ignore || unrestricted >= 1;
+  const extraIgnore = flags.ignoreFile.length > 0 && flags.ignoreFiles !== false;
   const walk = {
     hidden: (flags.hidden ?? false) || unrestricted >= 2,
-    ignoreFiles: flags.ignore && unrestricted < 1,
+    // --no-ignore (and -u) turn off every ignore file but those --ignore-file names (ripgrep 15's rule).
+    ...(noIgnore && !extraIgnore
+      ? { ignoreFiles: false }
+      : { ignoreFiles: true, ...(noIgnore ? { vcsIgnore: false, dotIgnore: false } : {}) }),
     ...(flags.ignoreVcs ? {} : { vcsIgnore: false }),
     ...(flags.ignoreDot ? {} : { dotIgnore: false }),
-    parents: flags.ignoreParent,
-    requireGit: flags.requireGit,
-    ...(flags.ignoreFile.length > 0 ? { extraIgnoreFiles: flags.ignoreFile } : {}),
+    parents: flags.ignoreParent && !noIgnore,
+    requireGit: flags.requireGit ?? true,
+    ...(extraIgnore ? { extraIgnoreFiles: flags.ignoreFile } : {}),
     globs: [...flags.glob, ...flags.iglob.map(caseFoldGlob)],
     globCaseInsensitive: flags.globCaseInsensitive ?? false,
-    ...(flags.maxDepth !== undefined ? { maxDepth: flags.maxDepth } : {}),
+    ...((flags.maxDepth ?? flags.maxdepth) !== undefined
+      ? { maxDepth: (flags.maxDepth ?? flags.maxdepth)! }
+      : {}),
     ...(flags.follow ? { followLinks: true } : {}),
     ...(flags.type.length > 0 || flags.typeNot.length > 0
       ? { fileTypes: { include: globsOf(types, flags.type), exclude: globsOf(types, flags.typeNot) } }
@@ -492,7 +528,15 @@ async function runRg(
   // no pattern matches every line: a pattern that matches nothing stands in.
   if ((patterns.length === 0 && !flags.invertMatch) || flags.maxCount === 0) return 1;
   if (patterns.length === 0) patterns.push('[a&&b]');
-  const combined = core.combineRgPatterns(patterns, { fixedStrings, lineRegexp: flags.lineRegexp ?? false });
+  const rgPatterns = core.combineRgPatterns(patterns, {
+    fixedStrings,
+    lineRegexp: flags.lineRegexp ?? false,
+  });
+  // --no-unicode is ripgrep's (?-u) over the whole pattern (ASCII classes and case folding).
+  const combined =
+    flags.unicode === false && !rgPatterns.fixedStrings
+      ? { ...rgPatterns, pattern: `(?-u:${rgPatterns.pattern})` }
+      : rgPatterns;
   const dotall = flags.multiline && flags.multilineDotall;
   const nullData = last.terminator === 'nul';
   // --crlf is ripgrep's (?R) flag for the whole pattern; a literal has no anchors to change.
@@ -527,6 +571,7 @@ async function runRg(
     binary: flags.text ? 'text' : flags.binary || unrestricted >= 3 ? 'search' : 'auto',
     banNul: true,
     ...(nullData ? { nullData: true } : {}),
+    ...(flags.stopOnNonmatch ? { stopOnNonmatch: true } : {}),
     ...(stdin ? { stdin } : {}),
     ...(flags.encoding !== undefined && flags.encoding !== 'auto' ? { encoding: flags.encoding } : {}),
     ...walk,
@@ -537,9 +582,11 @@ async function runRg(
     ...(flags.maxCount !== undefined ? { maxCount: flags.maxCount } : {}),
     ...(flags.maxFilesize !== undefined ? { maxFilesize: flags.maxFilesize } : {}),
     ...engineChoice,
+    ...(flags.mmap === false ? { rgNoMmap: true } : {}),
     ...(flags.threads !== undefined && flags.threads > 0 ? { workers: flags.threads } : {}),
   };
   const vimgrep = flags.vimgrep ?? false;
+  const onlyNamedFiles = paths.length > 0 && paths.every((p) => (stdin && p === '-') || isFile(p, io.cwd));
   const printer = new RgPrinter({
     format: flags.json ? 'json' : 'plain',
     mode,
@@ -575,13 +622,14 @@ async function runRg(
     fieldMatchSeparator: unescapeSeparator(flags.fieldMatchSeparator ?? ':'),
     fieldContextSeparator: unescapeSeparator(flags.fieldContextSeparator ?? '-'),
     contextRequested: before > 0 || after > 0,
-    binarySearch: request.binary === 'search',
-    namedBinaryRule:
-      paths.length > 0 && paths.length <= 10 && paths.every((p) => (stdin && p === '-') || isFile(p, io.cwd)),
+    // --no-mmap: named files are read in buffers, and print as --binary has walked ones print.
+    binarySearch: request.binary === 'search' || (flags.mmap === false && onlyNamedFiles),
+    // --mmap maps walked files too, and then their NULs are looked for only at the start and in matches.
+    namedBinaryRule: flags.mmap === true || (onlyNamedFiles && paths.length <= 10 && flags.mmap !== false),
   });
 
   const messages = flags.messages;
-  const sortBy = flags.sortr ?? flags.sort;
+  const sortBy = flags.sortr ?? flags.sort ?? (flags.sortFiles ? 'path' : undefined);
   let summary: SearchSummary | null = null;
   let bytesPrinted = 0;
   const emit = async (text: string) => {
