@@ -64,6 +64,8 @@ export function windowable(matcher: LineMatcher, config: SearcherConfig): boolea
     !matcher.multiline &&
     !config.invert &&
     !config.nullData &&
+    // --stop-on-nonmatch needs the line after each match, which a window may not hold.
+    !config.stopOnNonmatch &&
     config.encoding === undefined &&
     (config.maxCount === undefined || config.maxCount > 0)
   );
