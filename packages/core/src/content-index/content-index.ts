@@ -807,6 +807,9 @@ export class ContentIndex implements SearchIndex {
     const { files: bits, blocks: ks } = evaluateBlocks(base.data, query);
     const r = base.data.records;
     const picked: number[] = [];
+    // Per picked file, the byte ranges that hold its matches when the searcher may read only those.
+    const pickedWindows: Array<ByteWindows | undefined> = [];
+    // What the candidates cost to read: a windowed file counts its windows, not its size.
     let pickedBytes = 0;
     let totalBytes = 0;
     const { ids, rels, entries } = list;
@@ -831,15 +834,18 @@ export class ContentIndex implements SearchIndex {
       }
       totalBytes += size;
       if (candidate) {
+        const w = ks && id >= 0 ? this.windowsOf(id, ks, bits, req.maxFilesize, trusted) : undefined;
         picked.push(i);
-        pickedBytes += size;
+        pickedWindows.push(w);
+        pickedBytes += w ? windowBytes(w) : size;
       }
     }
     const n = entries.length;
     const use: IndexUse = { used: true, reason: '', candidates: picked.length, files: n };
     if (
       (n >= MIN_FILES_FOR_SHARE_RULE || totalBytes >= MIN_BYTES_FOR_SHARE_RULE) &&
-      (picked.length > n * MAX_CANDIDATE_FILE_SHARE || pickedBytes > totalBytes * MAX_CANDIDATE_BYTE_SHARE)
+      (picked.length > n * MAX_CANDIDATE_FILE_SHARE ||
+        (pickedBytes > totalBytes * MAX_CANDIDATE_BYTE_SHARE && pickedBytes >= MIN_BYTES_FOR_SHARE_RULE))
     ) {
       return scan(`${picked.length} of ${n} files may match: a scan is faster`);
     }
@@ -848,11 +854,11 @@ export class ContentIndex implements SearchIndex {
     const out: WalkEntry[] = [];
     const windows: Array<ByteWindows | undefined> = [];
     let windowed = 0;
-    for (const i of picked) {
-      const e = entries[i]!;
+    for (let k = 0; k < picked.length; k++) {
+      const e = entries[picked[k]!]!;
       if (excluded?.(e.abs)) continue;
       out.push(e);
-      const w = ks ? this.windowsOf(ids[i]!, ks, bits, req.maxFilesize, trusted) : undefined;
+      const w = pickedWindows[k];
       windows.push(w);
       if (w) windowed++;
     }
@@ -1026,6 +1032,12 @@ export class ContentIndex implements SearchIndex {
     for (const g of [...this.gitDirs].sort()) sig(path.join(absOf(this.root, g), '.git/info/exclude'));
     return parts.join('|');
   }
+}
+
+function windowBytes(w: ByteWindows): number {
+  let n = 0;
+  for (let i = 0; i < w.ranges.length; i += 2) n += w.ranges[i + 1]! - w.ranges[i]!;
+  return n;
 }
 
 /**
