@@ -90,6 +90,8 @@ function searchFile(task: FileTask): FileOutcome | FileResult {
     return { seq: task.seq, skip: 'unreadable', code: errCode(err), message: describeError(err) };
   } finally {
     fs.closeSync(fd);
+    // A huge file's buffer is not kept for the rest of the search (the lines reported are copies of it).
+    if (whole.length > WORKER_KEPT_BUFFER_BYTES) whole = Buffer.allocUnsafe(CHUNK_BYTES);
   }
 }
 
@@ -152,13 +154,14 @@ function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: num
     startsWithUtf16Bom(chunk, first) ||
     transcodes(setup.config.encoding)
   )
-    return readWhole(fd, chunk, first, sizeHint);
+    return readWhole(fd, chunk, first, sizeHint || fs.fstatSync(fd).size);
   // Scan the rest chunk by chunk, keeping an overlap so a literal across a boundary is still seen.
   const overlap = Math.max(0, prefilter.longestLiteralBytes - 1);
   let total = first;
   let filled = first;
   for (;;) {
-    if (prefilter.mayMatch(chunk, filled)) return readWhole(fd, null, 0, Math.max(sizeHint, total));
+    if (prefilter.mayMatch(chunk, filled))
+      return readWhole(fd, null, 0, Math.max(sizeHint || fs.fstatSync(fd).size, total));
     if (total > setup.maxFilesize) return { buf: chunk, length: total };
     chunk.copy(chunk, 0, filled - overlap, filled);
     const n = fs.readSync(fd, chunk, overlap, CHUNK_BYTES - overlap, null);
@@ -172,7 +175,8 @@ function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: num
 
 /**
  * The whole file in `whole`: continuing after what `head` already holds (its first `headLength` bytes),
- * or from offset 0 again (the pages are in the page cache by now).
+ * or from offset 0 again (the pages are in the page cache by now). `sizeHint` (the file's size, fstat'ed when
+ * it is larger than a chunk) sizes the buffer once: doubling it up to a 24 MB file left ~32 MB of garbage.
  */
 function readWhole(
   fd: number,
