@@ -224,6 +224,19 @@ describe('trawl rg output through a pipe', () => {
   });
   afterAll(() => fs.rmSync(big, { recursive: true, force: true }));
 
+  /** `trawl rg needle` over the two big files, its stdout a pipe the test reads as it pleases. */
+  const spawnRg = (engine: string) => {
+    const child = spawn(process.execPath, [BIN, 'rg', '--engine', engine, 'needle'], {
+      cwd: big,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (b) => {
+      stderr += b;
+    });
+    return { child, stderr: () => stderr };
+  };
+
   const expected = () =>
     ['a.txt', 'b.txt']
       .flatMap((name) => Array.from({ length: LINES }, (_, i) => `${name}:needle ${name} ${i}\n`))
@@ -231,14 +244,7 @@ describe('trawl rg output through a pipe', () => {
 
   for (const engine of ['js', 'rg']) {
     it(`a slow reader gets everything, in order (${engine} engine)`, async () => {
-      const child = spawn(process.execPath, [BIN, 'rg', '--engine', engine, 'needle'], {
-        cwd: big,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (b) => {
-        stderr += b;
-      });
+      const { child, stderr } = spawnRg(engine);
       const chunks: Buffer[] = [];
       // One chunk at a time, with turns of the event loop between them: the writer keeps meeting a full pipe.
       for await (const chunk of child.stdout) {
@@ -246,25 +252,18 @@ describe('trawl rg output through a pipe', () => {
         for (let k = 0; k < 20; k++) await new Promise((r) => setImmediate(r));
       }
       const code = await new Promise((r) => child.on('close', r));
-      expect(stderr).toBe('');
+      expect(stderr()).toBe('');
       expect(code).toBe(0);
       expect(Buffer.concat(chunks).toString('utf8')).toBe(expected());
     });
 
     it(`a reader that stops early ends it quietly, exit 0 (${engine} engine)`, async () => {
-      const child = spawn(process.execPath, [BIN, 'rg', '--engine', engine, 'needle'], {
-        cwd: big,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (b) => {
-        stderr += b;
-      });
+      const { child, stderr } = spawnRg(engine);
       const first = await new Promise<Buffer>((r) => child.stdout.once('data', r));
       child.stdout.destroy();
       const code = await new Promise((r) => child.on('close', r));
       expect(first.toString('utf8')).toMatch(/^a\.txt:needle a\.txt 0\n/);
-      expect(stderr).toBe('');
+      expect(stderr()).toBe('');
       expect(code).toBe(0);
     });
   }
