@@ -344,7 +344,9 @@ async function explainer(dir, dataDir) {
 
 function useText(use) {
   if (!use) return 'n/a';
-  return use.used ? `${use.candidates} of ${use.files} files` : `scan: ${use.reason}`;
+  if (!use.used) return `scan: ${use.reason}`;
+  // Windowed: large candidates read only around the blocks where a literal may start (search/windows.ts).
+  return `${use.candidates} of ${use.files} files${use.windowed ? `, ${use.windowed} through windows` : ''}`;
 }
 
 async function benchCorpus(name, opts) {
