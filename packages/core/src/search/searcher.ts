@@ -270,6 +270,12 @@ interface BlockList {
   contextSpans?: Map<number, Array<[number, number]>>;
 }
 
+/** Matching lines a file may report: one for files-with-matches, else ripgrep's -m (none: no cap). */
+export function matchCap(config: Pick<SearcherConfig, 'mode' | 'maxCount'>): number {
+  if (config.mode === 'files-with-matches') return 1;
+  return config.maxCount ?? Number.POSITIVE_INFINITY;
+}
+
 function findMatchBlocks(
   file: DecodedFile,
   regex: RegExp,
@@ -277,12 +283,7 @@ function findMatchBlocks(
   prefilter: Prefilter,
   config: SearcherConfig,
 ): BlockList {
-  const cap =
-    config.mode === 'files-with-matches'
-      ? 1
-      : config.maxCount === undefined
-        ? Number.POSITIVE_INFINITY
-        : config.maxCount;
+  const cap = matchCap(config);
   const out: BlockList = { list: [], matches: 0, limitReached: false, contextLimit: file.text.length };
   if (cap <= 0) return out;
   if (config.invert) {

@@ -3,6 +3,7 @@ import type { SearchLine } from './searcher.js';
 import {
   type FileResult,
   type LineMatcher,
+  matchCap,
   type Prefilter,
   type SearcherConfig,
   searchBuffer,
@@ -104,12 +105,7 @@ export function searchWindows(
   for (let i = 0; i < regions.length; i += 2) covered += regions[i + 1]! - regions[i]!;
   if (covered > size * MAX_WINDOWED_SHARE) return 'whole';
 
-  const cap =
-    config.mode === 'files-with-matches'
-      ? 1
-      : config.maxCount === undefined
-        ? Number.POSITIVE_INFINITY
-        : config.maxCount;
+  const cap = matchCap(config);
   // Regions are searched as files with no BOM sniffing ('none': the file's head was checked above) and no
   // binary rule (a NUL in a region sends the file to a whole search below).
   const regionConfig: SearcherConfig = { ...config, binary: 'none', encoding: 'none' };
