@@ -356,6 +356,8 @@ export class RgPrinter {
   private record(path: string, line: LineEvent): string {
     const isMatch = line.type === 'match';
     const parts = splitLines(line.text, this.term);
+    if (this.o.replace && isMatch && parts.length > 1 && !this.o.vimgrep && line.submatches.length > 0)
+      return this.replacedBlock(path, line);
     let out = '';
     let offset = line.absoluteOffset;
     // A match's lines all carry the column of its first submatch (ripgrep's rule for multi-line matches).
@@ -395,6 +397,81 @@ export class RgPrinter {
     return out;
   }
 
+  /** What precedes a printed line: path, line number, column, byte offset, as asked for. */
+  private prefix(path: string, lineNumber: number, sep: string, col: number | null, byte: number): string {
+    const o = this.o;
+    let p = '';
+    if (o.withFilename && !o.heading) p += this.pathField(path, sep);
+    if (o.lineNumbers) p += `${this.paint('line', String(lineNumber))}${sep}`;
+    if (o.column && col !== null) p += `${this.paint('column', String(col))}${sep}`;
+    if (o.byteOffset) p += `${this.paint('column', String(byte))}${sep}`;
+    return p;
+  }
+
+  /**
+   * `-r` on a match that spans lines (-U): ripgrep replaces over the whole block and prints what results as
+   * its lines, numbered from the block's first (`-U -r X 'foo.*\ncccc'` over two lines prints one); with -o,
+   * each replaced match, split at its line ends.
+   */
+  private replacedBlock(path: string, line: LineEvent): string {
+    const o = this.o;
+    const replace = o.replace!;
+    const raw = Buffer.from(line.text, 'utf8');
+    const sep = o.fieldMatchSeparator;
+    const column = line.submatches[0]!.start + 1;
+    let out = '';
+    if (o.onlyMatching) {
+      for (const s of line.submatches) {
+        if (s.start === s.end) continue;
+        const ca = charIndex(raw, s.start);
+        const pieces = replace(line.text, ca, charIndex(raw, s.end)).split(this.term);
+        const firstLine = line.lineNumber + countOf(line.text.slice(0, ca), this.term);
+        pieces.forEach((piece, k) => {
+          const shown = this.render(
+            [{ text: o.trim ? trimStart(piece) : piece, match: true }],
+            true,
+            [0],
+            true,
+          );
+          out += `${this.prefix(path, firstLine + k, sep, s.start + 1, line.absoluteOffset + s.start)}${shown}${this.eol}`;
+        });
+      }
+      return out;
+    }
+    const segments: Segment[] = [];
+    let at = 0;
+    for (const s of line.submatches) {
+      const ca = charIndex(raw, s.start);
+      const cz = charIndex(raw, s.end);
+      if (ca > at) segments.push({ text: line.text.slice(at, ca), match: false });
+      segments.push({ text: replace(line.text, ca, cz), match: true });
+      at = cz;
+    }
+    const body = line.text.endsWith(this.term) ? line.text.slice(0, -1) : line.text;
+    if (at < body.length) segments.push({ text: body.slice(at), match: false });
+    const lines: Segment[][] = [[]];
+    for (const g of segments) {
+      g.text.split(this.term).forEach((t, k) => {
+        if (k > 0) lines.push([]);
+        if (t !== '') lines.at(-1)!.push({ text: t, match: g.match });
+      });
+    }
+    let offset = line.absoluteOffset;
+    lines.forEach((segs, k) => {
+      const starts: number[] = [];
+      let n = 0;
+      for (const g of segs) {
+        if (g.match) starts.push(n);
+        n += g.text.length;
+      }
+      if (o.trim && segs[0]) segs[0] = { ...segs[0], text: trimStart(segs[0].text) };
+      const shown = this.render(segs, true, starts);
+      out += `${this.prefix(path, line.lineNumber + k, sep, column, offset)}${shown}${this.term}`;
+      offset += Buffer.byteLength(segs.map((g) => g.text).join('')) + 1;
+    });
+    return out;
+  }
+
   private physicalLine(
     path: string,
     lineNumber: number,
@@ -410,14 +487,7 @@ export class RgPrinter {
     const sep = isMatch ? o.fieldMatchSeparator : o.fieldContextSeparator;
     const text = rawText.endsWith(this.term) ? rawText.slice(0, -1) : rawText;
     const textBytes = Buffer.from(text, 'utf8');
-    const prefix = (col: number | null, byte: number) => {
-      let p = '';
-      if (o.withFilename && !o.heading) p += this.pathField(path, sep);
-      if (o.lineNumbers) p += `${this.paint('line', String(lineNumber))}${sep}`;
-      if (o.column && col !== null) p += `${this.paint('column', String(col))}${sep}`;
-      if (o.byteOffset) p += `${this.paint('column', String(byte))}${sep}`;
-      return p;
-    };
+    const prefix = (col: number | null, byte: number) => this.prefix(path, lineNumber, sep, col, byte);
     // A match without submatches (-v; an anchor ripgrep's printer cannot find again) prints whole, even with -o.
     if (o.onlyMatching && isMatch && !noSubmatches) {
       let out = '';

@@ -1,8 +1,8 @@
 import type { CompatCase } from './cases.js';
 
 /**
- * `-M` with `--max-columns-preview` where ripgrep prints pieces (`-o`) and multi-line matches (`-U`), and the
- * columns of multi-line matches. Expected output is ripgrep 15's (the suite checks it still is).
+ * `-M` with `--max-columns-preview` where ripgrep prints pieces (`-o`) and multi-line matches (`-U`), the
+ * columns of multi-line matches, and `-r` over them. Expected output is ripgrep 15's (the suite checks it still is).
  */
 export const MAX_COLUMNS_CASES: CompatCase[] = [
   {
@@ -93,6 +93,63 @@ export const MAX_COLUMNS_CASES: CompatCase[] = [
     },
     args: ['-U', '-o', '-n', '--column', 'Watson|Sherlock\\p{Any}+?Holmes', 'sherlock'],
     stdout: '1:16:Watson\n1:57:Sherlock\n2:57:Holmes\n3:178:Sherlock Holmes\n',
+    code: 0,
+  },
+  {
+    from: 'multiline -r: the block is replaced whole and printed as the lines that result',
+    files: { mu: 'aaaa foo bbbb foo\ncccc foo dddd eeee\nshort\nffff foo gggg hhhh\n' },
+    args: ['-U', '-n', '-r', 'X', 'foo.*\\ncccc', 'mu'],
+    stdout: '1:aaaa X foo dddd eeee\n',
+    code: 0,
+  },
+  {
+    from: 'multiline -r: replaced lines are numbered from the block start, with its column',
+    files: { mv: 'a1\nb2\nc3\nd4\n' },
+    args: ['-U', '-n', '--column', '-r', '<$0>', '1\\nb2\\nc', 'mv'],
+    stdout: '1:2:a<1\n2:2:b2\n3:2:c>3\n',
+    code: 0,
+  },
+  {
+    from: 'multiline -r: matches joined into one block',
+    files: { mv: 'a1\nb2\nc3\nd4\n' },
+    args: ['-U', '-n', '-r', '<$0>', 'a1\\nb|c3', 'mv'],
+    stdout: '1:<a1\n2:b>2\n3:<c3>\n',
+    code: 0,
+  },
+  {
+    from: 'multiline -r: an empty replacement joins the lines',
+    files: { mv: 'a1\nb2\nc3\nd4\n' },
+    args: ['-U', '-n', '-r', '', '1\\nb2\\nc', 'mv'],
+    stdout: '1:a3\n',
+    code: 0,
+  },
+  {
+    from: 'multiline -r -o: a replaced match printed once, split at its line ends',
+    files: { mv: 'a1\nb2\nc3\nd4\n' },
+    args: ['-U', '-o', '-n', '-r', '<$0>', '1\\nb2\\nc', 'mv'],
+    stdout: '1:<1\n2:b2\n3:c>\n',
+    code: 0,
+  },
+  {
+    from: 'multiline -r -o: a replacement without a line end prints once',
+    files: { mu: 'aaaa foo bbbb foo\ncccc foo dddd eeee\nshort\nffff foo gggg hhhh\n' },
+    args: ['-U', '-o', '-r', 'XY', 'bbbb.*\\nc.*', 'mu'],
+    stdout: 'XY\n',
+    code: 0,
+  },
+  {
+    from: 'multiline -r with -M',
+    files: { mu: 'aaaa foo bbbb foo\ncccc foo dddd eeee\nshort\nffff foo gggg hhhh\n' },
+    args: ['-M', '10', '-U', '-n', '-r', 'X', 'foo.*\\ncccc', 'mu'],
+    stdout: '1:[Omitted long line with 1 matches]\n',
+    code: 0,
+  },
+  {
+    from: 'multiline -r in colour',
+    files: { mv: 'a1\nb2\nc3\nd4\n' },
+    args: ['--color', 'always', '-U', '-n', '-r', '<$0>', 'a1\\nb|c3', 'mv'],
+    stdout:
+      '\u001b[0m\u001b[32m1\u001b[0m:\u001b[0m\u001b[1m\u001b[31m<a1\u001b[0m\n\u001b[0m\u001b[32m2\u001b[0m:\u001b[0m\u001b[1m\u001b[31mb>\u001b[0m2\n\u001b[0m\u001b[32m3\u001b[0m:\u001b[0m\u001b[1m\u001b[31m<c3>\u001b[0m\n',
     code: 0,
   },
 ];
