@@ -1,5 +1,9 @@
 import type { CompatCase } from './cases.js';
 
+/** The first four lines of ripgrep's SHERLOCK haystack (fixtures.ts). */
+const SHERLOCK_4 =
+  'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n';
+
 /**
  * `--color` and `--colors`: ripgrep 15's escape sequences, byte for byte, on every kind of output, and its
  * messages for bad values. Expected output is ripgrep 15's (the suite checks it still is).
@@ -8,8 +12,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: lines with -n',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-n', 'Sherlock', 'sherlock'],
     stdout:
@@ -19,8 +22,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: headings with --column',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '--heading', '-H', '--column', 'Sherlock', 'sherlock'],
     stdout:
@@ -30,8 +32,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: paths on every line',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
       'other.txt': 'Sherlock again\n',
     },
     args: ['--color', 'always', '--sort', 'path', '-n', 'Sherlock'],
@@ -42,8 +43,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -o',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-o', '-n', 'Sher\\w+', 'sherlock'],
     stdout:
@@ -53,8 +53,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -b and --column share the column colour',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '--colors', 'column:fg:blue', '-b', '-n', '--column', 'Sherlock', 'sherlock'],
     stdout:
@@ -64,8 +63,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: context lines',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-n', '-C1', 'Holmeses', 'sherlock'],
     stdout:
@@ -75,8 +73,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -v colours the matches of context lines',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-v', '-n', '-C1', 'Holmeses', 'sherlock'],
     stdout:
@@ -86,8 +83,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -l',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
       'other.txt': 'Sherlock again\n',
     },
     args: ['--color', 'always', '--sort', 'path', '-l', 'Sherlock'],
@@ -97,8 +93,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -c and --count-matches',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
       'other.txt': 'Sherlock again\n',
     },
     args: ['--color', 'always', '--sort', 'path', '--count-matches', 'o'],
@@ -108,8 +103,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: --files-without-match',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
       'other.txt': 'nothing\n',
     },
     args: ['--color', 'always', '--files-without-match', 'Sherlock'],
@@ -119,8 +113,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: --vimgrep',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '--vimgrep', 'Sherlock|luck'],
     stdout:
@@ -130,8 +123,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: --vimgrep is plain unless colours are asked for',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'auto', '--vimgrep', 'Sherlock'],
     stdout:
@@ -141,8 +133,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -0',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-0', '-n', '-H', 'Sherlock', 'sherlock'],
     stdout:
@@ -152,8 +143,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: --files',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
       'b.txt': 'x\n',
     },
     args: ['--color', 'always', '--files', '--sort', 'path'],
@@ -163,8 +153,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: never',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'never', '-n', 'Sherlock', 'sherlock'],
     stdout:
@@ -174,8 +163,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: ansi is always',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'ansi', '-n', 'Sherlock', 'sherlock'],
     stdout:
@@ -185,8 +173,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: --json is never coloured',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '--json', 'Doctor', 'sherlock'],
     stdout:
@@ -196,8 +183,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: adjacent matches are coloured as one, -o keeps them apart',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-e', 'Sher', '-e', 'lock', 'sherlock'],
     stdout:
@@ -207,8 +193,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -o with adjacent matches',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-o', '-e', 'Sher', '-e', 'lock', 'sherlock'],
     stdout:
@@ -218,8 +203,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -r colours the replacement',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-n', '-r', '[$0]', 'Sher\\w+', 'sherlock'],
     stdout:
@@ -229,8 +213,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -U colours each line of a match',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-U', '-n', 'Sherlock\\nHolmeses', 'sherlock'],
     stdout:
@@ -240,8 +223,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: -M says how many matches (printing match by match)',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-M', '20', '-n', 'Sherlock', 'sherlock'],
     stdout:
@@ -251,8 +233,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: --max-columns-preview cuts a match',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '-M', '20', '--max-columns-preview', '-n', 'Sherlock', 'sherlock'],
     stdout:
@@ -262,8 +243,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: match:none, line:none, path:style:bold',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: [
       '--color',
@@ -286,8 +266,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: 24-bit and 256-colour values, underline, intense has no effect on them',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: [
       '--color',
@@ -310,8 +289,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: intense named colours, italic, nobold; hex numbers; case-insensitive specs',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: [
       '--color',
@@ -337,8 +315,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: highlight sets the matching lines',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: [
       '--color',
@@ -362,8 +339,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: highlight with -o',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'always', '--colors', 'highlight:bg:yellow', '-o', 'Sherl', 'sherlock'],
     stdout:
@@ -388,8 +364,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: --color with a bad value is refused',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--color', 'bogus', 'x', 'sherlock'],
     stdout: '',
@@ -399,8 +374,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: an unknown output type is refused',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--colors', 'foo:fg:red', 'x', 'sherlock'],
     stdout: '',
@@ -411,8 +385,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: an unknown attribute is refused',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--colors', 'match:xx:red', 'x', 'sherlock'],
     stdout: '',
@@ -423,8 +396,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: a spec without a value is refused',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--colors', 'match:fg', 'x', 'sherlock'],
     stdout: '',
@@ -435,8 +407,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: 256 is not a colour',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--colors', 'match:fg:256', 'x', 'sherlock'],
     stdout: '',
@@ -447,8 +418,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: an RGB triple needs three values',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--colors', 'match:fg:1,2', 'x', 'sherlock'],
     stdout: '',
@@ -459,8 +429,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: an unknown colour name is refused',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--colors', 'match:fg:purple', 'x', 'sherlock'],
     stdout: '',
@@ -471,8 +440,7 @@ export const COLOR_CASES: CompatCase[] = [
   {
     from: 'color: an unknown style is refused',
     files: {
-      sherlock:
-        'For the Doctor Watsons of this world, as opposed to the Sherlock\nHolmeses, success in the province of detective work must always\nbe, to a very large extent, the result of luck. Sherlock Holmes\ncan extract a clew from a wisp of straw or a flake of cigar ash;\n',
+      sherlock: SHERLOCK_4,
     },
     args: ['--colors', 'match:style:dimmed', 'x', 'sherlock'],
     stdout: '',
