@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The live content index (issue 14): build, start-up, repeated agent searches through `trawl mcp`, freshness.
 //
-//   node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick] [--freshness-only]
+//   node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick] [--freshness-only] [--queries-only]
 //
 // Per corpus, in one run:
 //   build      `trawl index DIR --data-dir D` from scratch, as a child: wall time, peak RSS (/usr/bin/time -v when
@@ -17,6 +17,8 @@
 //              1 000 files, then one search: all 1 000 must be found; time from the last write to the answer.
 //   memory     the serving process's VmRSS after the queries.
 //   --freshness-only: build (or reuse), start-up and freshness only; printed, never written.
+//   --queries-only: build (or reuse), start-up and the queries, no freshness step (it edits corpus files: not
+//              while another run uses the corpus); printed, never written.
 //   explain    per query, what the index decided (files it would read of the files walked, or why it scans),
 //              from the library in this process (`openIndex` on the same data directory, `watch: false`).
 // Every figure carries the 1-minute load average at the moment it was taken.
@@ -103,7 +105,15 @@ const QUERIES = {
 };
 
 function parseArgs(argv) {
-  const o = { runs: 5, corpus: 'all', write: false, quick: false, dataDir: null, freshnessOnly: false };
+  const o = {
+    runs: 5,
+    corpus: 'all',
+    write: false,
+    quick: false,
+    dataDir: null,
+    freshnessOnly: false,
+    queriesOnly: false,
+  };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
     if (a === '--runs') o.runs = Number(argv[++k]);
@@ -111,11 +121,12 @@ function parseArgs(argv) {
     else if (a === '--write') o.write = true;
     else if (a === '--quick') o.quick = true;
     else if (a === '--freshness-only') o.freshnessOnly = true;
+    else if (a === '--queries-only') o.queriesOnly = true;
     // An index already built there (by `trawl index … --data-dir D`) is reused: no build is timed.
     else if (a === '--data-dir') o.dataDir = argv[++k];
     else if (a === '--help' || a === '-h') {
       console.log(
-        'node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick] [--data-dir D] [--freshness-only]',
+        'node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick] [--data-dir D] [--freshness-only] [--queries-only]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
@@ -406,6 +417,16 @@ async function benchCorpus(name, opts) {
   }
   await explain.close();
   const rss = rssOf(indexed.pid);
+  if (opts.queriesOnly) {
+    await indexed.client.close();
+    await scanner.client.close();
+    if (!reuse) rmSync(dataDir, { recursive: true, force: true });
+    const sel = rows.filter((r) => r.q.kind !== 'common');
+    console.log(
+      `${name}: selective p50 ${ms(median(sel.map((r) => r.index)))} = ${median(sel.map((r) => r.index / r.rg)).toFixed(3)}× rg; mix p50 ${ms(median(rows.map((r) => r.index)))} = ${median(rows.map((r) => r.index / r.rg)).toFixed(3)}× rg; worst ${Math.max(...rows.map((r) => r.index / r.rg)).toFixed(2)}×; RSS ${rss ? mb(rss) : 'n/a'} (load ${loadavg()[0].toFixed(1)})`,
+    );
+    return null;
+  }
   const freshLoad = loadavg()[0];
   const fresh = await freshness(dir, indexed.client);
   await indexed.client.close();
