@@ -69,6 +69,14 @@ export const IDLE_SEARCH_WORKER_MS = 60_000;
  */
 export const WORKER_YOUNG_GENERATION_MB = 4;
 
+/**
+ * A walked file larger than this is searched by a js worker in line-aligned windows of this size, each window's
+ * lines sent on as it is searched, where that gives the whole file's answer (search-worker.ts): a worker then
+ * never holds a huge file, its decoded text and all its lines at once (the Linux tree's largest matching file is
+ * 24 MB; two workers reading two such files together were most of the js engine's peak memory).
+ */
+export const JS_FILE_WINDOW_BYTES = 1024 * 1024;
+
 /** A warm worker's reusable read buffer is shrunk back to this when a new search begins. */
 export const WORKER_KEPT_BUFFER_BYTES = 4 * 1024 * 1024;
 

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type SearchEvent, searchBatches } from '../src/engine/index.js';
+import { type SearchEvent, type SearchRequest, searchBatches } from '../src/engine/index.js';
 import { OUTPUT_LINE_OVERHEAD, PARTIAL_ANSWER_UNITS, RG_FILE_PART_BYTES } from '../src/limits.js';
 import { BUNDLED_RG, itHasRipgrep } from './fixtures/ripgreps.js';
 
@@ -73,5 +73,49 @@ describe('a file with a lot of output comes in parts', () => {
         expectParts(await bigFileBatches('rg', held), RG_FILE_PART_BYTES / 100);
       },
     );
+  }
+});
+
+/**
+ * The js engine searches a large walked file window by window (JS_FILE_WINDOW_BYTES), handing each window's
+ * lines on as it goes, so a worker never holds the file. Pinned by the answer: with windows of 4 KiB, every
+ * event equals the whole-file search's — line numbers, offsets, submatches, stats, a late NUL's cut and an early
+ * NUL's skip, a line longer than a window, a last line without a newline, a file with a byte-order mark.
+ */
+describe('js engine: a large file searched window by window gives the whole file’s answer', () => {
+  const tree = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-js-windows-')));
+  afterAll(() => fs.rmSync(tree, { recursive: true, force: true }));
+  const body = (n: number, tag: string) =>
+    Array.from({ length: n }, (_, i) => `${i % 7 === 0 ? 'needle' : 'hay'}${i} ${tag} été line\n`).join('');
+  fs.writeFileSync(path.join(tree, 'plain.txt'), body(3000, 'plain'));
+  fs.writeFileSync(path.join(tree, 'no-final-newline.txt'), body(3000, 'nfn').slice(0, -1));
+  fs.writeFileSync(path.join(tree, 'late-nul.txt'), `${body(3000, 'late')}\0${body(100, 'after')}`);
+  fs.writeFileSync(path.join(tree, 'early-nul.txt'), `needle\0\n${body(3000, 'early')}`);
+  fs.writeFileSync(
+    path.join(tree, 'long-line.txt'),
+    `${body(1500, 'a')}${'needle9 x '.repeat(3000)}\n${body(1500, 'b')}`,
+  );
+  fs.writeFileSync(path.join(tree, 'bom.txt'), `\ufeff${body(3000, 'bom')}`);
+
+  /** The search's events, elapsed time zeroed. */
+  async function events(extra: Partial<SearchRequest>): Promise<SearchEvent[]> {
+    const all: SearchEvent[] = [];
+    for await (const batch of searchBatches({ pattern: 'needle\\d+', cwd: tree, engine: 'js', ...extra }))
+      for (const e of batch)
+        all.push(e.type === 'summary' ? { ...e, summary: { ...e.summary, elapsedMs: 0 } } : e);
+    return all;
+  }
+
+  for (const [what, extra] of [
+    ['a pattern with literals', {}],
+    ['anchors and a class', { pattern: '^(needle|hay)\\d+ \\w+ été line$' }],
+    ['no literal (every file read)', { pattern: '\\w+\\d{3}' }],
+    ['counting', { mode: 'count' as const }],
+  ] as const) {
+    it(what, async () => {
+      const whole = await events(extra);
+      expect(whole.some((e) => e.type === 'end' && e.stats.matches > 0)).toBe(true);
+      expect(await events({ ...extra, fileWindowBytes: 4096 })).toEqual(whole);
+    });
   }
 });

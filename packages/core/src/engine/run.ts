@@ -46,6 +46,8 @@ export interface EngineRun {
   countMatches?: boolean;
   /** Seam: the rg engine's RG_HELD_OUTPUT_BYTES (tests make it small to take the streaming path). */
   rgHeldOutputBytes?: number;
+  /** Seam: the js engine's JS_FILE_WINDOW_BYTES (tests make it small to search files window by window). */
+  fileWindowBytes?: number;
   /** Why this engine was chosen, reported in the summary. */
   engineReason: string;
   /** For the rg engine: the vetted binary, and whether the pattern goes through stdin. */

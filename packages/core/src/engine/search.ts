@@ -105,6 +105,8 @@ export interface SearchRequest extends WalkChoices {
   rgPath?: string;
   /** Seam for tests: how much rg output the rg engine holds before it streams instead (limits.ts). */
   rgHeldOutputBytes?: number;
+  /** Seam for tests: above what size the js engine searches a walked file window by window (limits.ts). */
+  fileWindowBytes?: number;
   /** 'stdin' keeps the pattern off rg's argv (process listings); default 'argv'. */
   patternChannel?: 'argv' | 'stdin';
   /**
@@ -371,6 +373,7 @@ function prepareRun(request: SearchRequest): {
     ...(request.reportUnmatched ? { reportUnmatched: true } : {}),
     ...(request.countMatches ? { countMatches: true } : {}),
     ...(request.rgHeldOutputBytes !== undefined ? { rgHeldOutputBytes: request.rgHeldOutputBytes } : {}),
+    ...(request.fileWindowBytes !== undefined ? { fileWindowBytes: request.fileWindowBytes } : {}),
     ...(request.stdin && roots.includes('-') ? { stdinContent: request.stdin } : {}),
     ...(rgPath ? { rgPath } : {}),
     // Standard input carries the searched content then, not the pattern.

@@ -42,6 +42,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     maxFilesize: run.maxFilesize,
     partialAnswerMs: run.partialAnswerMs ?? PARTIAL_ANSWER_MS,
     ...(run.reportUnmatched ? { reportUnmatched: true } : {}),
+    ...(run.fileWindowBytes !== undefined ? { fileWindowBytes: run.fileWindowBytes } : {}),
   };
   const maxWorkers = Math.max(1, run.workers ?? DEFAULT_WORKERS);
 
@@ -314,14 +315,22 @@ function emit(
   }
   const r = o.result; // already counted as searched by the worker
   const end = () => out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats });
-  if (o.continued) {
-    // A later part of a file whose first part was emitted, or was counted whole (past the detail horizon).
-    if (countedWhole.has(o.seq)) {
-      if (!o.more) countedWhole.delete(o.seq);
-      return;
+  if (o.more || o.continued) {
+    // A file in parts: `begin` with the first, its stats (whole only in the last part: a file searched window by
+    // window learns them as it goes) counted with the last. Past the detail horizon it is counted whole.
+    if (!o.continued) {
+      if (detailFiles !== undefined && summary.filesWithMatch >= detailFiles) countedWhole.add(o.seq);
+      else out.push({ type: 'begin', path });
     }
-    for (const line of r.lines) out.push({ ...line, path });
-    if (!o.more) end();
+    const counted = countedWhole.has(o.seq);
+    if (!counted) for (const line of r.lines) out.push({ ...line, path });
+    if (o.more) return;
+    countedWhole.delete(o.seq);
+    summary.filesWithMatch++;
+    summary.matches += r.stats.matches;
+    summary.matchedLines += r.stats.matchedLines;
+    if (counted) out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats, counted: true });
+    else end();
     return;
   }
   if (r.stats.matchedLines === 0) {
@@ -334,10 +343,9 @@ function emit(
   summary.matchedLines += r.stats.matchedLines;
   if (detailFiles !== undefined && summary.filesWithMatch > detailFiles) {
     out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats, counted: true });
-    if (o.more) countedWhole.add(o.seq);
     return;
   }
   out.push({ type: 'begin', path });
   for (const line of r.lines) out.push({ ...line, path });
-  if (!o.more) end();
+  end();
 }

@@ -57,6 +57,8 @@ export interface WorkerSetup {
   maxFilesize: number;
   /** A batch busy longer than this answers with what it has (PARTIAL_ANSWER_MS unless a test sets it). */
   partialAnswerMs: number;
+  /** Files larger than this are searched in windows of this size where that is exact (JS_FILE_WINDOW_BYTES). */
+  fileWindowBytes?: number;
   /** Answer for every searched file, not only those with matches (--files-without-match, --include-zero). */
   reportUnmatched?: boolean;
   /**

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import {
+  BINARY_SNIFF_BYTES,
+  JS_FILE_WINDOW_BYTES,
   OUTPUT_LINE_OVERHEAD,
   PARTIAL_ANSWER_LINES,
   PARTIAL_ANSWER_UNITS,
@@ -12,11 +14,12 @@ import {
   type LineMatcher,
   Prefilter,
   type SearcherConfig,
+  type SearchLine,
   searchBuffer,
   startsWithUtf16Bom,
   transcodes,
 } from '../../search/searcher.js';
-import { searchWindows } from '../../search/windows.js';
+import { searchWindows, windowable } from '../../search/windows.js';
 import { describeError } from '../../util/errors.js';
 import {
   type BatchResults,
@@ -47,6 +50,7 @@ function begin(next: WorkerSetup): void {
   matcher = fromMatcherSpec(next.matcher);
   prefilter = new Prefilter(matcher.required);
   mode = next.config.mode;
+  byWindows = windowsPossible() ? 'maybe' : 'never';
   // One huge file of an earlier search should not stay resident in an idle worker.
   if (whole.length > WORKER_KEPT_BUFFER_BYTES) whole = Buffer.allocUnsafe(CHUNK_BYTES);
 }
@@ -58,7 +62,7 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
  * Opens a file without blocking on FIFOs and, for walked files (regular files when listed), without
  * following a symlink swapped in since. Named files are fstat'ed; walked ones skip that syscall.
  */
-function searchFile(task: FileTask): FileOutcome | FileResult {
+function searchFile(task: FileTask, onWindow: (lines: SearchLine[]) => void): FileOutcome | FileResult {
   let fd: number;
   try {
     fd = fs.openSync(task.abs, fs.constants.O_RDONLY | O_NONBLOCK | (task.explicit ? 0 : O_NOFOLLOW));
@@ -80,6 +84,7 @@ function searchFile(task: FileTask): FileOutcome | FileResult {
     }
     const file = readForSearch(fd, sizeHint);
     if (file === 'no-match') return searchedNothing(lastReadLength);
+    if ('stream' in file) return searchByWindows(fd, task, onWindow);
     if (file.length > setup.maxFilesize) return tooLarge(task);
     return searchBuffer(file.buf, file.length, matcher, prefilter, {
       ...setup.config,
@@ -142,7 +147,10 @@ const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
 let whole = Buffer.allocUnsafe(CHUNK_BYTES);
 let lastReadLength = 0;
 
-function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: number } | 'no-match' {
+function readForSearch(
+  fd: number,
+  sizeHint: number,
+): { buf: Buffer; length: number } | { stream: true } | 'no-match' {
   const first = fs.readSync(fd, chunk, 0, CHUNK_BYTES, null);
   if (first < CHUNK_BYTES) return { buf: chunk, length: first };
   // Inverted, UTF-16 or --null-data, the literals say nothing about the raw bytes.
@@ -154,14 +162,14 @@ function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: num
     startsWithUtf16Bom(chunk, first) ||
     transcodes(setup.config.encoding)
   )
-    return readWhole(fd, chunk, first, sizeHint || fs.fstatSync(fd).size);
+    return readWholeOrStream(fd, chunk, first, sizeHint || fs.fstatSync(fd).size);
   // Scan the rest chunk by chunk, keeping an overlap so a literal across a boundary is still seen.
   const overlap = Math.max(0, prefilter.longestLiteralBytes - 1);
   let total = first;
   let filled = first;
   for (;;) {
     if (prefilter.mayMatch(chunk, filled))
-      return readWhole(fd, null, 0, Math.max(sizeHint || fs.fstatSync(fd).size, total));
+      return readWholeOrStream(fd, null, 0, Math.max(sizeHint || fs.fstatSync(fd).size, total));
     if (total > setup.maxFilesize) return { buf: chunk, length: total };
     chunk.copy(chunk, 0, filled - overlap, filled);
     const n = fs.readSync(fd, chunk, overlap, CHUNK_BYTES - overlap, null);
@@ -172,6 +180,143 @@ function readForSearch(fd: number, sizeHint: number): { buf: Buffer; length: num
   lastReadLength = total;
   return 'no-match';
 }
+
+/**
+ * A large file is not read whole when a search of it window by window is exact (searchByWindows): then the
+ * caller searches it so. Otherwise the whole file, in `whole`.
+ */
+function readWholeOrStream(
+  fd: number,
+  head: Buffer | null,
+  headLength: number,
+  size: number,
+): { buf: Buffer; length: number } | { stream: true } {
+  const windowBytes = setup.fileWindowBytes ?? JS_FILE_WINDOW_BYTES;
+  if (size > windowBytes && byWindows !== 'never') return { stream: true };
+  return readWhole(fd, head, headLength, size);
+}
+
+/**
+ * Whether this search can take a large walked file window by window and give what the whole file gives: line
+ * mode (search/windows.ts's `windowable`: no multi-line pattern, -v, -E, --null-data, --stop-on-nonmatch, -m 0),
+ * no context lines and no per-file cap (they reach across windows), ripgrep's walked-file binary rule or none
+ * (a named file's NUL offset is the file's first anywhere).
+ */
+function windowsPossible(): boolean {
+  const c = setup.config;
+  return (
+    windowable(matcher, { ...c, binary: 'none' }) &&
+    (mode === 'lines' || mode === 'count') &&
+    c.beforeContext === 0 &&
+    c.afterContext === 0 &&
+    c.maxCount === undefined &&
+    (c.binaryDetection ?? 'auto') !== 'search'
+  );
+}
+let byWindows: 'maybe' | 'never' = 'maybe';
+
+/** The stats a window's part carries: the file's come with its last part. */
+const WINDOW_PART: FileResult = {
+  lines: [],
+  stats: { matches: 0, matchedLines: 0, bytesSearched: 0, limitReached: false },
+  binaryOffset: null,
+  skippedBinary: false,
+};
+
+/**
+ * A large walked file searched in line-aligned windows of about JS_FILE_WINDOW_BYTES, each window's lines handed
+ * to `onWindow` as soon as it is searched: the worker never holds the file, its text or all its lines (the
+ * Linux tree's largest matching file is 24 MB). Line numbers count the newlines of the windows before; a NUL
+ * acts as in the whole file's search (in the first 64 KiB the file is skipped, later the search ends before its
+ * line). A file starting with a byte-order mark is read whole instead (its text is not its bytes).
+ */
+function searchByWindows(fd: number, task: FileTask, onWindow: (lines: SearchLine[]) => void): FileResult {
+  const windowBytes = setup.fileWindowBytes ?? JS_FILE_WINDOW_BYTES;
+  const binary = binaryRuleFor(task);
+  if (whole.length < windowBytes) whole = Buffer.allocUnsafe(windowBytes);
+  const stats = { matches: 0, matchedLines: 0, bytesSearched: 0, limitReached: false };
+  let binaryOffset: number | null = null;
+  let pos = 0;
+  let linesBefore = 0;
+  for (;;) {
+    const n = readAt(fd, whole, pos);
+    if (n === 0) break;
+    if (pos === 0 && (startsWithBom(whole, n) || (binary !== 'quit' && binary !== 'none'))) {
+      const file = readWhole(fd, null, 0, fs.fstatSync(fd).size);
+      return searchBuffer(file.buf, file.length, matcher, prefilter, { ...setup.config, mode, binary });
+    }
+    let end = n;
+    if (n === whole.length) {
+      const nl = whole.lastIndexOf(NEWLINE, n - 1);
+      if (nl === -1) {
+        // One line longer than the window: a larger window, read again from the same place.
+        const bigger = Buffer.allocUnsafe(whole.length * 2);
+        whole = bigger;
+        continue;
+      }
+      end = nl + 1;
+    }
+    let stop = false;
+    if (binary === 'quit') {
+      const nul = whole.subarray(0, end).indexOf(0);
+      if (nul !== -1) {
+        if (pos + nul < BINARY_SNIFF_BYTES)
+          return {
+            lines: [],
+            stats: { ...stats, bytesSearched: 0 },
+            binaryOffset: pos + nul,
+            skippedBinary: true,
+          };
+        binaryOffset = pos + nul;
+        end = nul === 0 ? 0 : whole.lastIndexOf(NEWLINE, nul - 1) + 1;
+        stop = true;
+      }
+    }
+    if (end > 0) {
+      const r = searchBuffer(whole, end, matcher, prefilter, {
+        ...setup.config,
+        mode,
+        binary: 'none',
+        encoding: 'none',
+      });
+      stats.matches += r.stats.matches;
+      stats.matchedLines += r.stats.matchedLines;
+      if (r.lines.length > 0) {
+        for (const line of r.lines) {
+          line.lineNumber += linesBefore;
+          line.absoluteOffset += pos;
+        }
+        onWindow(r.lines);
+      }
+      for (let i = whole.indexOf(NEWLINE, 0); i !== -1 && i < end; i = whole.indexOf(NEWLINE, i + 1))
+        linesBefore++;
+    }
+    pos += end;
+    if (stop || n < whole.length) break;
+  }
+  stats.bytesSearched = pos;
+  if (whole.length > WORKER_KEPT_BUFFER_BYTES) whole = Buffer.allocUnsafe(CHUNK_BYTES);
+  return { lines: [], stats, binaryOffset, skippedBinary: false };
+}
+
+/** As much of the file as fits in `buf`, from `position` (short only at the file's end). */
+function readAt(fd: number, buf: Buffer, position: number): number {
+  let n = 0;
+  while (n < buf.length) {
+    const got = fs.readSync(fd, buf, n, buf.length - n, position + n);
+    if (got === 0) break;
+    n += got;
+  }
+  return n;
+}
+
+function startsWithBom(buf: Buffer, length: number): boolean {
+  return (
+    (length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) || startsWithUtf16Bom(buf, length)
+  );
+}
+
+const NEWLINE = 10;
 
 /**
  * The whole file in `whole`: continuing after what `head` already holds (its first `headLength` bytes),
@@ -222,6 +367,7 @@ parentPort!.on('message', (msg: ToWorker) => {
   if (msg.type === 'setup') return begin(msg.setup);
   if (msg.type === 'mode') {
     mode = msg.mode;
+    byWindows = windowsPossible() ? 'maybe' : 'never';
     return;
   }
   if (msg.type === 'content') {
@@ -263,7 +409,37 @@ parentPort!.on('message', (msg: ToWorker) => {
     )
       send(reply, k);
     waitForCredit();
-    const r = searchFile(task);
+    // A file's lines go in parts when there are many: each part an answer of its own, with the credit waited
+    // for between them, so one file's lines are never all in flight (64 000 in the Linux tree). A large file
+    // searched window by window hands its windows' lines over as it goes (`sendLines` below).
+    let partsSent = false;
+    const sendLines = (r: FileResult, all: SearchLine[], last: boolean) => {
+      let from = 0;
+      for (let i = 0; i < all.length; i++) {
+        units += all[i]!.text.length + OUTPUT_LINE_OVERHEAD;
+        lines++;
+        if ((units > PARTIAL_ANSWER_UNITS && i + 1 < all.length) || (!last && i + 1 === all.length)) {
+          reply.outcomes.push({
+            seq: task.seq,
+            result: { ...r, lines: all.slice(from, i + 1) },
+            more: true,
+            ...(partsSent ? { continued: true as const } : {}),
+          });
+          partsSent = true;
+          send(reply, k);
+          waitForCredit();
+          from = i + 1;
+        }
+      }
+      if (!last) return;
+      const rest = from === 0 ? all : all.slice(from);
+      reply.outcomes.push(
+        partsSent
+          ? { seq: task.seq, result: { ...r, lines: rest }, continued: true }
+          : { seq: task.seq, result: r },
+      );
+    };
+    const r = searchFile(task, (window) => sendLines(WINDOW_PART, window, false));
     if ('seq' in r) {
       reply.outcomes.push(r);
     } else if (r.skippedBinary) {
@@ -271,31 +447,7 @@ parentPort!.on('message', (msg: ToWorker) => {
     } else {
       reply.searched++;
       reply.bytesSearched += r.stats.bytesSearched;
-      if (r.stats.matchedLines > 0 || setup.reportUnmatched) {
-        // A file with more output than a part goes in parts, each an answer of its own, with the credit
-        // waited for between them: one file's lines are never all in flight (64 000 in the Linux tree).
-        let from = 0;
-        for (let i = 0; i < r.lines.length; i++) {
-          units += r.lines[i]!.text.length + OUTPUT_LINE_OVERHEAD;
-          lines++;
-          if (units > PARTIAL_ANSWER_UNITS && i + 1 < r.lines.length) {
-            reply.outcomes.push({
-              seq: task.seq,
-              result: { ...r, lines: r.lines.slice(from, i + 1) },
-              more: true,
-              ...(from > 0 ? { continued: true as const } : {}),
-            });
-            send(reply, k);
-            waitForCredit();
-            from = i + 1;
-          }
-        }
-        reply.outcomes.push(
-          from === 0
-            ? { seq: task.seq, result: r }
-            : { seq: task.seq, result: { ...r, lines: r.lines.slice(from) }, continued: true },
-        );
-      }
+      if (r.stats.matchedLines > 0 || setup.reportUnmatched) sendLines(r, r.lines, true);
     }
   }
   send(reply);
