@@ -1,4 +1,7 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createSensitiveFence } from '../src/fence/index.js';
 import { RUNAWAY_LINE, RUNAWAY_PATTERN } from './fixtures/runaway.js';
 import { type Engine, makeTree, numbered, refusal, run } from './fixtures/tool/helpers.js';
 
@@ -203,9 +206,16 @@ describe('search tool: deadline and abort reach the js engine', () => {
 
   it('an abort during the search stops the engine and rejects', async () => {
     const ac = new AbortController();
-    setTimeout(() => ac.abort(new Error('user cancelled')), 300);
+    // Aborted when the engine's walk reaches the evil file (the walk asks the fence about every entry, on
+    // this thread): the search is under way then, and it cannot finish on its own.
+    const fence = createSensitiveFence({ home: os.homedir(), env: process.env });
+    const judge = fence.isSensitiveCanonical.bind(fence);
+    fence.isSensitiveCanonical = (p) => {
+      if (p.endsWith(`${path.sep}zz-evil.txt`)) queueMicrotask(() => ac.abort(new Error('user cancelled')));
+      return judge(p);
+    };
     const r = await refusal(
-      run(slow, { pattern: RUNAWAY_PATTERN, paths: '.' }, { engine: 'js', signal: ac.signal }),
+      run(slow, { pattern: RUNAWAY_PATTERN, paths: '.' }, { engine: 'js', signal: ac.signal, fence }),
     );
     expect(r.message).toBe('user cancelled');
   });

@@ -188,12 +188,18 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
 
   it('and by an abort', async () => {
     const ac = new AbortController();
-    setTimeout(() => ac.abort(new Error('enough')), 200);
+    // Aborted once the resource has been handed over for searching: the search of it cannot finish on its own.
+    const aborting = defaultResourceRouter().register('virtual', {
+      resolve() {
+        setImmediate(() => ac.abort(new Error('enough')));
+        return { content: `${RUNAWAY_LINE}\n` };
+      },
+    });
     const r = await refusal(
       run(
         dir,
         { pattern: RUNAWAY_PATTERN, paths: 'virtual://evil.md' },
-        { resources: router, signal: ac.signal },
+        { resources: aborting, signal: ac.signal },
       ),
     );
     expect(r.message).toBe('enough');

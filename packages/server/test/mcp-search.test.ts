@@ -11,6 +11,12 @@ let proj: string;
 let client: Client;
 let transport: StdioClientTransport;
 let stderr = '';
+const stderrWaiters: Array<() => void> = [];
+
+/** Resolves when the server's stderr holds `text` (the test's own timeout bounds the wait). */
+async function stderrSays(text: string): Promise<void> {
+  while (!stderr.includes(text)) await new Promise<void>((wake) => stderrWaiters.push(wake));
+}
 
 type ToolResult = {
   content: Array<{ type: string; text: string }>;
@@ -40,6 +46,7 @@ beforeAll(async () => {
   });
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
+    for (const waiter of stderrWaiters.splice(0)) waiter();
   });
   client = new Client({ name: 'trawl-test', version: '0.0.0' });
   await client.connect(transport);
@@ -187,11 +194,12 @@ describe('trawl mcp (stdio child process, real protocol)', () => {
       undefined,
       { signal: ac.signal },
     );
-    setTimeout(() => ac.abort(), 200);
+    // The server reads its stdin in order: once a later ping is answered, the search has been dispatched.
+    await client.ping();
+    ac.abort();
     await expect(pending).rejects.toThrow();
     // The server saw the cancellation reach the search (which only returns once the engine has stopped).
-    for (let k = 0; k < 50 && !stderr.includes('search: cancelled'); k++)
-      await new Promise((r) => setTimeout(r, 50));
+    await stderrSays('search: cancelled');
     expect(stderr).toMatch(/search: cancelled by the client after \d+ ms; the search was stopped/);
     const after = await call({ pattern: 'needle', paths: 'src' });
     expect(after.structuredContent).toMatchObject({ files: ['src/b.ts'] });
