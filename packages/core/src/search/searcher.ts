@@ -793,3 +793,11 @@ function decodeAs(encoding: string | undefined, buf: Buffer, length: number): Bu
 export function startsWithUtf16Bom(buf: Buffer, length: number): boolean {
   return length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
 }
+
+/** Whether a file starts with any byte-order mark (UTF-8 or UTF-16): its text is then not its bytes. */
+export function startsWithBom(buf: Buffer, length: number): boolean {
+  return (
+    (length >= 3 && buf[0] === UTF8_BOM[0] && buf[1] === UTF8_BOM[1] && buf[2] === UTF8_BOM[2]) ||
+    startsWithUtf16Bom(buf, length)
+  );
+}

@@ -7,7 +7,7 @@ import {
   type Prefilter,
   type SearcherConfig,
   searchBuffer,
-  startsWithUtf16Bom,
+  startsWithBom,
 } from './searcher.js';
 
 /**
@@ -96,8 +96,7 @@ export function searchWindows(
   if (scratch.buf.length < BINARY_SNIFF_BYTES) scratch.buf = Buffer.allocUnsafe(BINARY_SNIFF_BYTES);
   const head = scratch.buf;
   const headLength = readFully(reader, head, 0, Math.min(size, BINARY_SNIFF_BYTES), 0);
-  if (headLength >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'whole';
-  if (startsWithUtf16Bom(head, headLength)) return 'whole';
+  if (startsWithBom(head, headLength)) return 'whole';
   if (binaryRule && head.subarray(0, headLength).indexOf(0) !== -1) return 'whole';
 
   const regions = regionsOf(reader, windows.ranges, config);
@@ -309,7 +308,8 @@ function newlinesBeforeFromHint(reader: WindowReader, windows: ByteWindows, star
   return newlinesBefore![i / 2]! - countNewlines(gap, 0, readFully(reader, gap, 0, gap.length, start));
 }
 
-function countNewlines(buf: Buffer, from: number, to: number): number {
+/** The newline bytes in buf[from, to). */
+export function countNewlines(buf: Buffer, from: number, to: number): number {
   let n = 0;
   for (let i = buf.indexOf(NEWLINE, from); i !== -1 && i < to; i = buf.indexOf(NEWLINE, i + 1)) n++;
   return n;

@@ -16,10 +16,11 @@ import {
   type SearcherConfig,
   type SearchLine,
   searchBuffer,
+  startsWithBom,
   startsWithUtf16Bom,
   transcodes,
 } from '../../search/searcher.js';
-import { searchWindows, windowable } from '../../search/windows.js';
+import { countNewlines, searchWindows, windowable } from '../../search/windows.js';
 import { describeError } from '../../util/errors.js';
 import {
   type BatchResults,
@@ -288,8 +289,7 @@ function searchByWindows(fd: number, task: FileTask, onWindow: (lines: SearchLin
         }
         onWindow(r.lines);
       }
-      for (let i = whole.indexOf(NEWLINE, 0); i !== -1 && i < end; i = whole.indexOf(NEWLINE, i + 1))
-        linesBefore++;
+      linesBefore += countNewlines(whole, 0, end);
     }
     pos += end;
     if (stop || n < whole.length) break;
@@ -308,12 +308,6 @@ function readAt(fd: number, buf: Buffer, position: number): number {
     n += got;
   }
   return n;
-}
-
-function startsWithBom(buf: Buffer, length: number): boolean {
-  return (
-    (length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) || startsWithUtf16Bom(buf, length)
-  );
 }
 
 const NEWLINE = 10;
