@@ -62,7 +62,11 @@ export interface RgPrintOptions {
   binarySearch: boolean;
 }
 
-/** The size of ripgrep's first read buffer: where it looks for a NUL before printing anything. */
+/**
+ * The size of ripgrep's first read buffer: where it looks for a NUL before printing anything. The same figure
+ * as the core's BINARY_SNIFF_BYTES, held here because importing the searcher's module would load it for
+ * `trawl --help` too (cli-startup.test.ts pins what --help loads).
+ */
 const BINARY_HEAD_BYTES = 64 * 1024;
 
 type LineEvent = SearchEvent & { type: 'match' | 'context' };
