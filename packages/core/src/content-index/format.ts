@@ -19,8 +19,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
+import { lowerBound } from './blocks.js';
 import { INDEX_FORMAT_VERSION } from './limits.js';
-import type { PostingsToWrite } from './postings-builder.js';
+import { decodePostings, type PostingsToWrite, UNLISTED } from './postings-builder.js';
 
 const MAGIC = Buffer.from('TRWLCIX\0', 'latin1');
 export const INDEX_FILE = 'index.bin';
@@ -65,6 +66,35 @@ export interface PostingsTable {
   dataBytes: number;
   /** Bytes [offset, offset + length) of the lists (valid until the next call). */
   bytes(offset: number, length: number): Uint8Array;
+}
+
+/**
+ * What the index says of one gram (grams.ts): `null` — no indexed block holds it; `'unlisted'` — its list was
+ * left out (too common to narrow anything: treat it as present everywhere); else its list. This is the one
+ * way the query side reads lists, so the list format can change without touching query.ts.
+ */
+export type GramLookup = null | 'unlisted' | GramList;
+
+export interface GramList {
+  /** How many block ids the list holds (for ordering: shortest first). */
+  count: number;
+  /** The ascending block ids that may hold the gram (a superset is allowed, never a subset). */
+  blocks(): Uint32Array;
+}
+
+/** The parts of an index a gram lookup reads. */
+export type GramSource = Pick<IndexFileData, 'postings'>;
+
+export function gramBlocks(d: GramSource, gram: number): GramLookup {
+  const p = d.postings;
+  const i = lowerBound(p.keys, gram);
+  if (i === p.keys.length || p.keys[i] !== gram) return null;
+  const count = p.counts[i]!;
+  if (count === UNLISTED) return 'unlisted';
+  const offset = p.offsets[i]!;
+  const length = p.lengths[i]!;
+  // Decoded at once: `bytes()` gives a scratch buffer valid until its next call.
+  return { count, blocks: () => decodePostings(p.bytes(offset, length), 0, length, count) };
 }
 
 /** An index read for searching: its file's size, the bytes kept in memory, and its open file to let go of. */

@@ -1,8 +1,7 @@
 import type { RequiredLiterals } from '../match/index.js';
-import { fileOfBlock, lowerBound } from './blocks.js';
-import type { IndexFileData } from './format.js';
+import { fileOfBlock } from './blocks.js';
+import { type GramList, type GramSource, gramBlocks, type IndexFileData } from './format.js';
 import { GRAM, literalGrams } from './grams.js';
-import { decodePostings, UNLISTED } from './postings-builder.js';
 
 /**
  * A gram query: a file may match only if, for some literal, it holds every gram of that literal
@@ -51,7 +50,7 @@ function has(sorted: Uint32Array, key: number): boolean {
  * So a file may hold the literal only if some k has every gram in block k or block k + 1.
  */
 export function evaluateBase(
-  d: Pick<IndexFileData, 'postings' | 'firstBlock' | 'blocks' | 'blockBytes'>,
+  d: GramSource & Pick<IndexFileData, 'firstBlock' | 'blocks' | 'blockBytes'>,
   q: GramQuery,
 ): Uint8Array {
   return evaluateBlocks(d, q).files;
@@ -64,7 +63,7 @@ export function evaluateBase(
  * (all its grams unlisted): every file may match anywhere.
  */
 export function evaluateBlocks(
-  d: Pick<IndexFileData, 'postings' | 'firstBlock' | 'blocks' | 'blockBytes'>,
+  d: GramSource & Pick<IndexFileData, 'firstBlock' | 'blocks' | 'blockBytes'>,
   q: GramQuery,
 ): { files: Uint8Array; blocks: Uint32Array | null } {
   const files = d.firstBlock.length;
@@ -74,24 +73,28 @@ export function evaluateBlocks(
     return { files: out, blocks: null };
   }
   const found: Uint32Array[] = [];
-  const p = d.postings;
-  const list = (i: number) =>
-    decodePostings(p.bytes(p.offsets[i]!, p.lengths[i]!), 0, p.lengths[i]!, p.counts[i]!);
   for (const literal of q.literals) {
-    const idx = literalGrams(literal, d.blockBytes + GRAM).map((k) =>
-      has(p.keys, k) ? lowerBound(p.keys, k) : -1,
-    );
-    if (idx.length === 0 || idx.some((i) => i < 0)) continue; // a gram no file holds: matches nowhere
-    // A gram without a list is in (nearly) every block: it narrows nothing, so it is not a condition.
-    const listed = idx.filter((i) => p.counts[i] !== UNLISTED);
+    const grams = literalGrams(literal, d.blockBytes + GRAM);
+    const listed: GramList[] = [];
+    let nowhere = grams.length === 0;
+    for (const k of grams) {
+      const l = gramBlocks(d, k);
+      if (l === null) {
+        nowhere = true; // a gram no block holds: the literal matches nowhere
+        break;
+      }
+      // A gram without a list is in (nearly) every block: it narrows nothing, so it is not a condition.
+      if (l !== 'unlisted') listed.push(l);
+    }
+    if (nowhere) continue;
     if (listed.length === 0) {
       out.fill(1);
       return { files: out, blocks: null };
     }
     // Shortest list first: every later step only narrows it.
-    listed.sort((a, b) => p.counts[a]! - p.counts[b]!);
-    let ks = adjacentStarts(list(listed[0]!));
-    for (let j = 1; j < listed.length && ks.length > 0; j++) ks = keepAdjacent(ks, list(listed[j]!));
+    listed.sort((a, b) => a.count - b.count);
+    let ks = adjacentStarts(listed[0]!.blocks());
+    for (let j = 1; j < listed.length && ks.length > 0; j++) ks = keepAdjacent(ks, listed[j]!.blocks());
     for (let j = 0; j < ks.length; j++) {
       const f = fileOfBlock(d.firstBlock, d.blocks, ks[j]!);
       if (f >= 0) out[f] = 1;
