@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Engine, makeTree, run, runDefault } from './fixtures/tool/helpers.js';
+import { asUnprivileged, unprivilegedUnavailable } from './fixtures/unprivileged.js';
 
 let tree: string;
 let ai: string;
@@ -237,13 +238,13 @@ describe.each<Engine>(['js', 'rg'])(
       );
     });
 
-    // As root every file is readable, so there is nothing to observe.
-    it.skipIf(process.getuid?.() === 0)(
+    // Skip reason: as root the search runs as `nobody`, which needs a checkout that user can read.
+    it.skipIf(unprivilegedUnavailable() !== null)(
       'an unreadable file met in a walk is reported, the rest is searched',
       async () => {
         const d = makeTree({ 'a.txt': 'needle a\n', 'secret.txt': 'needle secret\n' });
         fs.chmodSync(path.join(d, 'secret.txt'), 0);
-        const r = await run(d, { pattern: 'needle', paths: '.' }, { engine });
+        const r = await asUnprivileged(d, () => run(d, { pattern: 'needle', paths: '.' }, { engine }));
         expect(r.details.files).toEqual(['a.txt']);
         expect(r.text).toMatch(/Could not read: secret\.txt/);
       },
