@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { asUnprivileged, unprivilegedUnavailable } from '../../core/test/fixtures/unprivileged.js';
 import { main } from '../src/cli/main.js';
 import { CASES, type CompatCase, deliberateStderr } from './rg-compat/cases.js';
 
@@ -152,6 +153,65 @@ describe('trawl rg: the messages ripgrep gives', () => {
       expect((await trawlRg(engine, ['-a', 'foo\\x00?', 'foo'], dir)).stdout).toBe('foo\n');
     }
   });
+
+  // Skip reason: as root the searches run as `nobody`, which needs a checkout that user can read.
+  it.skipIf(unprivilegedUnavailable() !== null)(
+    "reports an unreadable file and directory in ripgrep 15's words, searches the rest, exits 2",
+    async () => {
+      const dir = materialize({
+        from: '',
+        files: {
+          'a.txt': 'needle a\n',
+          'secret.txt': 'needle s\n',
+          'locked/b.txt': 'needle b\n',
+          'sub/c.txt': 'needle c\n',
+          'deep/x/d.txt': 'needle d\n',
+        },
+        args: [],
+        stdout: '',
+        code: 2,
+      });
+      for (const p of ['secret.txt', 'locked', 'deep/x']) fs.chmodSync(path.join(dir, p), 0);
+      fs.chmodSync(root, 0o755); // the cases' parent, for `nobody` to reach `dir`
+      const lines = (t: string) => t.split('\n').filter(Boolean).sort();
+      const trawl = async (engine: 'js' | 'rg', args: string[]) => {
+        const r = await asUnprivileged(dir, () => trawlRg(engine, args, dir));
+        return { code: r.code, stdout: lines(r.stdout), stderr: lines(r.stderr) };
+      };
+      // A walked directory is named with `./` and, walked in one thread, in longer words; a file as shown.
+      for (const engine of engines)
+        expect(await trawl(engine, ['--sort', 'path', 'needle']), engine).toEqual({
+          code: 2,
+          stdout: ['a.txt:needle a', 'sub/c.txt:needle c'],
+          stderr: [
+            'rg: ./deep/x: IO error for operation on ./deep/x: Permission denied (os error 13)',
+            'rg: ./locked: IO error for operation on ./locked: Permission denied (os error 13)',
+            'rg: secret.txt: Permission denied (os error 13)',
+          ],
+        });
+      if (!HAVE_RG) return;
+      const variants = [
+        ['needle'],
+        ['needle', '.'],
+        ['-j1', 'needle', 'locked', 'sub'],
+        ['needle', 'deep', 'secret.txt'],
+        ['--files'],
+        ['--files', '--sort', 'path', '.'],
+      ];
+      for (const args of variants) {
+        const r = asUnprivileged(dir, () =>
+          spawnSync(BUNDLED_RG, ['--no-config', ...args], {
+            cwd: dir,
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'pipe'],
+          }),
+        );
+        const rg = { code: r.status, stdout: lines(r.stdout), stderr: lines(r.stderr) };
+        for (const engine of engines)
+          expect(await trawl(engine, args), `${engine} ${args.join(' ')}`).toEqual(rg);
+      }
+    },
+  );
 
   it('names an unknown file type', async () => {
     const dir = materialize({ from: '', files: { 'a.rs': 'x\n' }, args: [], stdout: '', code: 2 });

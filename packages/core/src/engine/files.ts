@@ -6,7 +6,7 @@ import type { EngineName } from '../search/events.js';
 import { compareUtf8 } from '../util/path-order.js';
 import { Walker, type WalkIssue } from '../walk/walker.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
-import { rgWalkArgs } from './rg/rg-engine.js';
+import { parseRgError, rgWalkArgs } from './rg/rg-engine.js';
 import { deadlineMsOf, EngineUnavailableError, type SearchRequest, walkOptionsOf } from './search.js';
 
 /** What a listing found: the files, in output order, and what went wrong on the way. */
@@ -84,10 +84,13 @@ async function listWithRg(
     await new Promise((resolve) => child.once('close', resolve));
     files.push(...found.sort(compareUtf8));
     for (const line of stderr.split('\n')) {
-      const m = /^rg: (.*?): (.*?)(?: \(os error \d+\))?$/.exec(line);
-      if (!m) continue;
-      if (m[1] === root && /No such file/.test(m[2]!)) missingRoots.push(root);
-      errors.push({ path: m[1]!, code: /No such file/.test(m[2]!) ? 'ENOENT' : 'EIO', message: m[2]! });
+      const e = parseRgError(line);
+      if (e) {
+        if (e.path === root && e.code === 'ENOENT') missingRoots.push(root);
+        errors.push(e);
+      } else if (/^rg: .*?: /.test(line)) {
+        errors.push({ path: '', code: 'ERG', message: line.slice(4) }); // a loop: its message names the paths
+      }
     }
   }
   return { files, errors, missingRoots, engine: 'rg' };

@@ -512,16 +512,22 @@ function killChild(child: ChildProcess): void {
 function collectErrors(stderr: string, summary: SearchSummary, code: number | null): void {
   for (const line of stderr.split('\n')) {
     if (!line.trim()) continue;
-    const m = /^(?:rg: )?(.*?): (.*?)(?: \(os error (\d+)\))?$/.exec(line);
-    if (m && m[3] !== undefined) {
-      const code = OS_ERRORS[Number(m[3])] ?? `E${m[3]}`;
-      if (code === 'ENOENT' && summary.missingRoots.includes(m[1]!)) continue;
-      summary.errors.push({ path: m[1]!, code, message: m[2]! });
-      if (code === 'EACCES' || code === 'EPERM') summary.skipped.unreadable++;
+    const e = parseRgError(line);
+    if (e) {
+      if (e.code === 'ENOENT' && summary.missingRoots.includes(e.path)) continue;
+      summary.errors.push(e);
+      if (e.code === 'EACCES' || e.code === 'EPERM') summary.skipped.unreadable++;
     } else if (code === 2 && !/^No files were searched/.test(line) && !/^Running with --debug/.test(line)) {
       summary.errors.push({ path: '', code: 'ERG', message: line.replace(/^rg: /, '') });
     }
   }
+}
+
+/** One of rg's per-path error lines (`rg: PATH: MESSAGE (os error N)`) as an error with its errno name. */
+export function parseRgError(line: string): { path: string; code: string; message: string } | null {
+  const m = /^(?:rg: )?(.*?): (.*?) \(os error (\d+)\)$/.exec(line);
+  if (!m) return null;
+  return { path: m[1]!, code: OS_ERRORS[Number(m[3])] ?? `E${m[3]}`, message: m[2]! };
 }
 
 const OS_ERRORS: Record<number, string> = {

@@ -676,7 +676,7 @@ async function runRg(
   }
   let errored = false;
   if (summary) {
-    errored = await reportSummary(summary, io, messages, rgWording(paths, flags));
+    errored = await reportSummary(summary, io, messages, errorWording(paths, flags, io.cwd));
     // ripgrep's warning when the walk found nothing to search (only when no path was given).
     if (
       paths.length === 0 &&
@@ -750,7 +750,7 @@ async function listFilesCommand(
   };
   await write(io.stdout, files.map((f) => `${shown(f)}${sep}`).join(''));
   if (flags.messages) {
-    const wording = rgWording(request.paths ?? [], flags);
+    const wording = errorWording(request.paths ?? [], flags, io.cwd);
     for (const e of listing.errors) await write(io.stderr, rgErrorLine(e, listing.missingRoots, wording));
   }
   if (listing.errors.length > 0) return 2;
@@ -861,39 +861,51 @@ function readPatternFile(file: string, cwd: string): string[] {
   return lines.map((l) => l.replace(/\r$/, ''));
 }
 
+/** What decides how ripgrep words an error: the paths as typed, whether it walks in one thread, where it runs. */
+interface ErrorWording {
+  paths: readonly string[];
+  serialWalk: boolean;
+  cwd: string;
+}
+
+function errorWording(paths: readonly string[], flags: RgFlags, cwd: string): ErrorWording {
+  return { paths, serialWalk: Boolean(flags.sort || flags.sortr) || flags.threads === 1, cwd };
+}
+
 /**
- * An error met while walking or reading, in ripgrep's words: a path that is not there is
- * `P: IO error for operation on P: No such file or directory (os error 2)`, a file that cannot be read
- * `P: Permission denied (os error 13)`; a loop and other messages are already worded as ripgrep's.
+ * An error met while walking or reading, in ripgrep 15's words. A path that is not there:
+ * `P: IO error for operation on P: No such file or directory (os error 2)`, shortened to `P: No such file…` when
+ * several paths go to its parallel walker. A file that cannot be opened: `P: Permission denied (os error 13)`, P as
+ * its matches would be shown. A directory that cannot be read: named as walked (`./` below the implicit root), in
+ * the single-threaded walker's longer words. A loop and other messages are already worded as ripgrep's.
  */
 function rgErrorLine(
   e: { path: string; code: string; message: string },
   missingRoots: readonly string[],
-  wording: 'parallel' | 'serial',
+  w: ErrorWording,
 ): string {
   if (!e.path) return `rg: ${e.message}\n`;
   if (e.code === 'ENOENT')
-    return wording === 'parallel' && missingRoots.includes(e.path)
+    return w.paths.length > 1 && !w.serialWalk && missingRoots.includes(e.path)
       ? `rg: ${e.path}: No such file or directory (os error 2)\n`
       : `rg: ${e.path}: IO error for operation on ${e.path}: No such file or directory (os error 2)\n`;
-  if (e.code === 'EACCES') return `rg: ${e.path}: Permission denied (os error 13)\n`;
+  if (e.code === 'EACCES') {
+    const dir = isDirectory(e.path, w.cwd);
+    const bare = e.path.startsWith('./') ? e.path.slice(2) : e.path;
+    const p = w.paths.length > 0 ? e.path : dir ? `./${bare}` : bare;
+    return dir && w.serialWalk
+      ? `rg: ${p}: IO error for operation on ${p}: Permission denied (os error 13)\n`
+      : `rg: ${p}: Permission denied (os error 13)\n`;
+  }
   return `rg: ${e.path}: ${e.message}\n`;
 }
 
 /** Errors and partial outcomes go to stderr, as ripgrep's do; true when the exit code must be 2. */
-/**
- * ripgrep words a root that is not there by the walker it used: its parallel one (several paths, no --sort,
- * not -j1) says `P: No such file…`, its single-threaded one `P: IO error for operation on P: …`.
- */
-function rgWording(paths: readonly string[], flags: RgFlags): 'parallel' | 'serial' {
-  return paths.length > 1 && !flags.sort && !flags.sortr && flags.threads !== 1 ? 'parallel' : 'serial';
-}
-
 async function reportSummary(
   s: SearchSummary,
   io: CliIO,
   messages: boolean,
-  wording: 'parallel' | 'serial',
+  wording: ErrorWording,
 ): Promise<boolean> {
   let failed = s.errors.length > 0;
   if (messages) for (const e of s.errors) await write(io.stderr, rgErrorLine(e, s.missingRoots, wording));
@@ -907,6 +919,14 @@ async function reportSummary(
     await write(io.stderr, 'trawl: walk budget reached; results are partial\n');
   }
   return failed;
+}
+
+function isDirectory(p: string, cwd: string): boolean {
+  try {
+    return fs.statSync(path.resolve(cwd, p)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function isFile(p: string, cwd: string): boolean {
