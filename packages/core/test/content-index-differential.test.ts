@@ -86,6 +86,11 @@ function generate(root: string, seed: number): void {
   fs.writeFileSync(path.join(root, 'docs', 'keep.md'), 'needle kept\n');
   fs.writeFileSync(path.join(root, 'src', '.ignore'), 'deep/\n');
   fs.writeFileSync(path.join(root, 'bin.dat'), Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2]));
+  // UTF-16 with a byte-order mark: the searcher decodes it, so its raw bytes do not hold the literals.
+  fs.writeFileSync(
+    path.join(root, 'src', 'wide.txt'),
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a needle in UTF-16\nGAMMA kelvin\n', 'utf16le')]),
+  );
   fs.writeFileSync(path.join(root, 'src', 'big.txt'), `${'needle haystack\n'.repeat(4000)}tail alpha\n`);
   // Long files with rare words: an index with small blocks searches them through windows (search/windows.ts).
   for (const [k, d] of ['', 'src', 'src/lib', 'docs'].entries())
@@ -138,6 +143,11 @@ const QUERIES: Query[] = [
   // Longer than a tiny test block (+ 3 bytes): the block query keeps only the literal's first bytes.
   { pattern: 'needle haystack\nneedle haystack', multiline: true },
   { pattern: 'sched_clockneedle|fooBarhaystack' },
+  // The literals say nothing of the raw bytes: inverted, --null-data, -E other than UTF-8.
+  { pattern: 'needle', invertMatch: true },
+  { pattern: 'needle', nullData: true },
+  { pattern: 'needle', encoding: 'utf-16le' },
+  { pattern: 'needle', encoding: 'none' },
   // Without a usable literal: these scan, and say so.
   { pattern: '[a-z]{5}\\d' },
   { pattern: 'ab' },

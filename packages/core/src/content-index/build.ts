@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { startsWithUtf16Bom } from '../search/searcher.js';
 import { blockCount } from './blocks.js';
 import { FLAG_NUL, FLAG_RACY, FLAG_UNINDEXED, type IndexFileToWrite, writeIndexFile } from './format.js';
 import { GRAM, GramCollector } from './grams.js';
@@ -248,7 +249,9 @@ export function buildPart(
       textBytes += len;
       records[at + 3] =
         (st.mtimeMs >= now() - RACY_MTIME_MS ? FLAG_RACY : 0) |
-        (buf.subarray(0, len).indexOf(0) >= 0 ? FLAG_NUL : 0);
+        (buf.subarray(0, len).indexOf(0) >= 0 ? FLAG_NUL : 0) |
+        // The searcher decodes UTF-16 text: its literals are not in these bytes, so the file is always searched.
+        (startsWithUtf16Bom(buf, len) ? FLAG_UNINDEXED : 0);
     } catch {
       // unreadable: stays FLAG_UNINDEXED, so every search reads it (and reports what it finds)
     } finally {

@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
+import { startsWithUtf16Bom } from '../search/searcher.js';
 import { GramCollector } from './grams.js';
 import { MAX_INDEXED_FILE_BYTES, RACY_MTIME_MS } from './limits.js';
 
 /** A file re-indexed in memory since the base was built. */
 export interface OverlayFile {
-  /** Sorted grams; null when the content could not be indexed (too large, unreadable): always searched. */
+  /** Sorted grams; null when the content could not be indexed (too large, unreadable, UTF-16): always searched. */
   grams: Uint32Array | null;
   size: number;
   mtimeMs: number;
@@ -58,6 +59,8 @@ export class FileReindexer {
         len += n;
       }
       if (len !== st.size) return { grams: null, ...meta, racy: true };
+      // The searcher decodes UTF-16 text: its literals are not in these bytes, so the file is always searched.
+      if (startsWithUtf16Bom(this.buf, len)) return { grams: null, ...meta };
       this.collector.collect(this.buf, 0, len);
       const grams = Uint32Array.from(this.collector.list()).sort();
       return { grams, ...meta, nul: this.buf.subarray(0, len).indexOf(0) >= 0 };

@@ -11,7 +11,7 @@ import {
 import { type CompiledPattern, compilePattern } from '../match/index.js';
 import { expandReplacement } from '../match/rg-patterns.js';
 import type { SearchEvent, SearchSummary } from '../search/events.js';
-import { type SearchMode, swapTerminatorChars } from '../search/searcher.js';
+import { type SearchMode, swapTerminatorChars, transcodes } from '../search/searcher.js';
 import type { WalkOptions } from '../walk/walker.js';
 import { searchContent } from './js/content-search.js';
 import { runJsEngine } from './js/js-engine.js';
@@ -255,8 +255,23 @@ export async function preselect(
   const { run, compiled } = prepareRun(request);
   if (request.engine === 'rg')
     return { use: { used: false, reason: 'engine rg was asked for' }, index: request.index };
+  const unfit = indexUnfit(run);
+  if (unfit !== null) return { use: { used: false, reason: unfit }, index: request.index };
   const selection = await request.index.select(selectRequestOf(run, compiled));
   return { use: selection.use, index: { select: async () => selection } };
+}
+
+/**
+ * Why the index cannot narrow this search, or null. It answers which files' raw bytes may hold a required
+ * literal: inverted, a file without the literals is all matches; with --null-data the literals are of the
+ * swapped text; with -E other than UTF-8 they are of the decoded text.
+ */
+function indexUnfit(run: EngineRun): string | null {
+  if (run.searcher.invert) return '-v: a file without the literals matches everywhere';
+  if (run.searcher.nullData) return '--null-data: the literals are not the file bytes';
+  if (transcodes(run.searcher.encoding))
+    return `-E ${run.searcher.encoding}: the literals are not the file bytes`;
+  return null;
 }
 
 function selectRequestOf(run: EngineRun, compiled: CompiledPattern): IndexSelectRequest {
@@ -283,9 +298,10 @@ async function* throughIndex(
   start: () => AsyncGenerator<SearchEvent[], void, undefined>,
 ): AsyncGenerator<SearchEvent[], void, undefined> {
   const began = run.now();
-  let use: IndexUse = { used: false, reason: 'engine rg was asked for' };
+  const unfit = request.engine === 'rg' ? 'engine rg was asked for' : indexUnfit(run);
+  let use: IndexUse = { used: false, reason: unfit ?? '' };
   let source: AsyncGenerator<SearchEvent[], void, undefined> | null = null;
-  if (request.engine !== 'rg') {
+  if (unfit === null) {
     const selection = await index.select(selectRequestOf(run, compiled));
     use = selection.use;
     if (selection.walk) source = runJsEngine({ ...run, files: selection.walk, engineReason: use.reason });
