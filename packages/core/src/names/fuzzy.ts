@@ -117,17 +117,7 @@ export function fuzzyQuality(q: string, t: NameTarget): number {
     const base = i * n;
     for (let k = 0; k < rowLen[i]!; k++) {
       const p = posBuf[base + k]!;
-      let best = NEG;
-      for (let r = 0; r < prevLen; r++) {
-        const pk = posBuf[prevBase + r]!;
-        if (pk >= p) break;
-        const v = valBuf[prevBase + r]!;
-        if (v <= NEG / 2) continue;
-        const d = p - pk;
-        const cand =
-          d === 1 ? v + F_CONSECUTIVE : v - Math.min(F_GAP_OPEN + (d - 2) * F_GAP_EXTEND, F_GAP_MAX);
-        if (cand > best) best = cand;
-      }
+      const best = bestPredecessor(posBuf, valBuf, prevBase, prevLen, p, NEG);
       valBuf[base + k] =
         best > NEG / 2 ? best + F_BASE + boundaryBonus(rel, p, ns) + (p >= ns ? F_IN_NAME : 0) : NEG;
     }
@@ -136,6 +126,63 @@ export function fuzzyQuality(q: string, t: NameTarget): number {
   const lastBase = (m - 1) * n;
   for (let k = 0; k < rowLen[m - 1]!; k++) if (valBuf[lastBase + k]! > raw) raw = valBuf[lastBase + k]!;
   return qualityOf(raw, m);
+}
+
+/** The score after a query character at distance `d` past one scored `v`: adjacent earns, a gap costs. */
+function transition(v: number, d: number): number {
+  return d === 1 ? v + F_CONSECUTIVE : v - gapCost(d);
+}
+
+/** What a gap of `d` positions (d ≥ 2) costs. */
+function gapCost(d: number): number {
+  return Math.min(F_GAP_OPEN + (d - 2) * F_GAP_EXTEND, F_GAP_MAX);
+}
+
+/**
+ * The best score a query character at `p` can reach from the previous row (ascending positions `pos[base, base +
+ * len)` scored `val`), or `floor` when no position before `p` is reachable.
+ */
+function bestPredecessor(
+  pos: Int32Array,
+  val: Float64Array,
+  base: number,
+  len: number,
+  p: number,
+  floor: number,
+): number {
+  let best = floor;
+  for (let r = 0; r < len; r++) {
+    const pk = pos[base + r]!;
+    if (pk >= p) break;
+    const v = val[base + r]!;
+    if (v <= NEG / 2) continue;
+    const cand = transition(v, p - pk);
+    if (cand > best) best = cand;
+  }
+  return best;
+}
+
+/**
+ * Rows of positions, one per query character (row i at `pos[i * stride]`, `len[i]` long, ascending): every
+ * j in [from, to) where `s` holds that character (`prepareTable` set for the query).
+ */
+function bucketPositions(
+  s: string,
+  from: number,
+  to: number,
+  pos: Int32Array,
+  len: Int32Array,
+  stride: number,
+): void {
+  for (let j = from; j < to; j++) {
+    const c = s.charCodeAt(j);
+    let bits = c < 128 ? charTable[c]! : 0;
+    while (bits !== 0) {
+      const i = 31 - Math.clz32(bits & -bits);
+      bits &= bits - 1;
+      pos[i * stride + len[i]!++] = j;
+    }
+  }
 }
 
 function qualityOf(raw: number, m: number): number {
@@ -171,9 +218,7 @@ export function fuzzyQualityDense(q: string, t: NameTarget): number {
       for (let k = 0; k < j; k++) {
         const v = prev[k]!;
         if (v <= NEG / 2) continue;
-        const d = j - k;
-        const cand =
-          d === 1 ? v + F_CONSECUTIVE : v - Math.min(F_GAP_OPEN + (d - 2) * F_GAP_EXTEND, F_GAP_MAX);
+        const cand = transition(v, j - k);
         if (cand > best) best = cand;
       }
       if (best > NEG / 2)
@@ -256,15 +301,7 @@ export class SplitAligner {
     const val = this.nameVals;
     const len = this.nameLen;
     len.fill(0, 0, m);
-    for (let j = ns; j < n; j++) {
-      const c = s.charCodeAt(j);
-      let bits = c < 128 ? charTable[c]! : 0;
-      while (bits !== 0) {
-        const i = 31 - Math.clz32(bits & -bits);
-        bits &= bits - 1;
-        pos[i * span + len[i]!++] = j;
-      }
-    }
+    bucketPositions(s, ns, n, pos, len, span);
     let best = T[off + m * SEED_SPAN + m]!; // everything matched inside the directory part
     for (let i = 0; i < m; i++) {
       const base = i * span;
@@ -280,16 +317,7 @@ export class SplitAligner {
             const consec = T[off + m * SEED_SPAN + (i - 1)]!;
             if (consec > from) from = consec;
           }
-          for (let r = 0; r < len[i - 1]!; r++) {
-            const pk = pos[prevBase + r]!;
-            if (pk >= j) break;
-            const v = val[prevBase + r]!;
-            if (v <= NEG / 2) continue;
-            const d = j - pk;
-            const cand =
-              d === 1 ? v + F_CONSECUTIVE : v - Math.min(F_GAP_OPEN + (d - 2) * F_GAP_EXTEND, F_GAP_MAX);
-            if (cand > from) from = cand;
-          }
+          from = bestPredecessor(pos, val, prevBase, len[i - 1]!, j, from);
         }
         const v = from > NEG / 2 ? from + F_BASE + boundaryBonus(rel, j, ns) + F_IN_NAME : NEG;
         val[base + k] = v;
@@ -323,33 +351,14 @@ export class SplitAligner {
       valBuf = new Float64Array(posBuf.length);
     }
     rowLen.fill(0, 0, m);
-    for (let j = 0; j < ns; j++) {
-      const c = s.charCodeAt(j);
-      let bits = c < 128 ? charTable[c]! : 0;
-      while (bits !== 0) {
-        const i = 31 - Math.clz32(bits & -bits);
-        bits &= bits - 1;
-        posBuf[i * ns + rowLen[i]!++] = j;
-      }
-    }
+    bucketPositions(s, 0, ns, posBuf, rowLen, ns);
     for (let i = 0; i < m; i++) {
       const base = i * ns;
       const prevBase = (i - 1) * ns;
       for (let k = 0; k < rowLen[i]!; k++) {
         const p = posBuf[base + k]!;
         let from = i === 0 ? 0 : NEG;
-        if (i > 0) {
-          for (let r = 0; r < rowLen[i - 1]!; r++) {
-            const pk = posBuf[prevBase + r]!;
-            if (pk >= p) break;
-            const v = valBuf[prevBase + r]!;
-            if (v <= NEG / 2) continue;
-            const d = p - pk;
-            const cand =
-              d === 1 ? v + F_CONSECUTIVE : v - Math.min(F_GAP_OPEN + (d - 2) * F_GAP_EXTEND, F_GAP_MAX);
-            if (cand > from) from = cand;
-          }
-        }
+        if (i > 0) from = bestPredecessor(posBuf, valBuf, prevBase, rowLen[i - 1]!, p, from);
         const v = from > NEG / 2 ? from + F_BASE + boundaryBonus(rel, p, ns) : NEG;
         valBuf[base + k] = v;
         if (v <= NEG / 2) continue;
@@ -358,7 +367,7 @@ export class SplitAligner {
         for (let x = 0; x < SEED_SPAN; x++) {
           const d = ns + x - p;
           if (d < 2) continue; // d === 1 is the consecutive case, below
-          const cand = v - Math.min(F_GAP_OPEN + (d - 2) * F_GAP_EXTEND, F_GAP_MAX);
+          const cand = v - gapCost(d);
           if (cand > T[row + x]!) T[row + x] = cand;
         }
         if (p === ns - 1) {
