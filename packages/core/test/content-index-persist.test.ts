@@ -11,6 +11,7 @@ import {
   readIndexFile,
   readIndexHead,
 } from '../src/content-index/format.js';
+import { forEachGram } from '../src/content-index/gram-table.js';
 import { indexDirFor, openIndex } from '../src/content-index/index.js';
 import { search } from '../src/engine/search.js';
 import type { SearchSummary } from '../src/search/events.js';
@@ -71,11 +72,12 @@ describe('content index: the persisted file', () => {
     await buildIndex(other, dir, () => false);
     expect(readIndexFile(dir, other).postings.dataBytes).not.toBe(whole.postings.dataBytes);
     const p = loaded.postings;
-    for (let i = 0; i < p.keys.length; i++) {
-      expect(Buffer.from(p.bytes(p.offsets[i]!, p.lengths[i]!))).toEqual(
-        Buffer.from(whole.postings.bytes(p.offsets[i]!, p.lengths[i]!)),
-      );
-    }
+    let lists = 0;
+    forEachGram(p, p.dataBytes, ({ offset, length }) => {
+      expect(Buffer.from(p.bytes(offset, length))).toEqual(Buffer.from(whole.postings.bytes(offset, length)));
+      lists++;
+    });
+    expect(lists).toBeGreaterThan(100);
     // Let go, it never reads again (its descriptor's number may be another file's by then).
     loaded.release();
     expect(() => p.bytes(0, 1)).toThrow(/let go/);
@@ -114,18 +116,29 @@ describe('content index: the persisted file', () => {
     const dir = indexDirFor(dataDir, root);
     await buildIndex(root, dir, () => false);
     const dist = path.resolve(__dirname, '../dist/content-index/format.js');
+    const tableDist = path.resolve(__dirname, '../dist/content-index/gram-table.js');
     // The child rewrites the index over and over (with a large payload, so a write takes a while) and says
     // when each write starts; it is killed at the n-th start, in the middle of a write.
     const child = `
       const { writeIndexFile, readIndexFile } = await import(${JSON.stringify(dist)});
+      const { forEachGram } = await import(${JSON.stringify(tableDist)});
       const d = readIndexFile(${JSON.stringify(dir)}, ${JSON.stringify(root)});
+      // The table as a build hands it over (count 0xffffffff: left out).
+      const t = { keys: [], counts: [], offsets: [], lengths: [] };
+      forEachGram(d.postings, d.postings.dataBytes, (e) => {
+        t.keys.push(e.gram);
+        t.counts.push(e.count || 0xffffffff);
+        t.offsets.push(e.offset);
+        t.lengths.push(e.length);
+      });
+      const table = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Uint32Array.from(v)]));
       // Both versions are valid: the second carries 48 MiB of unused bytes after the postings.
       const lists = d.postings.bytes(0, d.postings.dataBytes);
       const big = new Uint8Array(48 * 1024 * 1024 + lists.length);
       big.set(lists);
       for (let i = 0; ; i++) {
         process.stdout.write('start\\n');
-        writeIndexFile(${JSON.stringify(dir)}, { ...d, postings: { ...d.postings, data: i % 2 ? lists : big } });
+        writeIndexFile(${JSON.stringify(dir)}, { ...d, postings: { ...table, data: i % 2 ? lists : big } });
       }`;
     for (const killAt of [1, 2, 3]) {
       const p = spawn(process.execPath, ['--input-type=module', '-e', child], {

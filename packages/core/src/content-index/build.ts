@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { startsWithUtf16Bom } from '../search/searcher.js';
 import { blockCount } from './blocks.js';
 import { FLAG_NUL, FLAG_RACY, FLAG_UNINDEXED, type IndexFileToWrite, writeIndexFile } from './format.js';
+import { gramTableBytes } from './gram-table.js';
 import { GRAM, GramCollector } from './grams.js';
 import type { IndexWorkerData } from './index-worker.js';
 import {
@@ -158,7 +159,9 @@ export async function buildIndex(
         maxListed(blocks, options.unlistedMinBlocks ?? UNLISTED_MIN_BLOCKS),
         textBytes < MIN_TEXT_FOR_SIZE_BOUND
           ? Number.POSITIVE_INFINITY
-          : MAX_INDEX_TEXT_SHARE * textBytes - fixedBytes(paths, nextBlock, merged.distinctGrams),
+          : MAX_INDEX_TEXT_SHARE * textBytes -
+              fixedBytes(paths, nextBlock) -
+              gramTableBytes(merged.counts, merged.lengths),
       ),
     ),
   };
@@ -334,11 +337,11 @@ function maxListed(blocks: Uint32Array, minBlocks: number): number {
 }
 
 /**
- * What the index holds besides the lists' bytes: per-file records, paths and block table, per-block-id newline
- * counts, per-gram table.
+ * What the index holds besides the lists and the gram table: per-file records, paths and block table,
+ * per-block-id newline counts.
  */
-function fixedBytes(paths: readonly string[], blockIds: number, grams: number): number {
+function fixedBytes(paths: readonly string[], blockIds: number): number {
   let pathBytes = 0;
   for (const p of paths) pathBytes += p.length + 1;
-  return paths.length * (32 + 8) + pathBytes + blockIds * 4 + grams * 16 + 4096;
+  return paths.length * (32 + 8) + pathBytes + blockIds * 4 + 4096;
 }

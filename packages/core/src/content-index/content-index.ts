@@ -253,7 +253,7 @@ export class ContentIndex implements SearchIndex {
       files: b?.data.paths.length ?? 0,
       textBytes: b?.data.textBytes ?? 0,
       indexBytes: b?.data.fileBytes ?? 0,
-      grams: b?.data.postings.keys.length ?? 0,
+      grams: b?.data.postings.grams ?? 0,
       builtAt: b?.data.builtAt ?? null,
       changedSinceBuild: this.changedSinceBuild,
       overlayFiles: this.overlay.size,

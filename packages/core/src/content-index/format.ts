@@ -8,9 +8,9 @@
  * an adversary's, and a CRC checks 180 MB in a tenth of the time SHA-256 took at start-up). Sections: `records`
  * (per file: size, mtime ms, inode, flags, as float64s), `paths` (root-relative, `/`-separated, NUL-terminated
  * UTF-8), `firstBlock` and `blocks` (per file, as uint32s: its first block id and how many blocks, blocks.ts),
- * `newlines` (per block id, uint32), and the postings of block ids (`keys`, `counts`, `offsets`, `lengths` as
- * uint32 arrays, then `data`: delta varints, last, so that a reader can keep everything before it in memory and
- * read lists on demand). The header names the block size.
+ * `newlines` (per block id, uint32), the gram table (`gramDir`, `listDir` as uint32s and `gramTable`, bytes:
+ * gram-table.ts), then the postings of block ids (`data`: delta varints), last, so that a reader can keep
+ * everything before it in memory and read lists on demand. The header names the block size.
  *
  * A file is written under a temporary name, fsynced and renamed over the old one, so a crash leaves the old
  * index or the new one, never a torn one. Anything that does not check out (magic, version, root, lengths,
@@ -19,9 +19,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { lowerBound } from './blocks.js';
+import { encodeGramTable, findGram, forEachGram, type GramTable } from './gram-table.js';
 import { INDEX_FORMAT_VERSION } from './limits.js';
-import { decodePostings, type PostingsToWrite, UNLISTED } from './postings-builder.js';
+import { decodePostings, type PostingsToWrite } from './postings-builder.js';
 
 const MAGIC = Buffer.from('TRWLCIX\0', 'latin1');
 export const INDEX_FILE = 'index.bin';
@@ -56,12 +56,7 @@ export interface IndexFileData {
  * read from the open index file (a loaded base keeps only the tables resident: start-up reads a sixth of the
  * file, and the lists a query needs are a few KB).
  */
-export interface PostingsTable {
-  /** Gram keys, ascending; per key its number of ids (or UNLISTED), byte offset and byte length. */
-  keys: Uint32Array;
-  counts: Uint32Array;
-  offsets: Uint32Array;
-  lengths: Uint32Array;
+export interface PostingsTable extends GramTable {
   /** Bytes of all lists. */
   dataBytes: number;
   /** Bytes [offset, offset + length) of the lists (valid until the next call). */
@@ -87,12 +82,10 @@ export type GramSource = Pick<IndexFileData, 'postings'>;
 
 export function gramBlocks(d: GramSource, gram: number): GramLookup {
   const p = d.postings;
-  const i = lowerBound(p.keys, gram);
-  if (i === p.keys.length || p.keys[i] !== gram) return null;
-  const count = p.counts[i]!;
-  if (count === UNLISTED) return 'unlisted';
-  const offset = p.offsets[i]!;
-  const length = p.lengths[i]!;
+  const e = findGram(p, gram);
+  if (e === null) return null;
+  if (e.count === 0) return 'unlisted';
+  const { count, offset, length } = e;
   // Decoded at once: `bytes()` gives a scratch buffer valid until its next call.
   return { count, blocks: () => decodePostings(p.bytes(offset, length), 0, length, count) };
 }
@@ -118,10 +111,9 @@ type SectionName =
   | 'firstBlock'
   | 'blocks'
   | 'newlines'
-  | 'keys'
-  | 'counts'
-  | 'offsets'
-  | 'lengths'
+  | 'gramDir'
+  | 'listDir'
+  | 'gramTable'
   | 'data';
 
 /** An index as the build hands it over: the postings' bytes may come as a stream of chunks. */
@@ -136,6 +128,7 @@ export function writeIndexFile(dir: string, d: IndexFileToWrite): number {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pathsBlob = Buffer.from(d.paths.map((p) => `${p}\0`).join(''), 'utf8');
   const data = d.postings.data;
+  const table = encodeGramTable(d.postings.keys, d.postings.counts, d.postings.offsets, d.postings.lengths);
   const parts: Array<[SectionName, number, (push: (chunk: Uint8Array) => void) => void]> = [
     ...(
       [
@@ -144,10 +137,9 @@ export function writeIndexFile(dir: string, d: IndexFileToWrite): number {
         ['firstBlock', bytesOf(d.firstBlock)],
         ['blocks', bytesOf(d.blocks)],
         ['newlines', bytesOf(d.newlines)],
-        ['keys', bytesOf(d.postings.keys)],
-        ['counts', bytesOf(d.postings.counts)],
-        ['offsets', bytesOf(d.postings.offsets)],
-        ['lengths', bytesOf(d.postings.lengths)],
+        ['gramDir', bytesOf(table.dir)],
+        ['listDir', bytesOf(table.listDir)],
+        ['gramTable', table.entries],
       ] as Array<[SectionName, Uint8Array]>
     ).map(([name, bytes]): [SectionName, number, (push: (c: Uint8Array) => void) => void] => [
       name,
@@ -341,15 +333,14 @@ function parseIndex(
   const firstBlock = u32(section('firstBlock'));
   const blocks = u32(section('blocks'));
   const newlines = u32(section('newlines'));
-  const keys = u32(section('keys'));
   let released = false;
   const resident = file ? null : body.subarray(span[0], span[0] + span[1]);
   let scratch = Buffer.allocUnsafe(0);
   const postings: PostingsTable = {
-    keys,
-    counts: u32(section('counts')),
-    offsets: u32(section('offsets')),
-    lengths: u32(section('lengths')),
+    grams: header.grams,
+    dir: u32(section('gramDir')),
+    listDir: u32(section('listDir')),
+    entries: section('gramTable'),
     dataBytes: span[1],
     bytes: (offset, length) => {
       if (resident) return resident.subarray(offset, offset + length);
@@ -365,16 +356,12 @@ function parseIndex(
       return scratch.subarray(0, length);
     },
   };
-  const n = keys.length;
   if (
     paths.length !== header.files ||
     records.length !== 4 * header.files ||
     firstBlock.length !== header.files ||
     blocks.length !== header.files ||
-    n !== header.grams ||
-    postings.counts.length !== n ||
-    postings.offsets.length !== n ||
-    postings.lengths.length !== n
+    !Number.isInteger(header.grams)
   )
     throw new IndexFormatError('inconsistent section sizes');
   if (!Number.isInteger(header.blockBytes) || header.blockBytes < 1)
@@ -387,10 +374,10 @@ function parseIndex(
   const files = firstBlock.length;
   if (newlines.length !== (files ? firstBlock[files - 1]! + blocks[files - 1]! + 1 : 0))
     throw new IndexFormatError('bad newline table');
-  for (let i = 0; i < n; i++) {
-    if (postings.offsets[i]! + postings.lengths[i]! > span[1])
-      throw new IndexFormatError('postings out of range');
-    if (i > 0 && keys[i]! <= keys[i - 1]!) throw new IndexFormatError('unsorted gram table');
+  try {
+    forEachGram(postings, span[1]);
+  } catch (err) {
+    throw new IndexFormatError((err as Error).message);
   }
   return {
     root: header.root,

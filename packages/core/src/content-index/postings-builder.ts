@@ -341,10 +341,6 @@ export class PostingsMerge {
     }
   }
 
-  get distinctGrams(): number {
-    return this.keys.length;
-  }
-
   /**
    * The longest list to keep so that the lists kept take at most `maxBytes`: the longest lists go first (they
    * narrow a query least). At most `maxListed` in any case.
@@ -454,7 +450,7 @@ export class PostingsMerge {
 }
 
 /** Bytes of `v` as a varint. */
-function varintLength(v: number): number {
+export function varintLength(v: number): number {
   let n = 1;
   while (v >= 0x80) {
     v = Math.floor(v / 128);
@@ -463,7 +459,8 @@ function varintLength(v: number): number {
   return n;
 }
 
-function writeVarint(data: Uint8Array, at: number, value: number): number {
+/** Writes `value` as a varint at `data[at]`; returns the position after it. */
+export function writeVarint(data: Uint8Array, at: number, value: number): number {
   let v = value;
   while (v >= 0x80) {
     data[at++] = (v & 0x7f) | 0x80;
