@@ -143,6 +143,16 @@ const QUERIES: Query[] = [
   // Longer than a tiny test block (+ 3 bytes): the block query keeps only the literal's first bytes.
   { pattern: 'needle haystack\nneedle haystack', multiline: true },
   { pattern: 'sched_clockneedle|fooBarhaystack' },
+  // An AND of literals (match/literals.ts `also`): within a line, or (-U, a match over lines) within a file.
+  { pattern: 'needle.*haystack' },
+  { pattern: 'haystack.*needle', beforeContext: 2, afterContext: 1 },
+  { pattern: 'GAMMA.*alpha|alpha.*GAMMA' },
+  { pattern: '(alpha|Beta)\\s*\\w*\\s*(haystack|deadbeef)' },
+  { pattern: 'needle.*kelvin', caseInsensitive: true },
+  { pattern: 'sched_clock \\w+ fooBar', wordRegexp: true },
+  { pattern: 'return.*function.*1234', maxCount: 1 },
+  { pattern: 'GAMMA[\\s\\S]{0,300}deadbeef', multiline: true },
+  { pattern: 'needle.*haystack', multiline: true },
   // The literals say nothing of the raw bytes: inverted, --null-data, -E other than UTF-8.
   { pattern: 'needle', invertMatch: true },
   { pattern: 'needle', nullData: true },
@@ -390,6 +400,27 @@ describe('content index: every search through the index equals the scan', () => 
         expect(counts.windowed).toBeGreaterThan(QUERIES.length);
       });
     }
+  }, 600_000);
+
+  it('an AND of literals narrows: within a line more than within a file, both more than one literal', async () => {
+    const root = path.join(tmp, 'and-16');
+    fs.mkdirSync(root);
+    generate(root, 5);
+    await withIndex(root, { blockBytes: 16 }, async (index) => {
+      const candidates = async (q: Query) => {
+        const through = await collect({ ...q, cwd: root, engine: 'js', index });
+        const scan = await collect({ ...q, cwd: root, engine: 'js' });
+        expect(normalise(through.events), JSON.stringify(q)).toEqual(normalise(scan.events));
+        expect(through.summary.index?.used, JSON.stringify(q)).toBe(true);
+        return through.summary.index!.candidates!;
+      };
+      // Words the generated text spreads (needle and haystack fill big.txt: in too many blocks to be listed).
+      const one = await candidates({ pattern: 'deadbeef' });
+      const inFile = await candidates({ pattern: 'deadbeef[\\s\\S]*function', multiline: true });
+      const inLine = await candidates({ pattern: 'deadbeef.*function' });
+      expect(inFile).toBeLessThan(one);
+      expect(inLine).toBeLessThan(inFile);
+    });
   }, 600_000);
 
   for (const [watch, seed, blockBytes] of [

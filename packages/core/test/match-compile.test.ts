@@ -343,6 +343,26 @@ describe('required literals (prefilter)', () => {
     expect(req('foo', { wordRegexp: true })?.literals).toEqual(['foo']);
   });
 
+  it('gives every set of literals a match must hold, for parts in sequence (an AND of ORs)', () => {
+    expect(req('kmalloc\\(.*GFP_ATOMIC\\)')).toEqual({
+      literals: ['GFP_ATOMIC)'],
+      caseInsensitive: false,
+      also: [['kmalloc(']],
+      oneLine: true,
+    });
+    expect(req('netif_rx\\w*\\(skb')?.also).toEqual([['(skb']]);
+    expect(req('a(b|c)d.*efgh')?.also).toEqual([['abd', 'acd']]);
+    // -U: a match may span lines when the pattern can match a newline; --null-data: lines end at NULs.
+    expect(req('foo\\s+barbaz', { multiline: true })).toMatchObject({ also: [['foo']], oneLine: false });
+    expect(req('foo.*barbaz', { multiline: true })?.oneLine).toBe(true);
+    expect(req('foo.*barbaz', { nullData: true })?.oneLine).toBe(false);
+    // Sets implied by another add nothing; a part that may be skipped requires nothing.
+    expect(req('foo')?.also).toBeUndefined();
+    expect(req('foobar.*(?:bar)?baz')).toMatchObject({ literals: ['foobar'], also: [['baz']] });
+    expect(req('abcd(?:.*wxyz)?')?.also).toBeUndefined();
+    expect(req('(foo.*bar)|(baz.*qux)')?.also).toBeUndefined();
+  });
+
   it('gives up when a match may contain no literal', () => {
     expect(req('[a-z]+')).toBeNull();
     expect(req('.')).toBeNull();

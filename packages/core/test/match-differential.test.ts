@@ -524,22 +524,29 @@ describe.runIf(RG15)('translator vs ripgrep 15 (bundled) and 13 (Debian)', () =>
     }
   });
 
-  it('every match contains one of the required literals', () => {
+  it('every match contains one of the required literals, of each required set', () => {
     let withLiterals = 0;
+    let withAnd = 0;
     for (const c of CASES) {
       const ours = compileCase(c);
       if (ours === 'error' || ours.required === null) continue;
       withLiterals++;
-      const { literals, caseInsensitive } = ours.required;
+      const { literals, caseInsensitive, also = [], oneLine } = ours.required;
+      if (also.length > 0) withAnd++;
       const fold = (t: string): string => (caseInsensitive ? t.replace(/[A-Z]/g, (x) => x.toLowerCase()) : t);
       for (const m of matchSpans(ours.regex, SAMPLE_TEXT)) {
         const text = fold(SAMPLE_TEXT.slice(m.start, m.end));
-        expect(
-          literals.some((l) => text.includes(fold(l))),
-          `${c.name}: ${JSON.stringify(text)} lacks ${JSON.stringify(literals)}`,
-        ).toBe(true);
+        // Every set is required (an AND of ORs): the index asks for all of them.
+        for (const set of [literals, ...also]) {
+          expect(
+            set.some((l) => text.includes(fold(l))),
+            `${c.name}: ${JSON.stringify(text)} lacks ${JSON.stringify(set)}`,
+          ).toBe(true);
+        }
+        if (oneLine) expect(text.includes('\n'), `${c.name}: a match over lines`).toBe(false);
       }
     }
     expect(withLiterals).toBeGreaterThan(40);
+    expect(withAnd).toBeGreaterThan(5);
   });
 });

@@ -258,7 +258,11 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
   const result: CompiledPattern = {
     regex,
     asciiRegex,
-    required: new LiteralExtractor(classes, iFlag).extract(hir),
+    // With --null-data the text's lines end at NULs: a match may hold a '\n' of the file.
+    required: new LiteralExtractor(classes, iFlag).extract(
+      hir,
+      options.nullData !== true && !canMatch(hir, LF, classes),
+    ),
     multiline,
     ...(linear ? { linear } : {}),
     effectivePattern: effective,

@@ -16,17 +16,34 @@ const MAX_STRINGS = 64;
 const MAX_CLASS_CHARS = 16;
 /** `x{n}`-style repeats are expanded into exact strings only up to this count. */
 const MAX_REPEAT = 8;
+/** At most this many sets are kept in an AND of required sets (the best ones): a weaker filter, never a wrong one. */
+const MAX_CONJUNCTS = 8;
 
 interface Info {
   /** Every string the node can match, when that set is small and known. */
   exact: string[] | null;
   /** Strings one of which every match contains (null: no requirement known). */
   required: string[] | null;
+  /**
+   * Sets every match contains one string of, each of them (an AND of ORs; `required` is the best single one).
+   * A pattern's parts in sequence each require their own: `kmalloc\(.*GFP_ATOMIC` needs both literals.
+   */
+  all: string[][];
 }
 
 export interface RequiredLiterals {
   literals: string[];
   caseInsensitive: boolean;
+  /**
+   * More sets of literals, every match also containing one literal of each (an AND with `literals`), compared
+   * as `literals` are. Absent when no other set is known.
+   */
+  also?: string[][];
+  /**
+   * Set with `also`: true when no match holds a '\n' byte, so one match's literals all lie in one line of the
+   * file (a consumer may ask for them near each other); false when a match may span lines.
+   */
+  oneLine?: boolean;
 }
 
 function score(set: string[] | null): number {
@@ -64,11 +81,22 @@ export class LiteralExtractor {
     private readonly caseInsensitive: boolean,
   ) {}
 
-  extract(h: Hir): RequiredLiterals | null {
+  /** `oneLine`: no match of `h` can hold a '\n' (reported with `also`). */
+  extract(h: Hir, oneLine = false): RequiredLiterals | null {
     const info = this.info(h);
     const best = better(info.exact, info.required);
     if (best === null || best.length === 0 || best.some((s) => s.length === 0)) return null;
-    return { literals: minimal(dedupe(best), this.caseInsensitive), caseInsensitive: this.caseInsensitive };
+    const literals = minimal(dedupe(best), this.caseInsensitive);
+    const out: RequiredLiterals = { literals, caseInsensitive: this.caseInsensitive };
+    const also = implied(
+      [literals, ...info.all.map((set) => minimal(set, this.caseInsensitive))],
+      this.caseInsensitive,
+    ).slice(1);
+    if (also.length > 0) {
+      out.also = also;
+      out.oneLine = oneLine;
+    }
+    return out;
   }
 
   /** The spellings of one code point a byte comparison must look for. */
@@ -112,22 +140,24 @@ export class LiteralExtractor {
     switch (h.t) {
       case 'empty':
       case 'look':
-        return { exact: [''], required: null };
+        return { exact: [''], required: null, all: [] };
       case 'lit': {
         const exact = this.charVariants(h.cp, h.fold);
-        return { exact, required: exact };
+        return { exact, required: exact, all: [exact] };
       }
       case 'class': {
         const members = this.classMembers(h.e);
-        if (members === null || members.length === 0) return { exact: null, required: null };
+        if (members === null || members.length === 0) return { exact: null, required: null, all: [] };
         const exact = this.spell(members);
-        return { exact, required: exact };
+        return { exact, required: exact, all: [exact] };
       }
       case 'group':
         return this.info(h.sub);
       case 'rep': {
         const sub = this.info(h.sub);
         const required = h.min >= 1 ? better(sub.required, sub.exact) : null;
+        // Each iteration holds the body's requirements; none is required when the body may be skipped.
+        const all = h.min >= 1 ? sub.all : [];
         let exact: string[] | null = null;
         if (sub.exact !== null && h.max !== null && h.max <= MAX_REPEAT) {
           exact = [];
@@ -143,12 +173,18 @@ export class LiteralExtractor {
           if (power === null) exact = null;
           if (exact !== null) exact = dedupe(exact);
         }
-        return { exact, required };
+        return { exact, required, all };
       }
       case 'cat': {
         let run: string[] | null = [''];
         let best: string[] | null = null;
         let allExact = true;
+        // Every run of exact items and every requirement of the other items is required of the whole; an exact
+        // item's own requirements are implied by the run that holds it.
+        const all: string[][] = [];
+        const endRun = (r: string[] | null) => {
+          if (r !== null && !(r.length === 1 && r[0] === '')) all.push(r);
+        };
         for (const item of h.items) {
           const info = this.info(item);
           best = better(best, info.required);
@@ -162,11 +198,14 @@ export class LiteralExtractor {
           // The run ends here (a non-literal item, or too many combinations): it is a candidate, and a new
           // run starts with this item when it is exact.
           best = better(best, run);
+          endRun(run);
+          if (info.exact === null) all.push(...info.all);
           allExact = false;
           run = info.exact;
         }
         best = better(best, run);
-        return { exact: allExact ? run : null, required: best };
+        endRun(run);
+        return { exact: allExact ? run : null, required: best, all: strongest(all) };
       }
       case 'alt': {
         const exact: string[] = [];
@@ -181,13 +220,43 @@ export class LiteralExtractor {
           if (r === null || r.some((s) => s.length === 0)) allRequired = false;
           else required.push(...r);
         }
+        const exactSet = allExact && exact.length <= MAX_STRINGS ? dedupe(exact) : null;
+        const requiredSet = allRequired ? dedupe(required) : null;
+        // One set for the whole alternation (an AND under an OR is not distributed).
+        const one = better(requiredSet, exactSet);
         return {
-          exact: allExact && exact.length <= MAX_STRINGS ? dedupe(exact) : null,
-          required: allRequired ? dedupe(required) : null,
+          exact: exactSet,
+          required: requiredSet,
+          all: one !== null && !one.some((x) => x.length === 0) ? [one] : [],
         };
       }
     }
   }
+}
+
+/** The MAX_CONJUNCTS best sets (an AND of fewer sets is weaker, never wrong), best first. */
+function strongest(sets: string[][]): string[][] {
+  if (sets.length <= MAX_CONJUNCTS) return sets;
+  return [...sets].sort((a, b) => score(b) - score(a)).slice(0, MAX_CONJUNCTS);
+}
+
+/**
+ * Drops every set another one implies (each string of the other contains a string of it: `kmalloc(` implies
+ * `{k}`), keeping the first of equal ones; `sets[0]` is always kept. Empty-string sets require nothing.
+ */
+function implied(sets: string[][], caseInsensitive: boolean): string[][] {
+  const key = (s: string): string => (caseInsensitive ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
+  const keyed = sets.map((set) => set.map(key));
+  const implies = (a: string[], b: string[]) => a.every((x) => b.some((y) => x.includes(y)));
+  const out: string[][] = [];
+  for (let i = 0; i < sets.length; i++) {
+    if (i > 0 && keyed[i]!.some((s) => s.length === 0)) continue;
+    const dropped =
+      i > 0 &&
+      keyed.some((other, j) => j !== i && implies(other, keyed[i]!) && (!implies(keyed[i]!, other) || j < i));
+    if (!dropped) out.push(sets[i]!);
+  }
+  return out;
 }
 
 /** Drops literals that contain another one (`bar`, `foobar` → `bar`): the filter accepts the same files. */
