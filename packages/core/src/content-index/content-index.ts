@@ -136,8 +136,12 @@ interface Base {
   /** Its tables in memory, its lists read from its open file (released when the base is replaced). */
   data: LoadedIndex;
   idOf: Map<string, number>;
-  /** Base ids whose record no longer describes the file (changed, re-indexed, deleted). */
+  /** Base ids whose record no longer describes the file (changed, re-indexed, deleted)… */
   stale: Uint8Array;
+  /** …and the same ids as a list (a select visits the changed files, not every file, to find them). */
+  staleIds: number[];
+  /** Per size cap, made on first use: the files a select takes whatever their content (see `alwaysSearched`). */
+  always: Map<number, Int32Array>;
 }
 
 interface WalkList {
@@ -149,7 +153,28 @@ interface WalkList {
   rels: string[];
   ids: Int32Array;
   stats: WalkStats;
+  /** The base `ids` are of (a base swapped in meanwhile makes the list unusable). */
+  base: Base;
+  /**
+   * Per base id, its position in `entries` (-1: not walked), or null when a file was walked twice (overlapping
+   * roots): a select then visits every entry. Positions of entries not in the base, and the recorded bytes of
+   * the walked base files.
+   */
+  posOf: Int32Array | null;
+  unknown: Int32Array;
+  baseBytes: number;
 }
+
+/** What a select picked: walk positions in walk order, per position its windows, and the bytes counted. */
+interface Picked {
+  positions: number[];
+  windows: Array<ByteWindows | undefined>;
+  pickedBytes: number;
+  totalBytes: number;
+}
+
+/** Size caps whose always-searched lists a base keeps (searches use one or two: the tool's, the engine's). */
+const MAX_SIZE_CAPS_KEPT = 4;
 
 const IGNORE_FILE_NAMES = new Set(['.gitignore', '.ignore', '.rgignore', '.git']);
 
@@ -493,13 +518,19 @@ export class ContentIndex implements SearchIndex {
   private setBase(data: LoadedIndex): void {
     const idOf = new Map<string, number>();
     for (let i = 0; i < data.paths.length; i++) idOf.set(data.paths[i]!, i);
-    const stale = new Uint8Array(data.paths.length);
-    for (const rel of this.dirty.keys()) markStale(idOf, stale, rel);
-    for (const rel of this.overlay.keys()) markStale(idOf, stale, rel);
+    const base: Base = {
+      data,
+      idOf,
+      stale: new Uint8Array(data.paths.length),
+      staleIds: [],
+      always: new Map(),
+    };
+    for (const rel of this.dirty.keys()) markStale(base, rel);
+    for (const rel of this.overlay.keys()) markStale(base, rel);
     // Lists are read only within a synchronous evaluation (select), never across an await: no search is
     // reading the old base's file when it is let go.
     this.base?.data.release();
-    this.base = { data, idOf, stale };
+    this.base = base;
     this.walks.clear();
   }
 
@@ -526,7 +557,7 @@ export class ContentIndex implements SearchIndex {
       changed++;
     }
     for (const id of check.racy) if (seen[id] && !b.stale[id]) this.markChanged(b.data.paths[id]!);
-    for (let id = 0; id < seen.length; id++) if (!seen[id]) b.stale[id] = 1; // gone
+    for (let id = 0; id < seen.length; id++) if (!seen[id]) setStale(b, id); // gone
     this.walks.clear();
     return changed;
   }
@@ -630,7 +661,7 @@ export class ContentIndex implements SearchIndex {
     const s = ++this.seq;
     this.dirty.set(rel, s);
     this.changedAt.set(rel, s);
-    if (this.base) markStale(this.base.idOf, this.base.stale, rel);
+    if (this.base) markStale(this.base, rel);
     this.scheduleBackground();
   }
 
@@ -735,7 +766,7 @@ export class ContentIndex implements SearchIndex {
     const s = ++this.seq;
     this.dirty.set(rel, s);
     this.changedAt.set(rel, s);
-    if (this.base) markStale(this.base.idOf, this.base.stale, rel);
+    if (this.base) markStale(this.base, rel);
   }
 
   private dropWatchersBelow(rel: string): void {
@@ -804,61 +835,34 @@ export class ContentIndex implements SearchIndex {
     const list = await this.walkList(req, trusted);
     if (list === null) return scan('the walk stopped (deadline, abort or budget)');
     const base = this.base;
+    if (list.base !== base) return scan('the index was replaced during the walk');
     const { files: bits, blocks: ks } = evaluateBlocks(base.data, query);
-    const r = base.data.records;
-    const picked: number[] = [];
-    // Per picked file, the byte ranges that hold its matches when the searcher may read only those.
-    const pickedWindows: Array<ByteWindows | undefined> = [];
-    // What the candidates cost to read: a windowed file counts its windows, not its size.
-    let pickedBytes = 0;
-    let totalBytes = 0;
-    const { ids, rels, entries } = list;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      let candidate: boolean;
-      let size: number;
-      if (id >= 0 && !base.stale[id]) {
-        size = r[id * 4]!;
-        const flags = r[id * 4 + 3]!;
-        candidate = bits[id] === 1 || (flags & FLAG_UNINDEXED) !== 0 || size > req.maxFilesize;
-        if (
-          !candidate &&
-          !trusted &&
-          !this.statMatches(entries[i]!.abs, size, r[id * 4 + 1]!, r[id * 4 + 2]!, (flags & FLAG_RACY) !== 0)
-        ) {
-          candidate = true;
-          this.markChanged(rels[i]!);
-        }
-      } else {
-        ({ candidate, size } = this.judgeChanged(rels[i]!, entries[i]!.abs, query, req.maxFilesize, trusted));
-      }
-      totalBytes += size;
-      if (candidate) {
-        const w = ks && id >= 0 ? this.windowsOf(id, ks, bits, req.maxFilesize, trusted) : undefined;
-        picked.push(i);
-        pickedWindows.push(w);
-        pickedBytes += w ? windowBytes(w) : size;
-      }
-    }
+    const picked =
+      trusted && list.posOf
+        ? this.pickWatched(list, list.posOf, bits, ks, query, req.maxFilesize)
+        : this.pickChecked(list, bits, ks, query, req.maxFilesize, trusted);
+    const { totalBytes, pickedBytes } = picked;
+    const { entries } = list;
     const n = entries.length;
-    const use: IndexUse = { used: true, reason: '', candidates: picked.length, files: n };
+    const count = picked.positions.length;
+    const use: IndexUse = { used: true, reason: '', candidates: count, files: n };
     if (
       (n >= MIN_FILES_FOR_SHARE_RULE || totalBytes >= MIN_BYTES_FOR_SHARE_RULE) &&
-      (picked.length > n * MAX_CANDIDATE_FILE_SHARE ||
+      (count > n * MAX_CANDIDATE_FILE_SHARE ||
         (pickedBytes > totalBytes * MAX_CANDIDATE_BYTE_SHARE && pickedBytes >= MIN_BYTES_FOR_SHARE_RULE))
     ) {
-      return scan(`${picked.length} of ${n} files may match: a scan is faster`);
+      return scan(`${count} of ${n} files may match: a scan is faster`);
     }
     const rootsAbs = req.walk.roots.map((r) => path.resolve(req.walk.cwd, r === '' ? '.' : r));
     const excluded = req.walk.exclude ? dirMemo(rootsAbs, req.walk.exclude) : null;
     const out: WalkEntry[] = [];
     const windows: Array<ByteWindows | undefined> = [];
     let windowed = 0;
-    for (let k = 0; k < picked.length; k++) {
-      const e = entries[picked[k]!]!;
+    for (let k = 0; k < count; k++) {
+      const e = entries[picked.positions[k]!]!;
       if (excluded?.(e.abs)) continue;
       out.push(e);
-      const w = pickedWindows[k];
+      const w = picked.windows[k];
       windows.push(w);
       if (w) windowed++;
     }
@@ -873,6 +877,111 @@ export class ContentIndex implements SearchIndex {
         ...(windowed > 0 ? { windows } : {}),
       },
     };
+  }
+
+  /**
+   * The candidates when the watchers vouch for the tree, in O(candidates + changed files): the base files the
+   * query picked, those it cannot judge by content (not indexed, past the size cap), and every file changed
+   * since the base, each judged by its overlay entry. Same answer as `pickChecked`, without visiting the walk.
+   */
+  private pickWatched(
+    list: WalkList,
+    posOf: Int32Array,
+    bits: Uint8Array,
+    ks: Uint32Array | null,
+    query: GramQuery,
+    maxFilesize: number,
+  ): Picked {
+    const base = list.base;
+    const r = base.data.records;
+    const positions: number[] = [];
+    const windows: Array<ByteWindows | undefined> = [];
+    let pickedBytes = 0;
+    let totalBytes = list.baseBytes;
+    const take = (id: number) => {
+      const p = posOf[id]!;
+      if (p < 0 || base.stale[id]) return;
+      const w = ks ? this.windowsOf(id, ks, bits, maxFilesize, true) : undefined;
+      positions.push(p);
+      windows.push(w);
+      pickedBytes += w ? windowBytes(w) : r[id * 4]!;
+    };
+    forEachSet(bits, take);
+    for (const id of alwaysSearched(base, maxFilesize)) if (!bits[id]) take(id);
+    const judge = (p: number) => {
+      const { candidate, size } = this.judgeChanged(
+        list.rels[p]!,
+        list.entries[p]!.abs,
+        query,
+        maxFilesize,
+        true,
+      );
+      totalBytes += size;
+      if (candidate) {
+        positions.push(p);
+        windows.push(undefined);
+        pickedBytes += size;
+      }
+    };
+    for (const id of base.staleIds) {
+      const p = posOf[id]!;
+      if (p < 0) continue;
+      totalBytes -= r[id * 4]!;
+      judge(p);
+    }
+    for (const p of list.unknown) judge(p);
+    return inWalkOrder(positions, windows, pickedBytes, totalBytes);
+  }
+
+  /**
+   * The candidates by visiting every walked file: when the watchers cannot vouch for the tree (each base file's
+   * size, mtime and inode are checked), or when the walk yielded a file twice.
+   */
+  private pickChecked(
+    list: WalkList,
+    bits: Uint8Array,
+    ks: Uint32Array | null,
+    query: GramQuery,
+    maxFilesize: number,
+    trusted: boolean,
+  ): Picked {
+    const base = list.base;
+    const r = base.data.records;
+    const positions: number[] = [];
+    // Per picked file, the byte ranges that hold its matches when the searcher may read only those.
+    const windows: Array<ByteWindows | undefined> = [];
+    // What the candidates cost to read: a windowed file counts its windows, not its size.
+    let pickedBytes = 0;
+    let totalBytes = 0;
+    const { ids, rels, entries } = list;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      let candidate: boolean;
+      let size: number;
+      if (id >= 0 && !base.stale[id]) {
+        size = r[id * 4]!;
+        const flags = r[id * 4 + 3]!;
+        candidate = bits[id] === 1 || (flags & FLAG_UNINDEXED) !== 0 || size > maxFilesize;
+        if (
+          !candidate &&
+          !trusted &&
+          !this.statMatches(entries[i]!.abs, size, r[id * 4 + 1]!, r[id * 4 + 2]!, (flags & FLAG_RACY) !== 0)
+        ) {
+          candidate = true;
+          this.markChanged(rels[i]!);
+        }
+      } else {
+        ({ candidate, size } = this.judgeChanged(rels[i]!, entries[i]!.abs, query, maxFilesize, trusted));
+      }
+      totalBytes += size;
+      if (candidate) {
+        const w = ks && id >= 0 ? this.windowsOf(id, ks, bits, maxFilesize, trusted) : undefined;
+        positions.push(i);
+        windows.push(w);
+        pickedBytes += w ? windowBytes(w) : size;
+      }
+    }
+    return { positions, windows, pickedBytes, totalBytes };
   }
 
   /**
@@ -992,14 +1101,31 @@ export class ContentIndex implements SearchIndex {
       }
     }
     if (walker.stats.stoppedBy) return null;
+    const ids = Int32Array.from(idList);
+    const r = base.data.records;
+    let posOf: Int32Array | null = new Int32Array(base.data.paths.length).fill(-1);
+    const unknown: number[] = [];
+    let baseBytes = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      if (id < 0) unknown.push(i);
+      else if (posOf && posOf[id] === -1) {
+        posOf[id] = i;
+        baseBytes += r[id * 4]!;
+      } else posOf = null; // walked twice (overlapping roots): selects visit every entry
+    }
     const list: WalkList = {
       key,
       generation,
       signature,
       entries,
       rels,
-      ids: Int32Array.from(idList),
+      ids,
       stats: walker.stats,
+      base,
+      posOf,
+      unknown: Int32Array.from(unknown),
+      baseBytes,
     };
     // Anything structural that happened while walking makes the list unfit to keep (it is still exact
     // for this search: those paths are marked changed and searched).
@@ -1032,6 +1158,52 @@ export class ContentIndex implements SearchIndex {
     for (const g of [...this.gitDirs].sort()) sig(path.join(absOf(this.root, g), '.git/info/exclude'));
     return parts.join('|');
   }
+}
+
+/** Picked positions (and their windows) sorted into walk order, with the bytes counted. */
+function inWalkOrder(
+  positions: number[],
+  windows: Array<ByteWindows | undefined>,
+  pickedBytes: number,
+  totalBytes: number,
+): Picked {
+  const order = positions.map((_, k) => k).sort((a, b) => positions[a]! - positions[b]!);
+  return {
+    positions: order.map((k) => positions[k]!),
+    windows: order.map((k) => windows[k]),
+    pickedBytes,
+    totalBytes,
+  };
+}
+
+/**
+ * The base files a select takes whatever their content: not indexed (too large to index, unreadable when
+ * built), or larger than the search's size cap (the searcher reports them as skipped). One pass per size cap
+ * a base is asked with (searches use one or two), kept with the base.
+ */
+function alwaysSearched(base: Base, maxFilesize: number): Int32Array {
+  let ids = base.always.get(maxFilesize);
+  if (!ids) {
+    const r = base.data.records;
+    const out: number[] = [];
+    for (let id = 0; id < base.data.paths.length; id++)
+      if ((r[id * 4 + 3]! & FLAG_UNINDEXED) !== 0 || r[id * 4]! > maxFilesize) out.push(id);
+    ids = Int32Array.from(out);
+    if (base.always.size >= MAX_SIZE_CAPS_KEPT) base.always.clear();
+    base.always.set(maxFilesize, ids);
+  }
+  return ids;
+}
+
+/** Calls `f` with every index of a 0/1 byte map holding 1, skipping zeros four bytes at a time. */
+function forEachSet(bits: Uint8Array, f: (i: number) => void): void {
+  const whole = bits.byteOffset % 4 === 0 ? bits.length >>> 2 : 0;
+  const words = new Uint32Array(bits.buffer, bits.byteOffset, whole);
+  for (let w = 0; w < whole; w++) {
+    if (words[w] === 0) continue;
+    for (let i = w * 4; i < w * 4 + 4; i++) if (bits[i]) f(i);
+  }
+  for (let i = whole * 4; i < bits.length; i++) if (bits[i]) f(i);
 }
 
 function windowBytes(w: ByteWindows): number {
@@ -1086,10 +1258,16 @@ function clearDeadWriters(dir: string): void {
   }
 }
 
-function markStale(idOf: Map<string, number>, stale: Uint8Array, rel: string): void {
-  const id = idOf.get(rel);
-  if (id !== undefined) stale[id] = 1;
+function markStale(base: Base, rel: string): void {
+  const id = base.idOf.get(rel);
+  if (id !== undefined) setStale(base, id);
   // A directory: everything below it may have changed too (rare: a directory event without a name).
+}
+
+function setStale(base: Base, id: number): void {
+  if (base.stale[id]) return;
+  base.stale[id] = 1;
+  base.staleIds.push(id);
 }
 
 function underNeverEntered(rel: string): boolean {
