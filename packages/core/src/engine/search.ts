@@ -174,11 +174,31 @@ async function* flatten(
  * consumers that handle many events (a printer of a million lines).
  */
 export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEvent[], void, undefined> {
-  const { run, engine, compiled } = prepareRun(request);
+  if (request.index && answersThroughIndex(request)) {
+    // The engine is chosen only if the index does not answer: vetting rg costs more than an indexed answer.
+    const began = (request.now ?? Date.now)();
+    const { run, compiled } = prepareRun(request, 'js for the index', began);
+    return throughIndex(request.index, request, compiled, run, () =>
+      startEngine(prepareRun(request, undefined, began)),
+    );
+  }
+  const prepared = prepareRun(request);
+  const { run, engine, compiled } = prepared;
   if (run.stdinContent && engine === 'js') return withStdinFirst(request, run, compiled);
-  const start = () => (engine === 'rg' ? runRgEngine(run) : runJsEngine(run));
-  if (!request.index) return start();
-  return throughIndex(request.index, request, compiled, run, start);
+  if (!request.index) return startEngine(prepared);
+  return throughIndex(request.index, request, compiled, run, () => startEngine(prepared));
+}
+
+function startEngine(p: {
+  run: EngineRun;
+  engine: 'js' | 'rg';
+}): AsyncGenerator<SearchEvent[], void, undefined> {
+  return p.engine === 'rg' ? runRgEngine(p.run) : runJsEngine(p.run);
+}
+
+/** Whether the index may answer (rg asked for by name never does; standard input is never indexed). */
+function answersThroughIndex(request: SearchRequest): boolean {
+  return request.engine !== 'rg' && !(request.stdin && (request.paths ?? []).includes('-'));
 }
 
 /** The path standard input is reported under, as ripgrep's. */
@@ -252,9 +272,9 @@ async function* withStdinFirst(
 export async function preselect(
   request: SearchRequest & { index: SearchIndex },
 ): Promise<{ use: IndexUse; index: SearchIndex }> {
-  const { run, compiled } = prepareRun(request);
   if (request.engine === 'rg')
     return { use: { used: false, reason: 'engine rg was asked for' }, index: request.index };
+  const { run, compiled } = prepareRun(request, 'js for the index');
   const unfit = indexUnfit(run);
   if (unfit !== null) return { use: { used: false, reason: unfit }, index: request.index };
   const selection = await request.index.select(selectRequestOf(run, compiled));
@@ -316,7 +336,16 @@ async function* throughIndex(
   }
 }
 
-function prepareRun(request: SearchRequest): {
+/**
+ * A request resolved into what the engines run from. With `'js for the index'` the engine is not chosen
+ * (no rg is looked for or vetted): the run is the js engine's, as an index's candidates are read by it.
+ */
+function prepareRun(
+  request: SearchRequest,
+  forIndex?: 'js for the index',
+  /** When the search began (its deadline counts from then); default now. */
+  began?: number,
+): {
   run: EngineRun;
   engine: 'js' | 'rg';
   compiled: CompiledPattern;
@@ -336,8 +365,10 @@ function prepareRun(request: SearchRequest): {
   // Nothing to walk: a warm worker searches a few named files in a few milliseconds, where starting rg
   // alone takes 25–40 ms on this machine kind — but starting a worker takes 45–70 ms. So rg, and a worker
   // is warmed for the next such search (a long-lived process: MCP, server, agent host).
-  const namedOnly = choice === 'auto' && namesOnlyFiles(roots, cwd);
-  if (namedOnly && searchWorkerStats().idle > 0) {
+  const namedOnly = !forIndex && choice === 'auto' && namesOnlyFiles(roots, cwd);
+  if (forIndex) {
+    engineReason = 'js: reads the index candidates';
+  } else if (namedOnly && searchWorkerStats().idle > 0) {
     engineReason = 'auto: named files only, warm worker';
   } else if (choice !== 'js') {
     if (namedOnly && request.prewarmWorker !== false) prewarmSearchWorker();
@@ -377,9 +408,9 @@ function prepareRun(request: SearchRequest): {
     // The js engine reads a file whole; nothing larger than MAX_READ_BYTES is read by either engine.
     maxFilesize: Math.min(request.maxFilesize ?? MAX_READ_BYTES, MAX_READ_BYTES),
     ...(deadlineMs !== undefined
-      ? { deadline: now() + deadlineMs }
+      ? { deadline: (began ?? now()) + deadlineMs }
       : engine === 'js'
-        ? { deadline: now() + JS_ENGINE_DEFAULT_DEADLINE_MS }
+        ? { deadline: (began ?? now()) + JS_ENGINE_DEFAULT_DEADLINE_MS }
         : {}),
     ...(request.signal ? { signal: request.signal } : {}),
     now,

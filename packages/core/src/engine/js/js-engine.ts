@@ -186,8 +186,10 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     return batch;
   };
 
+  // Nothing to read (a content index found no candidate): no worker is leased or set up for it.
+  if (run.files && run.files.entries.length === 0) walkDone = true;
   try {
-    if (stop === null) spawn();
+    if (stop === null && !walkDone) spawn();
     while (stop === null) {
       // Hand out work while some worker has room.
       while (!walkDone && stop === null) {
