@@ -28,9 +28,10 @@ import { type PendingFile, SKIP_DIRS } from './types.js';
 export interface RunContext {
   /**
    * Walks only find and count matching files; the page's files are then searched in full (a second, small
-   * search). Used with the rg engine, which would otherwise return every file's lines.
+   * search). Used with the rg engine, which would otherwise return every file's lines. Asked only when a
+   * walk would count first and no index answers it (looking for rg costs more than an indexed answer).
    */
-  countFirst: boolean;
+  countFirst: () => boolean;
   /** Milliseconds kept back from a counting walk so the page can still be searched after it. */
   detailReserveMs: number;
   /** The clock the deadline is measured on (a seam for tests). */
@@ -63,7 +64,7 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
         skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS),
       },
       ctx,
-      listed === null && ctx.countFirst && g.ranges === null && g.roots.some((r) => r.walks),
+      listed === null && g.ranges === null && g.roots.some((r) => r.walks),
     );
     await runEngine(
       {
@@ -97,7 +98,7 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
       skipDirs: ctx.skipDirs ?? g.skipDirs,
     },
     ctx,
-    listed === null && ctx.countFirst,
+    listed === null,
   );
   await runEngine(
     {
@@ -123,9 +124,11 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
 async function countFirstUnlessIndexed(
   request: SearchRequest,
   ctx: RunContext,
-  countFirst: boolean,
+  /** The walk would count first if the engine is rg (a full listing, without line ranges). */
+  mayCount: boolean,
 ): Promise<{ request: SearchRequest; countOnly: boolean }> {
-  if (!countFirst || !request.index) return { request, countOnly: countFirst };
+  if (!mayCount) return { request, countOnly: false };
+  if (!request.index) return { request, countOnly: ctx.countFirst() };
   let decided: Awaited<ReturnType<typeof preselect>>;
   try {
     decided = await preselect({
@@ -136,7 +139,7 @@ async function countFirstUnlessIndexed(
   } catch (err) {
     throw engineError(err);
   }
-  return { request: { ...request, index: decided.index }, countOnly: !decided.use.used };
+  return { request: { ...request, index: decided.index }, countOnly: !decided.use.used && ctx.countFirst() };
 }
 
 /** A counting walk: the first match of each file is enough. */
@@ -396,7 +399,7 @@ export async function findHiddenMatches(groups: readonly Group[], ctx: RunContex
   const subCtx: RunContext = {
     ...ctx,
     state: sub,
-    countFirst: true,
+    countFirst: () => true,
     output: 'files',
     detailReserveMs: 0,
     skipDirs: new Set(['.git']),

@@ -144,6 +144,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   };
 
   const state = new RunState(skip, pageSize);
+  let usesRipgrep: boolean | undefined;
   const ctx: RunContext = {
     cwd,
     cap,
@@ -156,7 +157,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     signal,
     baseRequest,
     compiled,
-    countFirst: willUseRipgrep(options.engine ?? 'auto', runnable),
+    countFirst: () => (usesRipgrep ??= willUseRipgrep(options.engine ?? 'auto', runnable)),
     clock,
     detailReserveMs: Math.min(DETAIL_RESERVE_MAX_MS, deadlineMs * DETAIL_RESERVE_SHARE),
   };
