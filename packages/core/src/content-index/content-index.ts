@@ -824,7 +824,7 @@ export class ContentIndex implements SearchIndex {
         return scan(`${root || '.'} is outside the indexed root`);
       let real: string;
       try {
-        real = fs.realpathSync(abs);
+        real = fs.realpathSync.native(abs);
       } catch {
         return scan(`${root || '.'} cannot be resolved`);
       }
