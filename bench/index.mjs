@@ -19,8 +19,12 @@
 //   --freshness-only: build (or reuse), start-up and freshness only; printed, never written.
 //   --queries-only: build (or reuse), start-up and the queries, no freshness step (it edits corpus files: not
 //              while another run uses the corpus); printed, never written.
+//   --only KIND[,KIND]: only the queries of these kinds (e.g. `common` for the broad ones that scan);
+//   --query TEXT: only the queries whose pattern contains TEXT. Either implies --queries-only.
 //   explain    per query, what the index decided (files it would read of the files walked, or why it scans),
 //              from the library in this process (`openIndex` on the same data directory, `watch: false`).
+//   CPU        per query, the mean CPU of one call in the indexed server (its threads and the rg children it
+//              reaped) beside rg one-shot's: printed on the query's line; under load it moves far less than wall.
 // Every figure carries the 1-minute load average at the moment it was taken.
 // The machine is shared and loaded this session: absolute times move; read the ratios, and the load column.
 import { spawnSync } from 'node:child_process';
@@ -113,6 +117,8 @@ function parseArgs(argv) {
     dataDir: null,
     freshnessOnly: false,
     queriesOnly: false,
+    only: null,
+    query: null,
   };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
@@ -122,15 +128,19 @@ function parseArgs(argv) {
     else if (a === '--quick') o.quick = true;
     else if (a === '--freshness-only') o.freshnessOnly = true;
     else if (a === '--queries-only') o.queriesOnly = true;
+    else if (a === '--only') o.only = argv[++k].split(',');
+    else if (a === '--query') o.query = argv[++k];
     // An index already built there (by `trawl index … --data-dir D`) is reused: no build is timed.
     else if (a === '--data-dir') o.dataDir = argv[++k];
     else if (a === '--help' || a === '-h') {
       console.log(
-        'node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick] [--data-dir D] [--freshness-only] [--queries-only]',
+        'node bench/index.mjs [--runs N] [--corpus linux|npm|all] [--write] [--quick] [--data-dir D] [--freshness-only] [--queries-only] [--only KIND[,KIND]] [--query TEXT]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
+  // A subset of the queries is not the benchmark: printed, never written.
+  if (o.only || o.query) o.queriesOnly = true;
   return o;
 }
 
@@ -236,6 +246,21 @@ function rgOnce(dir, q) {
   const t = performance.now();
   spawnSync(RG, [...args, '--', q.pattern, ...paths], { cwd: dir, stdio: ['ignore', 'ignore', 'ignore'] });
   return performance.now() - t;
+}
+
+/**
+ * CPU milliseconds a process has used (user + system), and those of its children it has reaped (ripgrep runs
+ * of a server, or the bench's own rg runs): on a loaded machine CPU moves far less than wall time does.
+ */
+function cpuOf(pid) {
+  try {
+    const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+    const tick = 10; // USER_HZ is 100 on Linux
+    return { self: (Number(f[11]) + Number(f[12])) * tick, children: (Number(f[13]) + Number(f[14])) * tick };
+  } catch {
+    return null;
+  }
 }
 
 function rssOf(pid) {
@@ -390,16 +415,27 @@ async function benchCorpus(name, opts) {
   }
   const explain = await explainer(dir, dataDir);
   const scanner = await startMcp(dir, dataDir, false);
-  const queries = opts.quick ? QUERIES[name].slice(0, 4) : QUERIES[name];
+  const queries = (opts.quick ? QUERIES[name].slice(0, 4) : QUERIES[name]).filter(
+    (q) => (!opts.only || opts.only.includes(q.kind)) && (!opts.query || q.pattern.includes(opts.query)),
+  );
   const rows = [];
   for (const q of queries) {
     const first = await call(indexed.client, q); // warm-up, and the answer compared below
     const scan = await call(scanner.client, q);
     const t = [];
     const r = [];
+    const cpu = { server: 0, rg: 0 };
     for (let k = 0; k < opts.runs; k++) {
+      const s0 = cpuOf(indexed.pid);
       t.push((await call(indexed.client, q)).ms);
+      const s1 = cpuOf(indexed.pid);
+      const b0 = cpuOf('self');
       r.push(rgOnce(dir, q));
+      const b1 = cpuOf('self');
+      if (s0 && s1 && b0 && b1) {
+        cpu.server += s1.self + s1.children - s0.self - s0.children;
+        cpu.rg += b1.children - b0.children;
+      }
     }
     const row = {
       q,
@@ -407,12 +443,14 @@ async function benchCorpus(name, opts) {
       rg: median(r),
       same: first.text === scan.text,
       scan: scan.ms,
+      // Mean CPU per call: the server (its threads and its rg children) and rg one-shot.
+      cpu: { server: cpu.server / opts.runs, rg: cpu.rg / opts.runs },
       load: loadavg()[0],
       use: await explain.use(q),
     };
     rows.push(row);
     console.log(
-      `${name}: ${q.kind} ${q.pattern}: ${ms(row.index)} vs rg ${ms(row.rg)} (${(row.index / row.rg).toFixed(3)}×)${row.same ? '' : ' ⚠ differs from scan'} [${useText(row.use)}] load ${row.load.toFixed(1)}`,
+      `${name}: ${q.kind} ${q.pattern}: ${ms(row.index)} vs rg ${ms(row.rg)} (${(row.index / row.rg).toFixed(3)}×; CPU ${ms(row.cpu.server)} vs ${ms(row.cpu.rg)})${row.same ? '' : ' ⚠ differs from scan'} [${useText(row.use)}] load ${row.load.toFixed(1)}`,
     );
   }
   await explain.close();
@@ -422,8 +460,11 @@ async function benchCorpus(name, opts) {
     await scanner.client.close();
     if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     const sel = rows.filter((r) => r.q.kind !== 'common');
+    const selective = sel.length
+      ? `selective p50 ${ms(median(sel.map((r) => r.index)))} = ${median(sel.map((r) => r.index / r.rg)).toFixed(3)}× rg`
+      : 'no selective query';
     console.log(
-      `${name}: selective p50 ${ms(median(sel.map((r) => r.index)))} = ${median(sel.map((r) => r.index / r.rg)).toFixed(3)}× rg; mix p50 ${ms(median(rows.map((r) => r.index)))} = ${median(rows.map((r) => r.index / r.rg)).toFixed(3)}× rg; worst ${Math.max(...rows.map((r) => r.index / r.rg)).toFixed(2)}×; RSS ${rss ? mb(rss) : 'n/a'} (load ${loadavg()[0].toFixed(1)})`,
+      `${name}: ${selective}; mix p50 ${ms(median(rows.map((r) => r.index)))} = ${median(rows.map((r) => r.index / r.rg)).toFixed(3)}× rg; worst ${Math.max(...rows.map((r) => r.index / r.rg)).toFixed(2)}×; RSS ${rss ? mb(rss) : 'n/a'} (load ${loadavg()[0].toFixed(1)})`,
     );
     return null;
   }
