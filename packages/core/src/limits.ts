@@ -29,6 +29,13 @@ export const NAMED_FILES_ONLY_MAX_BYTES = 8 * 1024 * 1024;
 export const RG_HELD_OUTPUT_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Held files reach the consumer several to a batch, up to about this many events: a broad search counting
+ * first yields one event per matching file (13 k for `return -EINVAL` on the Linux tree), and a batch per file
+ * cost an await per file in every consumer. Small enough that a batch is never a notable allocation.
+ */
+export const RG_BATCH_EVENTS = 1024;
+
+/**
  * A file with more rg JSON than this is passed on in parts of about this size (its `begin`, lines…, then
  * lines and its `end`), so one file's output is never held whole: the largest file of the Linux tree has
  * 64 000 matching lines for `\w+\d{4}`. 256 KiB is about a thousand lines: one write to stdout each.

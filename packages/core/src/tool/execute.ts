@@ -3,11 +3,12 @@ import {
   EngineUnavailableError,
   preselect,
   type SearchRequest,
-  search,
+  searchBatches,
   searchContent,
 } from '../engine/index.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
 import type { FileStats, SearchEvent, SearchSummary } from '../search/events.js';
+import { resolvePlain } from '../util/resolve-plain.js';
 import { Walker } from '../walk/walker.js';
 import { SearchToolError } from './errors.js';
 import type { ShownFile } from './format.js';
@@ -193,49 +194,52 @@ async function runEngine(
     ctx.state.timedOut = true;
     return;
   }
-  let events: AsyncGenerator<SearchEvent, void, undefined>;
+  // In the engine's batches: a broad count yields one event per matching file, and an await per event was
+  // a visible share of such a call.
+  let batches: AsyncGenerator<SearchEvent[], void, undefined>;
   try {
-    events = search({ ...request, deadlineMs: remaining });
+    batches = searchBatches({ ...request, deadlineMs: remaining });
   } catch (err) {
     throw engineError(err);
   }
   let current: { path: string; records: ToolRecord[] } | null = null;
   let summary: SearchSummary | null = null;
   try {
-    for await (const ev of events) {
-      switch (ev.type) {
-        case 'begin':
-          current = { path: ev.path, records: [] };
-          break;
-        case 'match':
-        case 'context': {
-          const { type, path: _p, ...record } = ev;
-          current?.records.push({ ...record, match: type === 'match' });
-          break;
+    for await (const batch of batches)
+      for (const ev of batch) {
+        switch (ev.type) {
+          case 'begin':
+            current = { path: ev.path, records: [] };
+            break;
+          case 'match':
+          case 'context': {
+            const { type, path: _p, ...record } = ev;
+            current?.records.push({ ...record, match: type === 'match' });
+            break;
+          }
+          case 'end': {
+            const abs = resolvePlain(ctx.cwd, ev.path);
+            const info = describe(abs);
+            const records =
+              ev.counted || !how.lines ? null : current && current.path === ev.path ? current.records : [];
+            current = null;
+            if (!info) break;
+            acceptFile(ctx, info, records, ev.stats, ev.binaryOffset);
+            break;
+          }
+          case 'skip':
+            if (ev.reason === 'too-large')
+              ctx.state.walkedTooLarge.push(displayPath(path.resolve(ctx.cwd, ev.path), ctx.cwd));
+            else if (ev.reason === 'unreadable')
+              ctx.state.unreadable.push(
+                `${displayPath(path.resolve(ctx.cwd, ev.path), ctx.cwd)} (${ev.message})`,
+              );
+            break;
+          case 'summary':
+            summary = ev.summary;
+            break;
         }
-        case 'end': {
-          const abs = path.resolve(ctx.cwd, ev.path);
-          const info = describe(abs);
-          const records =
-            ev.counted || !how.lines ? null : current && current.path === ev.path ? current.records : [];
-          current = null;
-          if (!info) break;
-          acceptFile(ctx, info, records, ev.stats, ev.binaryOffset);
-          break;
-        }
-        case 'skip':
-          if (ev.reason === 'too-large')
-            ctx.state.walkedTooLarge.push(displayPath(path.resolve(ctx.cwd, ev.path), ctx.cwd));
-          else if (ev.reason === 'unreadable')
-            ctx.state.unreadable.push(
-              `${displayPath(path.resolve(ctx.cwd, ev.path), ctx.cwd)} (${ev.message})`,
-            );
-          break;
-        case 'summary':
-          summary = ev.summary;
-          break;
       }
-    }
   } catch (err) {
     throw engineError(err);
   }
@@ -358,8 +362,11 @@ export async function refetchCounted(ctx: RunContext): Promise<void> {
   const found = new Map<string, ShapedLines>();
   const sub = new RunState(0, Number.MAX_SAFE_INTEGER);
   const subCtx: RunContext = { ...ctx, state: sub };
+  // Without the index: every page file was found matching, so it could narrow nothing, and asking it cost a
+  // selection (its walk of the named files, its barrier) on every page of a scan.
+  const { index: _unused, ...request } = ctx.baseRequest;
   await runEngine(
-    { ...ctx.baseRequest, paths: [...byAbs.keys()], maxCount: ctx.cap + 1, skipDirs: new Set(SKIP_DIRS) },
+    { ...request, paths: [...byAbs.keys()], maxCount: ctx.cap + 1, skipDirs: new Set(SKIP_DIRS) },
     subCtx,
     (abs) => {
       const e = byAbs.get(abs);
