@@ -97,6 +97,20 @@ describe('content index blocks', () => {
     }
   });
 
+  it('gives only the block an occurrence starts in, not the one before it', async () => {
+    // With grams merely in block k or k + 1, a literal wholly inside block 3 would also keep block 2; an
+    // occurrence's first gram is in its own block, and its grams move to the next block only once, in order.
+    const files: Record<string, string> = {};
+    for (let at = 3 * B; at < 4 * B; at++) {
+      const body = `${'.'.repeat(at)}abcdef${'.'.repeat(8 * B)}`;
+      files[`at-${at}`] = body.slice(0, 8 * B);
+    }
+    const { data } = await indexOf(files);
+    const { blocks: ks } = evaluateBlocks(data, gramQuery({ literals: ['abcdef'], caseInsensitive: false }));
+    for (const [id, name] of data.paths.entries())
+      expect(blockRanges(data.firstBlock, data.blocks, ks!, id, B, 8 * B), name).toEqual([3 * B, 4 * B]);
+  });
+
   it('does not pick a file whose blocks hold the literal only in pieces far apart', async () => {
     const select = await indexOf({
       scattered: `pm_re${'.'.repeat(4 * B)}sume${'.'.repeat(4 * B)}pm_resum`,

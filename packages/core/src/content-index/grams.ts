@@ -87,11 +87,16 @@ export class GramCollector {
  * `maxBytes` keeps only the literal's first bytes: any part of a literal is in every file that holds it.
  */
 export function literalGrams(literal: string, maxBytes = Number.POSITIVE_INFINITY): number[] {
+  return [...new Set(literalGramSequence(literal, maxBytes))];
+}
+
+/** The grams of one literal in order, one per starting byte (a repeated gram repeats): `literalGrams`' sequence. */
+export function literalGramSequence(literal: string, maxBytes = Number.POSITIVE_INFINITY): number[] {
   const all = Buffer.from(literal, 'utf8');
   const bytes = all.length > maxBytes ? all.subarray(0, maxBytes) : all;
-  const out = new Set<number>();
+  const out: number[] = [];
   for (let i = GRAM - 1; i < bytes.length; i++) {
-    out.add(
+    out.push(
       hash(
         (LOWER[bytes[i - 3]!]! << 24) |
           (LOWER[bytes[i - 2]!]! << 16) |
@@ -100,5 +105,5 @@ export function literalGrams(literal: string, maxBytes = Number.POSITIVE_INFINIT
       ),
     );
   }
-  return [...out];
+  return out;
 }

@@ -1,7 +1,7 @@
 import type { RequiredLiterals } from '../match/index.js';
 import { fileOfBlock } from './blocks.js';
 import { type GramList, type GramSource, gramBlocks, type IndexFileData } from './format.js';
-import { GRAM, literalGrams } from './grams.js';
+import { GRAM, literalGramSequence, literalGrams } from './grams.js';
 
 /** One required set of literals: a match holds one of them, so a file holding it holds every gram of one. */
 export interface GramClause {
@@ -119,27 +119,77 @@ export function evaluateBlocks(
 function clauseStarts(d: BlockData, c: GramClause): Uint32Array | null {
   const found: Uint32Array[] = [];
   for (const literal of c.literals) {
-    const grams = literalGrams(literal, d.blockBytes + GRAM);
-    const listed: GramList[] = [];
-    let nowhere = grams.length === 0;
-    for (const k of grams) {
-      const l = gramBlocks(d, k);
-      if (l === null) {
-        nowhere = true; // a gram no block holds: the literal matches nowhere
-        break;
-      }
-      // A gram without a list is in (nearly) every block: it narrows nothing, so it is not a condition.
-      if (l !== 'unlisted') listed.push(l);
-    }
-    if (nowhere) continue;
-    if (listed.length === 0) return null;
-    // Shortest list first: every later step only narrows it.
-    listed.sort((a, b) => a.count - b.count);
-    let ks = adjacentStarts(listed[0]!.blocks());
-    for (let j = 1; j < listed.length && ks.length > 0; j++) ks = keepAdjacent(ks, listed[j]!.blocks());
+    const ks = literalStarts(d, literal);
+    if (ks === null) return null;
     if (ks.length > 0) found.push(ks);
   }
   return unionSorted(found);
+}
+
+/**
+ * The ascending block ids k where the literal may start, or null when all its grams are unlisted. An occurrence
+ * starting in block k has its grams, in order, first in block k (at least the first one) and then, once past
+ * the block's end, in block k + 1: some split t ≥ 1 puts grams 0 … t − 1 in k and t … in k + 1. Grams merely
+ * all in k ∪ k + 1 would also keep the block before every block that holds the whole literal.
+ */
+function literalStarts(d: BlockData, literal: string): Uint32Array | null {
+  const seq = literalGramSequence(literal, d.blockBytes + GRAM);
+  if (seq.length === 0) return new Uint32Array(0);
+  // Per distinct gram: its list, decoded once (null: unlisted — in (nearly) every block, so not a condition).
+  const lists = new Map<number, { list: GramList; blocks: Uint32Array | null } | null>();
+  for (const g of seq) {
+    if (lists.has(g)) continue;
+    const l = gramBlocks(d, g);
+    if (l === null) return new Uint32Array(0); // a gram no block holds: the literal matches nowhere
+    lists.set(g, l === 'unlisted' ? null : { list: l, blocks: null });
+  }
+  const listed = [...lists.values()].filter((e) => e !== null);
+  if (listed.length === 0) return null;
+  const blocksOf = (e: { list: GramList; blocks: Uint32Array | null }) => (e.blocks ??= e.list.blocks());
+  // Shortest list first: every later step only narrows it.
+  listed.sort((a, b) => a.list.count - b.list.count);
+  let ks = adjacentStarts(blocksOf(listed[0]!));
+  for (let j = 1; j < listed.length && ks.length > 0; j++) ks = keepAdjacent(ks, blocksOf(listed[j]!));
+  if (ks.length === 0) return ks;
+  return splitStarts(
+    ks,
+    seq.map((g) => {
+      const e = lists.get(g)!;
+      return e === null ? null : blocksOf(e);
+    }),
+  );
+}
+
+/**
+ * The ks (ascending) where the grams `seq` (in the literal's order; null: in every block) can be split: some
+ * t ≥ 1 with grams 0 … t − 1 in block k and grams t … in block k + 1.
+ */
+function splitStarts(ks: Uint32Array, seq: Array<Uint32Array | null>): Uint32Array {
+  const n = seq.length;
+  const next = new Int32Array(n); // per position, the first index of its list not below the current k
+  // 1: gram p is in block k; 2: in block k + 1 (ks ascend, so each position's cursor only moves forward).
+  const where = (p: number, k: number): number => {
+    const l = seq[p]!;
+    if (l === null) return 3;
+    let j = next[p]!;
+    while (j < l.length && l[j]! < k) j++;
+    next[p] = j;
+    if (j === l.length) return 0;
+    if (l[j] === k) return j + 1 < l.length && l[j + 1] === k + 1 ? 3 : 1;
+    return l[j] === k + 1 ? 2 : 0;
+  };
+  const out = new Uint32Array(ks.length);
+  let w = 0;
+  for (let i = 0; i < ks.length; i++) {
+    const k = ks[i]!;
+    let inK = 0; // grams 0 … inK − 1 are in block k
+    while (inK < n && (where(inK, k) & 1) !== 0) inK++;
+    if (inK === 0) continue;
+    let fromNext = n; // grams fromNext … n − 1 are in block k + 1
+    while (fromNext > inK && (where(fromNext - 1, k) & 2) !== 0) fromNext--;
+    if (fromNext <= inK) out[w++] = k;
+  }
+  return out.subarray(0, w);
 }
 
 /**
