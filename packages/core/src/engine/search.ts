@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { IndexSelectRequest, IndexUse } from '../content-index/content-index.js';
 import type { SearchIndex } from '../content-index/registry.js';
 import {
+  COMPILED_PATTERNS_KEPT,
   JS_ENGINE_DEFAULT_DEADLINE_MS,
   MAX_READ_BYTES,
   NAMED_FILES_ONLY_MAX,
@@ -350,7 +351,7 @@ function prepareRun(
   engine: 'js' | 'rg';
   compiled: CompiledPattern;
 } {
-  const compiled = compilePattern(request.pattern, {
+  const compiled = compiledFor(request.pattern, {
     ...patternOptionsOf(request),
     banNul: (request.banNul ?? false) && request.binary !== 'text' && !request.nullData,
   });
@@ -430,6 +431,24 @@ function prepareRun(
     ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
   };
   return { run, engine, compiled };
+}
+
+const compiledPatterns = new Map<string, CompiledPattern>();
+
+/**
+ * `compilePattern`, remembered for the last few patterns (COMPILED_PATTERNS_KEPT). The engine only reads what
+ * it compiled (the literals, the sources handed to the workers): never runs its RegExps on this thread, so
+ * searches can share one. A pattern that fails to compile is not kept (it throws each time).
+ */
+function compiledFor(pattern: string, options: Parameters<typeof compilePattern>[1]): CompiledPattern {
+  const key = JSON.stringify([pattern, options]);
+  let compiled = compiledPatterns.get(key);
+  if (compiled) compiledPatterns.delete(key);
+  else compiled = compilePattern(pattern, options);
+  compiledPatterns.set(key, compiled);
+  if (compiledPatterns.size > COMPILED_PATTERNS_KEPT)
+    compiledPatterns.delete(compiledPatterns.keys().next().value!);
+  return compiled;
 }
 
 /** The walk a request asks for, with ripgrep's defaults filled in. */
