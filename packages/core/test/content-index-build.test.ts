@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/content-index/build.js';
 import { FLAG_NUL, FLAG_UNINDEXED, INDEX_FILE, readIndexFile } from '../src/content-index/format.js';
+import { decodeList } from '../src/content-index/list-codec.js';
 import {
   bytesOf,
-  decodePostings,
   PostingsBuilder,
   PostingsMerge,
 } from '../src/content-index/postings-builder.js';
@@ -74,10 +74,8 @@ describe('postings parts', () => {
     }
     // …and the lists say what was added.
     const at = [...expected.keys].indexOf(977);
-    const list = decodePostings(
-      expectedData,
-      expected.offsets[at]!,
-      expected.lengths[at]!,
+    const list = decodeList(
+      expectedData.subarray(expected.offsets[at]!, expected.offsets[at]! + expected.lengths[at]!),
       expected.counts[at]!,
     );
     expect([...list]).toEqual(ids.filter((_, i) => gramsOf[i]!.includes(977)));

@@ -28,7 +28,7 @@ function randomTable(n: number, seed: number) {
     }
     // Counts and lengths across varint widths (1 to 3 bytes).
     counts[i] = 1 + Math.floor(rand() ** 4 * 100_000);
-    lengths[i] = counts[i]! + Math.floor(rand() * 3 * counts[i]!);
+    lengths[i] = 1 + Math.ceil(counts[i]! / 8) + Math.floor(rand() * 3 * counts[i]!); // list-codec.ts: ≥ 1 bit an id
     at += lengths[i]!;
   }
   return { keys, counts, offsets, lengths, dataBytes: at };

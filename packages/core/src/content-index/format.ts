@@ -9,7 +9,7 @@
  * (per file: size, mtime ms, inode, flags, as float64s), `paths` (root-relative, `/`-separated, NUL-terminated
  * UTF-8), `firstBlock` and `blocks` (per file, as uint32s: its first block id and how many blocks, blocks.ts),
  * `newlines` (per block id, uint32), the gram table (`gramDir`, `listDir` as uint32s and `gramTable`, bytes:
- * gram-table.ts), then the postings of block ids (`data`: delta varints), last, so that a reader can keep
+ * gram-table.ts), then the postings of block ids (`data`: list-codec.ts), last, so that a reader can keep
  * everything before it in memory and read lists on demand. The header names the block size.
  *
  * A file is written under a temporary name, fsynced and renamed over the old one, so a crash leaves the old
@@ -21,7 +21,8 @@ import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { encodeGramTable, findGram, forEachGram, type GramTable } from './gram-table.js';
 import { INDEX_FORMAT_VERSION } from './limits.js';
-import { decodePostings, type PostingsToWrite } from './postings-builder.js';
+import { decodeList } from './list-codec.js';
+import type { PostingsToWrite } from './postings-builder.js';
 
 const MAGIC = Buffer.from('TRWLCIX\0', 'latin1');
 export const INDEX_FILE = 'index.bin';
@@ -87,7 +88,7 @@ export function gramBlocks(d: GramSource, gram: number): GramLookup {
   if (e.count === 0) return 'unlisted';
   const { count, offset, length } = e;
   // Decoded at once: `bytes()` gives a scratch buffer valid until its next call.
-  return { count, blocks: () => decodePostings(p.bytes(offset, length), 0, length, count) };
+  return { count, blocks: () => decodeList(p.bytes(offset, length), count) };
 }
 
 /** An index read for searching: its file's size, the bytes kept in memory, and its open file to let go of. */

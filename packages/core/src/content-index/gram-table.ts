@@ -143,8 +143,14 @@ export function forEachGram(t: GramTable, dataBytes: number, fn?: (entry: GramEn
       const k = e[pos.at++]!;
       const count = varint(e, pos, end);
       const length = count === 0 ? 0 : varint(e, pos, end);
-      // A listed gram has ids, each at least one byte.
-      if (k > LOW_MASK || k <= prev || count === undefined || length === undefined || length < count)
+      // A listed gram's list is its code's order (a byte) and at least a bit per id (list-codec.ts).
+      if (
+        k > LOW_MASK ||
+        k <= prev ||
+        count === undefined ||
+        length === undefined ||
+        (count > 0 && length < 1 + Math.ceil(count / 8))
+      )
         throw new Error('bad gram entry');
       prev = k;
       fn?.({ gram: (b << LOW_BITS) | k, count, offset, length });

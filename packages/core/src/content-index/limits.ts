@@ -4,7 +4,7 @@
  */
 
 /** Version of the on-disk format; an index of any other version is rebuilt, never read. */
-export const INDEX_FORMAT_VERSION = 6;
+export const INDEX_FORMAT_VERSION = 7;
 
 /**
  * Files are indexed in blocks of this many bytes (blocks.ts): a literal's grams must co-occur within one

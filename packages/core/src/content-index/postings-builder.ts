@@ -1,4 +1,5 @@
 import { GRAM_SPACE } from './grams.js';
+import { BitWriter, encodeList } from './list-codec.js';
 
 /**
  * Postings lists built in one pass over the files, without a JavaScript object per gram. Ids (the numbers of
@@ -17,8 +18,8 @@ import { GRAM_SPACE } from './grams.js';
  * this runs on, the first touch of fresh memory costs several ms per MB, more than a small build's work.
  *
  * A build may run as several parts over consecutive ranges of files (build.ts: one per thread), each numbering
- * its ids from 0; `PostingsMerge` appends each part's lists to the previous parts', re-encoding only each
- * list's first delta, so the result is byte for byte the one-part result.
+ * its ids from 0; `PostingsMerge` joins each gram's ids of all parts and stores the list in the index's own
+ * code (list-codec.ts), so the result is byte for byte the one-part result.
  */
 const REC = 8; // uint32s per record
 const LAST = 0;
@@ -279,23 +280,22 @@ export function grow32(a: Uint32Array<ArrayBuffer>, n: number): Uint32Array<Arra
 }
 
 /**
- * The lists of consecutive parts as one index's lists: part p's ids are shifted by `idOffsets[p]`, and its
- * part of each list is appended to the earlier parts' with its first delta re-encoded.
+ * The lists of consecutive parts as one index's lists, in their stored form (list-codec.ts): part p's ids are
+ * shifted by `idOffsets[p]` and appended to the earlier parts' ids, and each whole list is encoded once, here
+ * (its length decides what the size bound keeps). A list depends only on its ids, so the result is byte for
+ * byte the one-part result.
  */
 export class PostingsMerge {
-  /** Grams seen in any part, ascending; per gram the ids in all parts and the merged list's bytes. */
+  /** Grams seen in any part, ascending; per gram its ids in all parts and its stored list's bytes. */
   readonly keys: Uint32Array;
   readonly counts: Uint32Array;
   readonly lengths: Float64Array;
-  /** Per gram and part: the part's index in its own key order, or -1. */
-  private readonly at: Int32Array[];
-  /** Per gram and part: the part's first id, re-encoded as the merged list's delta. */
-  private readonly firsts: Float64Array[];
+  /** Per gram: where its stored list starts in `pages`. */
+  private readonly starts: Float64Array;
+  /** The stored lists, back to back, in pages (never one large allocation: first touches are slow here). */
+  private readonly pages: Uint8Array[] = [];
 
-  constructor(
-    private readonly parts: readonly PostingsPart[],
-    idOffsets: readonly number[],
-  ) {
+  constructor(parts: readonly PostingsPart[], idOffsets: readonly number[]) {
     // The union of the parts' keys (each sorted).
     const seen = new Uint8Array(GRAM_SPACE);
     let n = 0;
@@ -311,33 +311,68 @@ export class PostingsMerge {
     this.keys = keys;
     this.counts = new Uint32Array(n);
     this.lengths = new Float64Array(n);
-    this.at = [];
-    this.firsts = [];
-    const prevLast = new Float64Array(n).fill(-1);
-    for (let p = 0; p < parts.length; p++) {
-      const part = parts[p]!;
-      const off = idOffsets[p]!;
-      const at = new Int32Array(n).fill(-1);
-      const firsts = new Float64Array(n);
-      let j = 0;
-      for (let i = 0; i < part.keys.length; i++) {
-        const key = part.keys[i]!;
-        while (keys[j] !== key) j++;
-        at[j] = i;
+    this.starts = new Float64Array(n);
+    // Per part, the next of its keys not yet merged (both key lists ascending).
+    const next = new Uint32Array(parts.length);
+    let ids = new Uint32Array(1 << 12);
+    let raw = new Uint8Array(1 << 12);
+    let chain = new Uint32Array(1024);
+    const out = new BitWriter();
+    let stored = 0;
+    for (let j = 0; j < n; j++) {
+      const key = keys[j]!;
+      let count = 0;
+      for (let p = 0; p < parts.length; p++) {
+        const part = parts[p]!;
+        const i = next[p]!;
+        if (i >= part.keys.length || part.keys[i] !== key) continue;
+        next[p] = i + 1;
         const s = part.slots[i]!;
         const rec = part.records[s >>> REC_SHIFT]!;
         const r = (s & ((1 << REC_SHIFT) - 1)) * REC;
-        const v0 = part.firsts[s]!;
-        // The part's first value is its own id; in the merged list it is a delta from the last id so far.
-        const first = prevLast[j]! < 0 ? v0 + off : v0 + off - prevLast[j]!;
-        firsts[j] = first;
-        const len = part.spills[s]! * INLINE_BYTES + rec[r + FILL]!;
-        this.lengths[j] = this.lengths[j]! + len - varintLength(v0) + varintLength(first);
-        this.counts[j] = this.counts[j]! + rec[r + COUNT]!;
-        prevLast[j] = rec[r + LAST]! + off;
+        const partCount = rec[r + COUNT]!;
+        if (ids.length < count + partCount) ids = grow32(ids, 2 * (count + partCount));
+        // The part's bytes, oldest first: its cells (follow the links back, copy forward), then the inline tail.
+        let m = 0;
+        for (let link = rec[r + CELL_LINK]!; link !== 0; ) {
+          if (m === chain.length) chain = grow32(chain, m * 2);
+          const c = link - 1;
+          chain[m++] = c;
+          link = part.cells[c >>> CELL_SHIFT]![(c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS + 4]!;
+        }
+        const fill = rec[r + FILL]!;
+        const len = m * INLINE_BYTES + fill;
+        if (raw.length < len) raw = new Uint8Array(2 * len);
+        for (let x = m - 1, at = 0; x >= 0; x--, at += INLINE_BYTES) {
+          const c = chain[x]!;
+          const page = part.cells[c >>> CELL_SHIFT]!;
+          const o = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS;
+          raw.set(new Uint8Array(page.buffer, page.byteOffset + o * 4, INLINE_BYTES), at);
+        }
+        raw.set(new Uint8Array(rec.buffer, rec.byteOffset + r * 4 + INLINE, fill), m * INLINE_BYTES);
+        // Delta varints from the part's own first id: shifted into the merged numbering.
+        decodeInto(raw, len, partCount, ids, count, idOffsets[p]!);
+        count += partCount;
       }
-      this.at.push(at);
-      this.firsts.push(firsts);
+      out.reset();
+      encodeList(ids, count, out);
+      this.counts[j] = count;
+      this.lengths[j] = out.length;
+      this.starts[j] = stored;
+      this.store(out.bytes, out.length, stored);
+      stored += out.length;
+    }
+  }
+
+  /** Copies `bytes[0, length)` to the pages at `at` (the end of what is stored). */
+  private store(bytes: Uint8Array, length: number, at: number): void {
+    for (let done = 0; done < length; ) {
+      const page = Math.floor((at + done) / STORE_PAGE);
+      if (page === this.pages.length) this.pages.push(new Uint8Array(STORE_PAGE));
+      const o = (at + done) % STORE_PAGE;
+      const n = Math.min(length - done, STORE_PAGE - o);
+      this.pages[page]!.set(bytes.subarray(done, done + n), o);
+      done += n;
     }
   }
 
@@ -368,10 +403,10 @@ export class PostingsMerge {
 
   /**
    * The lists, keyed and contiguous, in gram order; lists longer than `maxListed` are left out (UNLISTED).
-   * The bytes are produced as they are written (`data.emit`), in chunks: never all in memory at once.
+   * The bytes are produced as they are written (`data.emit`), in chunks: never all in memory twice.
    */
   serialize(maxListed = Number.POSITIVE_INFINITY): PostingsToWrite {
-    const { keys, counts, lengths } = this;
+    const { keys, counts, lengths, starts } = this;
     const n = keys.length;
     const outCounts = new Uint32Array(n);
     const offsets = new Uint32Array(n);
@@ -389,65 +424,34 @@ export class PostingsMerge {
     }
     if (total > 0xffffffff) throw new Error('content index postings exceed 4 GiB');
     const emit = (push: (chunk: Uint8Array) => void) => {
-      const chunk = new Uint8Array(1 << 22);
-      let out = 0;
-      let chain = new Uint32Array(1024);
-      // Byte views of the pages: a cell's bytes are copied in the order they were written.
-      const cells8 = this.parts.map((part) => part.cells.map((c) => new Uint8Array(c.buffer)));
-      const records8 = this.parts.map((part) => part.records.map((c) => new Uint8Array(c.buffer)));
+      // Runs of kept lists are contiguous in the pages: push each run page by page.
+      let runStart = -1;
+      let runEnd = -1;
+      const flush = () => {
+        for (let at = runStart; at < runEnd; ) {
+          const page = Math.floor(at / STORE_PAGE);
+          const o = at % STORE_PAGE;
+          const len = Math.min(runEnd - at, STORE_PAGE - o);
+          push(this.pages[page]!.subarray(o, o + len));
+          at += len;
+        }
+      };
       for (let j = 0; j < n; j++) {
         if (outCounts[j] === UNLISTED) continue;
-        for (let p = 0; p < this.parts.length; p++) {
-          const i = this.at[p]![j]!;
-          if (i < 0) continue;
-          const part = this.parts[p]!;
-          const s = part.slots[i]!;
-          const rec = part.records[s >>> REC_SHIFT]!;
-          const r = (s & ((1 << REC_SHIFT) - 1)) * REC;
-          const rec8 = records8[p]![s >>> REC_SHIFT]!;
-          // The cells, oldest first: follow the links back, then copy forward.
-          let m = 0;
-          for (let link = rec[r + CELL_LINK]!; link !== 0; ) {
-            if (m === chain.length) chain = grow32(chain, m * 2);
-            const c = link - 1;
-            chain[m++] = c;
-            link = part.cells[c >>> CELL_SHIFT]![(c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS + 4]!;
-          }
-          // The first value, re-encoded; the part's own first varint is skipped.
-          let skip = varintLength(part.firsts[s]!);
-          if (out + 5 > chunk.length) {
-            push(chunk.subarray(0, out));
-            out = 0;
-          }
-          out = writeVarint(chunk, out, this.firsts[p]![j]!);
-          for (let k = m - 1; k >= -1; k--) {
-            let from: Uint8Array;
-            let at: number;
-            let len: number;
-            if (k >= 0) {
-              const c = chain[k]!;
-              from = cells8[p]![c >>> CELL_SHIFT]!;
-              at = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS * 4;
-              len = INLINE_BYTES;
-            } else {
-              from = rec8;
-              at = r * 4 + INLINE;
-              len = rec[r + FILL]!;
-            }
-            if (out + len > chunk.length) {
-              push(chunk.subarray(0, out));
-              out = 0;
-            }
-            for (let b = skip; b < len; b++) chunk[out++] = from[at + b]!;
-            skip = Math.max(0, skip - len);
-          }
+        if (starts[j] !== runEnd) {
+          flush();
+          runStart = starts[j]!;
         }
+        runEnd = starts[j]! + lengths[j]!;
       }
-      if (out > 0) push(chunk.subarray(0, out));
+      flush();
     };
     return { keys, counts: outCounts, offsets, lengths: outLengths, data: { length: total, emit } };
   }
 }
+
+/** Bytes per page of stored lists. */
+const STORE_PAGE = 1 << 22;
 
 /** Bytes of `v` as a varint. */
 export function varintLength(v: number): number {
@@ -482,25 +486,29 @@ export function bytesOf(data: PostingsToWrite['data']): Uint8Array {
   return out;
 }
 
-/** Decodes one list (delta varints) into ids. */
-export function decodePostings(data: Uint8Array, offset: number, length: number, count: number): Uint32Array {
-  const out = new Uint32Array(count);
-  let at = offset;
-  const end = offset + length;
+/** Decodes `count` delta varints of `data[0, length)` into `out[at…]`, each id plus `add`. */
+function decodeInto(
+  data: Uint8Array,
+  length: number,
+  count: number,
+  out: Uint32Array,
+  at: number,
+  add: number,
+): void {
+  let pos = 0;
   let prev = 0;
   let i = 0;
-  while (at < end && i < count) {
+  while (pos < length && i < count) {
     let v = 0;
     let mul = 1;
     for (;;) {
-      const byte = data[at++]!;
+      const byte = data[pos++]!;
       v += (byte & 0x7f) * mul;
       if (byte < 0x80) break;
       mul *= 128;
     }
     prev = i === 0 ? v : prev + v;
-    out[i++] = prev;
+    out[at + i++] = prev + add;
   }
-  if (i !== count || at !== end) throw new Error('corrupt postings list');
-  return out;
+  if (i !== count || pos !== length) throw new Error('corrupt postings list');
 }

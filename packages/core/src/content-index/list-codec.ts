@@ -1,0 +1,152 @@
+/**
+ * How one postings list (ascending block ids) is stored (format 7): a byte k, then each gap minus one
+ * (the first: the id itself) as an exp-Golomb code of order k, bits most significant first, the list padded
+ * to a byte. k is chosen per list from its gaps.
+ *
+ * Why not delta varints (formats ≤ 6): a varint spends a whole byte on the gaps of a dense list, and a dense
+ * list's gaps are small — files of one package sit next to each other, so a gram's blocks come in clusters. On
+ * the npm corpus the same lists took 124 MB as varints and 86 MB as exp-Golomb codes (measured on the build's
+ * own lists, /work/notes/issue-14.md, session 4), so under the same size bound (limits.ts) a gram in up to
+ * 2 750 blocks keeps its list, where varints kept lists up to 830 blocks: the lists of `createRequire`,
+ * `FinalizationRegistry` and `Observable` were the ones cut. Golomb–Rice codes (one k, unary quotient) lose on
+ * the long gaps between clusters; exp-Golomb's quotient grows logarithmically.
+ *
+ * Code of a value v with order k: w = (v >> k) + 1 of n + 1 bits (n = ⌊log₂ w⌋), written as n zero bits then
+ * w's n + 1 bits, then v's low k bits.
+ */
+
+/** Block ids are below this (2³¹: the codes use 32-bit integer arithmetic). */
+export const MAX_LIST_ID = 2 ** 31 - 1;
+const MAX_K = 30;
+
+/** Collects bits, most significant first, into a growing byte array. */
+export class BitWriter {
+  bytes = new Uint8Array(1 << 16);
+  length = 0;
+  private acc = 0;
+  private bits = 0;
+
+  /** Appends the low `n` bits of `value` (n ≤ 24). */
+  put(value: number, n: number): void {
+    this.acc = (this.acc << n) | (value & ((1 << n) - 1));
+    this.bits += n;
+    while (this.bits >= 8) {
+      this.bits -= 8;
+      this.byte((this.acc >>> this.bits) & 0xff);
+    }
+    this.acc &= (1 << this.bits) - 1;
+  }
+
+  /** Appends `n` bits of `value`, any n ≤ 31. */
+  putLong(value: number, n: number): void {
+    if (n > 24) {
+      this.put(value >>> 24, n - 24);
+      this.put(value & 0xffffff, 24);
+    } else this.put(value, n);
+  }
+
+  /** Pads to a byte boundary with zero bits. */
+  align(): void {
+    if (this.bits > 0) this.put(0, 8 - this.bits);
+  }
+
+  byte(b: number): void {
+    if (this.length === this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    this.bytes[this.length++] = b;
+  }
+
+  reset(): void {
+    this.length = 0;
+    this.acc = 0;
+    this.bits = 0;
+  }
+}
+
+/** ⌊log₂ x⌋ for 1 ≤ x < 2³². */
+function log2(x: number): number {
+  return 31 - Math.clz32(x);
+}
+
+/**
+ * The order k that makes `ids[0, count)` shortest, from a histogram of the gaps' magnitudes (a gap of
+ * magnitude c costs about 2·max(0, c − k) + 1 + k bits).
+ */
+function chooseK(ids: Uint32Array, count: number, hist: Float64Array): number {
+  hist.fill(0);
+  let prev = -1;
+  for (let i = 0; i < count; i++) {
+    const id = ids[i]!;
+    hist[log2(id - prev)]!++; // gap − 1 + 1
+    prev = id;
+  }
+  let best = 0;
+  let bestCost = Number.POSITIVE_INFINITY;
+  for (let k = 0; k <= MAX_K; k++) {
+    let cost = 0;
+    for (let c = 0; c < 32; c++) if (hist[c]! > 0) cost += hist[c]! * (2 * Math.max(0, c - k) + 1 + k);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = k;
+    }
+  }
+  return best;
+}
+
+const scratchHist = new Float64Array(32);
+
+/** Appends the list `ids[0, count)` (ascending, each ≤ MAX_LIST_ID) to `out`, byte-aligned. */
+export function encodeList(ids: Uint32Array, count: number, out: BitWriter): void {
+  const k = chooseK(ids, count, scratchHist);
+  out.byte(k);
+  let prev = -1;
+  for (let i = 0; i < count; i++) {
+    const id = ids[i]!;
+    if (id <= prev || id > MAX_LIST_ID) throw new Error('postings list: ids out of order or too large');
+    const v = id - prev - 1;
+    prev = id;
+    const w = (v >>> k) + 1;
+    const n = log2(w);
+    out.putLong(0, n);
+    out.putLong(w, n + 1);
+    if (k > 0) out.putLong(v, k);
+  }
+  out.align();
+}
+
+/** 32 bits of `bytes` from bit `pos` of the codes (after the k byte); zeros past the end. */
+function peek(bytes: Uint8Array, pos: number): number {
+  const i = 1 + (pos >>> 3);
+  const s = pos & 7;
+  const w = ((bytes[i] ?? 0) << 24) | ((bytes[i + 1] ?? 0) << 16) | ((bytes[i + 2] ?? 0) << 8) | (bytes[i + 3] ?? 0);
+  return (s === 0 ? w : (w << s) | ((bytes[i + 4] ?? 0) >>> (8 - s))) >>> 0;
+}
+
+/** Decodes a list of `count` ids from `bytes` (exactly one list); throws on anything malformed. */
+export function decodeList(bytes: Uint8Array, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  const k = bytes[0];
+  if (k === undefined || k > MAX_K) throw new Error('corrupt postings list');
+  const totalBits = (bytes.length - 1) * 8;
+  let pos = 0;
+  let prev = -1;
+  for (let i = 0; i < count; i++) {
+    const n = Math.clz32(peek(bytes, pos)); // the zeros before w
+    if (n > 30) throw new Error('corrupt postings list');
+    pos += n;
+    const w = peek(bytes, pos) >>> (31 - n);
+    pos += n + 1;
+    const low = k > 0 ? peek(bytes, pos) >>> (32 - k) : 0;
+    pos += k;
+    const id = prev + 1 + (w - 1) * 2 ** k + low;
+    if (pos > totalBits || id > MAX_LIST_ID) throw new Error('corrupt postings list');
+    out[i] = id;
+    prev = id;
+  }
+  // Only the padding may follow, and it fits in the last byte.
+  if (totalBits - pos >= 8) throw new Error('corrupt postings list');
+  return out;
+}
