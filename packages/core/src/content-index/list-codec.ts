@@ -72,28 +72,35 @@ function log2(x: number): number {
 }
 
 /**
- * The order k that makes `ids[0, count)` shortest, from a histogram of the gaps' magnitudes (a gap of
- * magnitude c costs about 2·max(0, c − k) + 1 + k bits).
+ * The order k that makes `ids[0, count)` shortest, from a histogram of the gaps' magnitudes: a value of
+ * magnitude c (⌊log₂(v + 1)⌋) costs 2·max(0, c − k) + 1 + k bits, so the cost of k is
+ * count·(1 + k) + 2·Σ_{c > k} h[c]·(c − k), summed from the top down.
  */
 function chooseK(ids: Uint32Array, count: number, hist: Float64Array): number {
   hist.fill(0);
   let prev = -1;
+  let top = 0;
   for (let i = 0; i < count; i++) {
     const id = ids[i]!;
-    hist[log2(id - prev)]!++; // gap − 1 + 1
+    const c = log2(id - prev); // (gap − 1) + 1
+    hist[c]!++;
+    if (c > top) top = c;
     prev = id;
   }
-  let best = 0;
-  let bestCost = Number.POSITIVE_INFINITY;
-  for (let k = 0; k <= MAX_K; k++) {
-    let cost = 0;
-    for (let c = 0; c < 32; c++) if (hist[c]! > 0) cost += hist[c]! * (2 * Math.max(0, c - k) + 1 + k);
+  let best = top;
+  let bestCost = count * (1 + top);
+  let above = 0; // Σ_{c > k} h[c]
+  let aboveC = 0; // Σ_{c > k} h[c]·c
+  for (let k = top - 1; k >= 0; k--) {
+    above += hist[k + 1]!;
+    aboveC += hist[k + 1]! * (k + 1);
+    const cost = count * (1 + k) + 2 * (aboveC - k * above);
     if (cost < bestCost) {
       bestCost = cost;
       best = k;
     }
   }
-  return best;
+  return Math.min(best, MAX_K);
 }
 
 const scratchHist = new Float64Array(32);
@@ -110,9 +117,14 @@ export function encodeList(ids: Uint32Array, count: number, out: BitWriter): voi
     prev = id;
     const w = (v >>> k) + 1;
     const n = log2(w);
-    out.putLong(0, n);
-    out.putLong(w, n + 1);
-    if (k > 0) out.putLong(v, k);
+    // n zeros then w's n + 1 bits are w in 2n + 1 bits; then v's low k bits. Mostly one put.
+    const bits = 2 * n + 1 + k;
+    if (bits <= 24) out.put(k > 0 ? (w << k) | (v & ((1 << k) - 1)) : w, bits);
+    else {
+      out.putLong(0, n);
+      out.putLong(w, n + 1);
+      if (k > 0) out.putLong(v, k);
+    }
   }
   out.align();
 }
@@ -121,7 +133,8 @@ export function encodeList(ids: Uint32Array, count: number, out: BitWriter): voi
 function peek(bytes: Uint8Array, pos: number): number {
   const i = 1 + (pos >>> 3);
   const s = pos & 7;
-  const w = ((bytes[i] ?? 0) << 24) | ((bytes[i + 1] ?? 0) << 16) | ((bytes[i + 2] ?? 0) << 8) | (bytes[i + 3] ?? 0);
+  const w =
+    ((bytes[i] ?? 0) << 24) | ((bytes[i + 1] ?? 0) << 16) | ((bytes[i + 2] ?? 0) << 8) | (bytes[i + 3] ?? 0);
   return (s === 0 ? w : (w << s) | ((bytes[i + 4] ?? 0) >>> (8 - s))) >>> 0;
 }
 

@@ -316,6 +316,13 @@ export class PostingsMerge {
     const next = new Uint32Array(parts.length);
     let ids = new Uint32Array(1 << 12);
     let raw = new Uint8Array(1 << 12);
+    // Byte views of the pages, made once: a cell's bytes are copied in the order they were written.
+    const cells8 = parts.map((part) =>
+      part.cells.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength)),
+    );
+    const records8 = parts.map((part) =>
+      part.records.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength)),
+    );
     let chain = new Uint32Array(1024);
     const out = new BitWriter();
     let stored = 0;
@@ -343,13 +350,15 @@ export class PostingsMerge {
         const fill = rec[r + FILL]!;
         const len = m * INLINE_BYTES + fill;
         if (raw.length < len) raw = new Uint8Array(2 * len);
-        for (let x = m - 1, at = 0; x >= 0; x--, at += INLINE_BYTES) {
+        let at = 0;
+        for (let x = m - 1; x >= 0; x--) {
           const c = chain[x]!;
-          const page = part.cells[c >>> CELL_SHIFT]!;
-          const o = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS;
-          raw.set(new Uint8Array(page.buffer, page.byteOffset + o * 4, INLINE_BYTES), at);
+          const page = cells8[p]![c >>> CELL_SHIFT]!;
+          const o = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS * 4;
+          for (let b = 0; b < INLINE_BYTES; b++) raw[at++] = page[o + b]!;
         }
-        raw.set(new Uint8Array(rec.buffer, rec.byteOffset + r * 4 + INLINE, fill), m * INLINE_BYTES);
+        const rec8 = records8[p]![s >>> REC_SHIFT]!;
+        for (let b = 0, o = r * 4 + INLINE; b < fill; b++) raw[at++] = rec8[o + b]!;
         // Delta varints from the part's own first id: shifted into the merged numbering.
         decodeInto(raw, len, partCount, ids, count, idOffsets[p]!);
         count += partCount;
