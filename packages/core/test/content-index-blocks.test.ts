@@ -154,7 +154,7 @@ describe('postings size bound', () => {
       if (id % 10 === 0) grams.push(3);
       p.add(id, Uint32Array.from(grams));
     }
-    const m = new PostingsMerge([p.finish()], [0]);
+    const m = new PostingsMerge([p.finish()], [0], 1000);
     const [one, two, three] = [...m.lengths];
     expect(m.listLimit(Number.POSITIVE_INFINITY, 1e9)).toBe(Number.POSITIVE_INFINITY);
     const keepTwo = m.listLimit(Number.POSITIVE_INFINITY, two! + three!);

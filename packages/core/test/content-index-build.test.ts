@@ -5,11 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/content-index/build.js';
 import { FLAG_NUL, FLAG_UNINDEXED, INDEX_FILE, readIndexFile } from '../src/content-index/format.js';
 import { decodeList } from '../src/content-index/list-codec.js';
-import {
-  bytesOf,
-  PostingsBuilder,
-  PostingsMerge,
-} from '../src/content-index/postings-builder.js';
+import { bytesOf, PostingsBuilder, PostingsMerge } from '../src/content-index/postings-builder.js';
 
 /**
  * The build's parts: postings built over consecutive ranges of ids, each numbered from 0, then merged, must be
@@ -51,7 +47,8 @@ describe('postings parts', () => {
     });
     const whole = new PostingsBuilder();
     for (const [i, id] of ids.entries()) whole.add(id, gramsOf[i]!);
-    const expected = new PostingsMerge([whole.finish()], [0]).serialize();
+    const idSpace = ids[ids.length - 1]! + 1;
+    const expected = new PostingsMerge([whole.finish()], [0], idSpace).serialize();
     const expectedData = bytesOf(expected.data);
 
     for (const cuts of [[1500], [1, 2999], [700, 1400, 2100]]) {
@@ -66,7 +63,7 @@ describe('postings parts', () => {
         for (let i = from; i < bounds[p + 1]!; i++) b.add(ids[i]! - ids[from]!, gramsOf[i]!);
         parts.push(b.finish());
       }
-      const merged = new PostingsMerge(parts, offsets).serialize();
+      const merged = new PostingsMerge(parts, offsets, idSpace).serialize();
       expect([...merged.keys], `cuts ${cuts}`).toEqual([...expected.keys]);
       expect([...merged.counts]).toEqual([...expected.counts]);
       expect([...merged.lengths]).toEqual([...expected.lengths]);
@@ -77,6 +74,7 @@ describe('postings parts', () => {
     const list = decodeList(
       expectedData.subarray(expected.offsets[at]!, expected.offsets[at]! + expected.lengths[at]!),
       expected.counts[at]!,
+      idSpace,
     );
     expect([...list]).toEqual(ids.filter((_, i) => gramsOf[i]!.includes(977)));
   });

@@ -9,9 +9,12 @@ function rng(seed: number) {
   };
 }
 
-function encoded(ids: number[]): Uint8Array {
+/** The index's number of block ids, for these lists: the code's order depends on it. */
+const SPACE = MAX_LIST_ID + 1;
+
+function encoded(ids: number[], idSpace = SPACE): Uint8Array {
   const w = new BitWriter();
-  encodeList(Uint32Array.from(ids), ids.length, w);
+  encodeList(Uint32Array.from(ids), ids.length, idSpace, w);
   return w.bytes.slice(0, w.length);
 }
 
@@ -38,7 +41,12 @@ function lists(): number[][] {
 
 describe('postings list code (format 7)', () => {
   it('decodes what it encodes, for sparse, dense and clustered lists', () => {
-    for (const ids of lists()) expect([...decodeList(encoded(ids), ids.length)]).toEqual(ids);
+    for (const ids of lists()) {
+      expect([...decodeList(encoded(ids), ids.length, SPACE)]).toEqual(ids);
+      // A small id space (an order of 0 for most lists), as small as the list allows.
+      const tight = ids[ids.length - 1]! + 1;
+      if (tight < 2 ** 24) expect([...decodeList(encoded(ids, tight), ids.length, tight)]).toEqual(ids);
+    }
   });
 
   it('takes fewer bytes than delta varints on clustered lists', () => {
@@ -49,7 +57,8 @@ describe('postings list code (format 7)', () => {
       ids.push(id);
       id += rand() < 0.95 ? 2 : 200 + Math.floor(rand() * 5000);
     }
-    expect(encoded(ids).length).toBeLessThan(0.5 * ids.length); // varints: ≥ 1 byte per id
+    const space = ids[ids.length - 1]! + 1;
+    expect(encoded(ids, space).length).toBeLessThan(0.5 * ids.length); // varints: ≥ 1 byte per id
   });
 
   it('refuses ids out of order and damaged lists', () => {
@@ -57,12 +66,14 @@ describe('postings list code (format 7)', () => {
     expect(() => encoded([7, 3])).toThrow(/order/);
     expect(() => encoded([MAX_LIST_ID + 1])).toThrow();
     const ids = [3, 10, 11, 400, 100_000];
-    const good = encoded(ids);
-    expect(() => decodeList(good.subarray(0, good.length - 1), ids.length)).toThrow(/corrupt/);
-    expect(() => decodeList(Uint8Array.from([...good, 0]), ids.length)).toThrow(/corrupt/);
-    expect(() => decodeList(Uint8Array.from([31, ...good.subarray(1)]), ids.length)).toThrow(/corrupt/);
-    expect(() => decodeList(new Uint8Array(0), 1)).toThrow(/corrupt/);
+    const good = encoded(ids, 200_000);
+    expect([...decodeList(good, ids.length, 200_000)]).toEqual(ids);
+    expect(() => decodeList(good.subarray(0, good.length - 1), ids.length, 200_000)).toThrow(/corrupt/);
+    expect(() => decodeList(Uint8Array.from([...good, 0]), ids.length, 200_000)).toThrow(/corrupt/);
+    // An id past the index's block ids.
+    expect(() => decodeList(good, ids.length, 100_000)).toThrow(/corrupt/);
+    expect(() => decodeList(new Uint8Array(0), 1, 200_000)).toThrow(/corrupt/);
     // All-zero codes: a prefix with no end.
-    expect(() => decodeList(new Uint8Array(9), 1)).toThrow(/corrupt/);
+    expect(() => decodeList(new Uint8Array(9), 1, 200_000)).toThrow(/corrupt/);
   });
 });

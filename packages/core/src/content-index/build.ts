@@ -142,6 +142,7 @@ export async function buildIndex(
   const merged = new PostingsMerge(
     parts.map((p) => p.postings),
     idOffsets,
+    nextBlock,
   );
   parts.length = 0; // the parts' lists are held by the merge; the rest can go
   const data: IndexFileToWrite = {

@@ -58,6 +58,8 @@ export interface IndexFileData {
  * file, and the lists a query needs are a few KB).
  */
 export interface PostingsTable extends GramTable {
+  /** Block ids of the index (every id is below it; the lists' code depends on it, list-codec.ts). */
+  idSpace: number;
   /** Bytes of all lists. */
   dataBytes: number;
   /** Bytes [offset, offset + length) of the lists (valid until the next call). */
@@ -88,7 +90,7 @@ export function gramBlocks(d: GramSource, gram: number): GramLookup {
   if (e.count === 0) return 'unlisted';
   const { count, offset, length } = e;
   // Decoded at once: `bytes()` gives a scratch buffer valid until its next call.
-  return { count, blocks: () => decodeList(p.bytes(offset, length), count) };
+  return { count, blocks: () => decodeList(p.bytes(offset, length), count, p.idSpace) };
 }
 
 /** An index read for searching: its file's size, the bytes kept in memory, and its open file to let go of. */
@@ -339,6 +341,7 @@ function parseIndex(
   let scratch = Buffer.allocUnsafe(0);
   const postings: PostingsTable = {
     grams: header.grams,
+    idSpace: newlines.length,
     dir: u32(section('gramDir')),
     listDir: u32(section('listDir')),
     entries: section('gramTable'),

@@ -143,13 +143,13 @@ export function forEachGram(t: GramTable, dataBytes: number, fn?: (entry: GramEn
       const k = e[pos.at++]!;
       const count = varint(e, pos, end);
       const length = count === 0 ? 0 : varint(e, pos, end);
-      // A listed gram's list is its code's order (a byte) and at least a bit per id (list-codec.ts).
+      // A listed gram's list holds at least a bit per id (list-codec.ts).
       if (
         k > LOW_MASK ||
         k <= prev ||
         count === undefined ||
         length === undefined ||
-        (count > 0 && length < 1 + Math.ceil(count / 8))
+        (count > 0 && length < Math.ceil(count / 8))
       )
         throw new Error('bad gram entry');
       prev = k;

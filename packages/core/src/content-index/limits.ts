@@ -16,11 +16,13 @@ export const INDEX_BLOCK_BYTES = 64 * 1024;
 
 /**
  * A gram found in more than this share of the blocks (and in more than UNLISTED_MIN_BLOCKS of them) gets no
- * list: the index records it as present everywhere. Such a gram narrows a query by less than 12×, the other
- * grams of a literal do the narrowing, and on the Linux tree these lists (5 160 of 1.4 M) held 38 % of the
- * postings: leaving them out keeps the index under 15 % of the text (bench/RESULTS.md).
+ * list: the index records it as present everywhere. Such a gram narrows a query by less than 4× (the share past
+ * which a query scans anyway, MAX_CANDIDATE_FILE_SHARE), the other grams of a literal do the narrowing, and its
+ * list would be among the longest a query decodes. Below it the size bound decides (MAX_INDEX_TEXT_SHARE):
+ * with exp-Golomb lists (list-codec.ts) the Linux tree's lists up to this share fit the bound, where at 8 %
+ * (the varint era's value) `PM_RESUME` had no selective gram listed (2 621 candidate files).
  */
-export const UNLISTED_BLOCK_SHARE = 0.08;
+export const UNLISTED_BLOCK_SHARE = 0.25;
 export const UNLISTED_MIN_BLOCKS = 1_000;
 
 /**

@@ -1,15 +1,17 @@
 /**
- * How one postings list (ascending block ids) is stored (format 7): a byte k, then each gap minus one
- * (the first: the id itself) as an exp-Golomb code of order k, bits most significant first, the list padded
- * to a byte. k is chosen per list from its gaps.
+ * How one postings list (ascending block ids) is stored (format 7): each gap minus one (the first: the id
+ * itself) as an exp-Golomb code of order k, bits most significant first, the list padded to a byte. k follows
+ * from the list's length and the index's number of block ids (`listOrder`), so it is not stored, and a build
+ * encodes each list in one pass over its ids, as it merges them.
  *
  * Why not delta varints (formats ≤ 6): a varint spends a whole byte on the gaps of a dense list, and a dense
  * list's gaps are small — files of one package sit next to each other, so a gram's blocks come in clusters. On
  * the npm corpus the same lists took 124 MB as varints and 86 MB as exp-Golomb codes (measured on the build's
- * own lists, /work/notes/issue-14.md, session 4), so under the same size bound (limits.ts) a gram in up to
- * 2 750 blocks keeps its list, where varints kept lists up to 830 blocks: the lists of `createRequire`,
- * `FinalizationRegistry` and `Observable` were the ones cut. Golomb–Rice codes (one k, unary quotient) lose on
- * the long gaps between clusters; exp-Golomb's quotient grows logarithmically.
+ * own lists with k chosen per list, ~90 MB with k from the list's length, /work/notes/issue-14.md, session 4),
+ * so under the same size bound (limits.ts) the lists of grams in ~2 500 blocks are kept, where varints kept
+ * lists up to 830 blocks: the lists of `createRequire`, `FinalizationRegistry` and `Observable` were the ones
+ * cut. Golomb–Rice codes (unary quotient) lose on the long gaps between clusters; exp-Golomb's quotient
+ * grows logarithmically.
  *
  * Code of a value v with order k: w = (v >> k) + 1 of n + 1 bits (n = ⌊log₂ w⌋), written as n zero bits then
  * w's n + 1 bits, then v's low k bits.
@@ -72,78 +74,57 @@ function log2(x: number): number {
 }
 
 /**
- * The order k that makes `ids[0, count)` shortest, from a histogram of the gaps' magnitudes: a value of
- * magnitude c (⌊log₂(v + 1)⌋) costs 2·max(0, c − k) + 1 + k bits, so the cost of k is
- * count·(1 + k) + 2·Σ_{c > k} h[c]·(c − k), summed from the top down.
+ * The code's order for a list of `count` ids among `idSpace`: a uniform list's mean gap is idSpace / count,
+ * and k a few bits below its magnitude fits clustered lists, whose gaps are mostly much smaller (measured on
+ * the npm corpus: ORDER_BELOW_MEAN bits below gave the smallest lists).
  */
-function chooseK(ids: Uint32Array, count: number, hist: Float64Array): number {
-  hist.fill(0);
-  let prev = -1;
-  let top = 0;
-  for (let i = 0; i < count; i++) {
-    const id = ids[i]!;
-    const c = log2(id - prev); // (gap − 1) + 1
-    hist[c]!++;
-    if (c > top) top = c;
-    prev = id;
+export function listOrder(count: number, idSpace: number): number {
+  if (count <= 0 || idSpace <= count) return 0;
+  return Math.max(0, Math.min(MAX_K, log2(Math.floor(idSpace / count)) - ORDER_BELOW_MEAN));
+}
+const ORDER_BELOW_MEAN = 5;
+
+/** Appends the code of `v` (0 ≤ v ≤ MAX_LIST_ID) of order `k`. */
+export function putCode(out: BitWriter, v: number, k: number): void {
+  const w = (v >>> k) + 1;
+  const n = log2(w);
+  // n zeros then w's n + 1 bits are w in 2n + 1 bits; then v's low k bits. Mostly one put.
+  const bits = 2 * n + 1 + k;
+  if (bits <= 24) out.put(k > 0 ? (w << k) | (v & ((1 << k) - 1)) : w, bits);
+  else {
+    out.putLong(0, n);
+    out.putLong(w, n + 1);
+    if (k > 0) out.putLong(v, k);
   }
-  let best = top;
-  let bestCost = count * (1 + top);
-  let above = 0; // Σ_{c > k} h[c]
-  let aboveC = 0; // Σ_{c > k} h[c]·c
-  for (let k = top - 1; k >= 0; k--) {
-    above += hist[k + 1]!;
-    aboveC += hist[k + 1]! * (k + 1);
-    const cost = count * (1 + k) + 2 * (aboveC - k * above);
-    if (cost < bestCost) {
-      bestCost = cost;
-      best = k;
-    }
-  }
-  return Math.min(best, MAX_K);
 }
 
-const scratchHist = new Float64Array(32);
-
-/** Appends the list `ids[0, count)` (ascending, each ≤ MAX_LIST_ID) to `out`, byte-aligned. */
-export function encodeList(ids: Uint32Array, count: number, out: BitWriter): void {
-  const k = chooseK(ids, count, scratchHist);
-  out.byte(k);
+/** Appends the list `ids[0, count)` (ascending, each ≤ MAX_LIST_ID), byte-aligned. */
+export function encodeList(ids: Uint32Array, count: number, idSpace: number, out: BitWriter): void {
+  const k = listOrder(count, idSpace);
   let prev = -1;
   for (let i = 0; i < count; i++) {
     const id = ids[i]!;
     if (id <= prev || id > MAX_LIST_ID) throw new Error('postings list: ids out of order or too large');
-    const v = id - prev - 1;
+    putCode(out, id - prev - 1, k);
     prev = id;
-    const w = (v >>> k) + 1;
-    const n = log2(w);
-    // n zeros then w's n + 1 bits are w in 2n + 1 bits; then v's low k bits. Mostly one put.
-    const bits = 2 * n + 1 + k;
-    if (bits <= 24) out.put(k > 0 ? (w << k) | (v & ((1 << k) - 1)) : w, bits);
-    else {
-      out.putLong(0, n);
-      out.putLong(w, n + 1);
-      if (k > 0) out.putLong(v, k);
-    }
   }
   out.align();
 }
 
-/** 32 bits of `bytes` from bit `pos` of the codes (after the k byte); zeros past the end. */
+/** 32 bits of `bytes` from bit `pos`; zeros past the end. */
 function peek(bytes: Uint8Array, pos: number): number {
-  const i = 1 + (pos >>> 3);
+  const i = pos >>> 3;
   const s = pos & 7;
   const w =
     ((bytes[i] ?? 0) << 24) | ((bytes[i + 1] ?? 0) << 16) | ((bytes[i + 2] ?? 0) << 8) | (bytes[i + 3] ?? 0);
   return (s === 0 ? w : (w << s) | ((bytes[i + 4] ?? 0) >>> (8 - s))) >>> 0;
 }
 
-/** Decodes a list of `count` ids from `bytes` (exactly one list); throws on anything malformed. */
-export function decodeList(bytes: Uint8Array, count: number): Uint32Array {
+/** Decodes a list of `count` ids among `idSpace` from `bytes` (exactly one list); throws if malformed. */
+export function decodeList(bytes: Uint8Array, count: number, idSpace: number): Uint32Array {
   const out = new Uint32Array(count);
-  const k = bytes[0];
-  if (k === undefined || k > MAX_K) throw new Error('corrupt postings list');
-  const totalBits = (bytes.length - 1) * 8;
+  const k = listOrder(count, idSpace);
+  const totalBits = bytes.length * 8;
   let pos = 0;
   let prev = -1;
   for (let i = 0; i < count; i++) {
@@ -155,7 +136,7 @@ export function decodeList(bytes: Uint8Array, count: number): Uint32Array {
     const low = k > 0 ? peek(bytes, pos) >>> (32 - k) : 0;
     pos += k;
     const id = prev + 1 + (w - 1) * 2 ** k + low;
-    if (pos > totalBits || id > MAX_LIST_ID) throw new Error('corrupt postings list');
+    if (pos > totalBits || id >= idSpace) throw new Error('corrupt postings list');
     out[i] = id;
     prev = id;
   }

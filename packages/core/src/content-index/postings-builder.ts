@@ -1,5 +1,5 @@
 import { GRAM_SPACE } from './grams.js';
-import { BitWriter, encodeList } from './list-codec.js';
+import { BitWriter, listOrder, putCode } from './list-codec.js';
 
 /**
  * Postings lists built in one pass over the files, without a JavaScript object per gram. Ids (the numbers of
@@ -295,7 +295,8 @@ export class PostingsMerge {
   /** The stored lists, back to back, in pages (never one large allocation: first touches are slow here). */
   private readonly pages: Uint8Array[] = [];
 
-  constructor(parts: readonly PostingsPart[], idOffsets: readonly number[]) {
+  /** `idSpace`: the index's number of block ids (every id is below it; list-codec.ts `listOrder`). */
+  constructor(parts: readonly PostingsPart[], idOffsets: readonly number[], idSpace: number) {
     // The union of the parts' keys (each sorted).
     const seen = new Uint8Array(GRAM_SPACE);
     let n = 0;
@@ -312,11 +313,16 @@ export class PostingsMerge {
     this.counts = new Uint32Array(n);
     this.lengths = new Float64Array(n);
     this.starts = new Float64Array(n);
-    // Per part, the next of its keys not yet merged (both key lists ascending).
-    const next = new Uint32Array(parts.length);
-    let ids = new Uint32Array(1 << 12);
-    let raw = new Uint8Array(1 << 12);
-    // Byte views of the pages, made once: a cell's bytes are copied in the order they were written.
+    // Per part, its index of each merged key (or -1): both key lists are ascending.
+    const at = parts.map(() => new Int32Array(n).fill(-1));
+    for (let p = 0; p < parts.length; p++) {
+      const pk = parts[p]!.keys;
+      for (let i = 0, j = 0; i < pk.length; i++) {
+        while (keys[j] !== pk[i]) j++;
+        at[p]![j] = i;
+      }
+    }
+    // Byte views of the pages, made once.
     const cells8 = parts.map((part) =>
       part.cells.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength)),
     );
@@ -327,19 +333,26 @@ export class PostingsMerge {
     const out = new BitWriter();
     let stored = 0;
     for (let j = 0; j < n; j++) {
-      const key = keys[j]!;
       let count = 0;
       for (let p = 0; p < parts.length; p++) {
+        const i = at[p]![j]!;
+        if (i < 0) continue;
         const part = parts[p]!;
-        const i = next[p]!;
-        if (i >= part.keys.length || part.keys[i] !== key) continue;
-        next[p] = i + 1;
+        const s = part.slots[i]!;
+        count += part.records[s >>> REC_SHIFT]![(s & ((1 << REC_SHIFT) - 1)) * REC + COUNT]!;
+      }
+      const k = listOrder(count, idSpace);
+      out.reset();
+      // Each part's delta varints (the first: the part's own id), decoded as they are read — cells oldest
+      // first (follow the links back, read forward), then the inline tail — and coded at once.
+      let prev = -1;
+      for (let p = 0; p < parts.length; p++) {
+        const i = at[p]![j]!;
+        if (i < 0) continue;
+        const part = parts[p]!;
         const s = part.slots[i]!;
         const rec = part.records[s >>> REC_SHIFT]!;
         const r = (s & ((1 << REC_SHIFT) - 1)) * REC;
-        const partCount = rec[r + COUNT]!;
-        if (ids.length < count + partCount) ids = grow32(ids, 2 * (count + partCount));
-        // The part's bytes, oldest first: its cells (follow the links back, copy forward), then the inline tail.
         let m = 0;
         for (let link = rec[r + CELL_LINK]!; link !== 0; ) {
           if (m === chain.length) chain = grow32(chain, m * 2);
@@ -347,24 +360,44 @@ export class PostingsMerge {
           chain[m++] = c;
           link = part.cells[c >>> CELL_SHIFT]![(c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS + 4]!;
         }
-        const fill = rec[r + FILL]!;
-        const len = m * INLINE_BYTES + fill;
-        if (raw.length < len) raw = new Uint8Array(2 * len);
-        let at = 0;
-        for (let x = m - 1; x >= 0; x--) {
-          const c = chain[x]!;
-          const page = cells8[p]![c >>> CELL_SHIFT]!;
-          const o = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS * 4;
-          for (let b = 0; b < INLINE_BYTES; b++) raw[at++] = page[o + b]!;
+        const off = idOffsets[p]!;
+        let first = true;
+        let id = 0;
+        let v = 0;
+        let mul = 1;
+        // Segment x < m: the cell chain[m - 1 - x]; segment m: the inline tail.
+        for (let x = 0; x <= m; x++) {
+          let bytes: Uint8Array;
+          let b: number;
+          let end: number;
+          if (x < m) {
+            const c = chain[m - 1 - x]!;
+            bytes = cells8[p]![c >>> CELL_SHIFT]!;
+            b = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS * 4;
+            end = b + INLINE_BYTES;
+          } else {
+            bytes = records8[p]![s >>> REC_SHIFT]!;
+            b = r * 4 + INLINE;
+            end = b + rec[r + FILL]!;
+          }
+          for (; b < end; b++) {
+            const byte = bytes[b]!;
+            v += (byte & 0x7f) * mul;
+            if (byte >= 0x80) {
+              mul *= 128;
+              continue;
+            }
+            id = first ? v + off : id + v;
+            first = false;
+            putCode(out, id - prev - 1, k);
+            prev = id;
+            v = 0;
+            mul = 1;
+          }
         }
-        const rec8 = records8[p]![s >>> REC_SHIFT]!;
-        for (let b = 0, o = r * 4 + INLINE; b < fill; b++) raw[at++] = rec8[o + b]!;
-        // Delta varints from the part's own first id: shifted into the merged numbering.
-        decodeInto(raw, len, partCount, ids, count, idOffsets[p]!);
-        count += partCount;
       }
-      out.reset();
-      encodeList(ids, count, out);
+      if (prev >= idSpace) throw new Error('content index: a block id past the id space');
+      out.align();
       this.counts[j] = count;
       this.lengths[j] = out.length;
       this.starts[j] = stored;
@@ -493,31 +526,4 @@ export function bytesOf(data: PostingsToWrite['data']): Uint8Array {
     at += chunk.length;
   });
   return out;
-}
-
-/** Decodes `count` delta varints of `data[0, length)` into `out[at…]`, each id plus `add`. */
-function decodeInto(
-  data: Uint8Array,
-  length: number,
-  count: number,
-  out: Uint32Array,
-  at: number,
-  add: number,
-): void {
-  let pos = 0;
-  let prev = 0;
-  let i = 0;
-  while (pos < length && i < count) {
-    let v = 0;
-    let mul = 1;
-    for (;;) {
-      const byte = data[pos++]!;
-      v += (byte & 0x7f) * mul;
-      if (byte < 0x80) break;
-      mul *= 128;
-    }
-    prev = i === 0 ? v : prev + v;
-    out[at + i++] = prev + add;
-  }
-  if (i !== count || pos !== length) throw new Error('corrupt postings list');
 }
