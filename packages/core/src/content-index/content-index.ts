@@ -120,6 +120,12 @@ export interface IndexSelection {
    * ranges that hold all its matches when the index knows them (large base files), else undefined.
    */
   walk?: { entries: WalkEntry[]; stats: WalkStats; windows?: Array<ByteWindows | undefined> };
+  /**
+   * When it declines for a scan: every walked file is known, from the index's own records, to be at most the
+   * request's `maxFilesize` bytes. Set only while the watchers vouch for the tree and every changed file's size is
+   * known; a scan may then skip the size check per file (ripgrep's --max-filesize costs it a stat per file).
+   */
+  withinSizeCap?: true;
 }
 
 /** What a search asks of the index. */
@@ -163,6 +169,8 @@ interface WalkList {
   posOf: Int32Array | null;
   unknown: Int32Array;
   baseBytes: number;
+  /** The largest recorded size among the walk's base files (as recorded when the walk was listed). */
+  baseLargest: number;
 }
 
 /** What a select picked: walk positions in walk order, per position its windows, and the bytes counted. */
@@ -171,6 +179,8 @@ interface Picked {
   windows: Array<ByteWindows | undefined>;
   pickedBytes: number;
   totalBytes: number;
+  /** Every walked file's size is known and at most the search's cap (select's `withinSizeCap`). */
+  withinSize: boolean;
 }
 
 /** Size caps whose always-searched lists a base keeps (searches use one or two: the tool's, the engine's). */
@@ -851,7 +861,8 @@ export class ContentIndex implements SearchIndex {
       (count > n * MAX_CANDIDATE_FILE_SHARE ||
         (pickedBytes > totalBytes * MAX_CANDIDATE_BYTE_SHARE && pickedBytes >= MIN_BYTES_FOR_SHARE_RULE))
     ) {
-      return scan(`${count} of ${n} files may match: a scan is faster`);
+      const declined = scan(`${count} of ${n} files may match: a scan is faster`);
+      return picked.withinSize ? { ...declined, withinSizeCap: true } : declined;
     }
     const rootsAbs = req.walk.roots.map((r) => path.resolve(req.walk.cwd, r === '' ? '.' : r));
     const excluded = req.walk.exclude ? dirMemo(rootsAbs, req.walk.exclude) : null;
@@ -898,6 +909,8 @@ export class ContentIndex implements SearchIndex {
     const windows: Array<ByteWindows | undefined> = [];
     let pickedBytes = 0;
     let totalBytes = list.baseBytes;
+    // A stale file counts with its recorded size here too: too cautious at worst (its new size is judged below).
+    let withinSize = list.baseLargest <= maxFilesize;
     const take = (id: number) => {
       const p = posOf[id]!;
       if (p < 0 || base.stale[id]) return;
@@ -909,7 +922,7 @@ export class ContentIndex implements SearchIndex {
     forEachSet(bits, take);
     for (const id of alwaysSearched(base, maxFilesize)) if (!bits[id]) take(id);
     const judge = (p: number) => {
-      const { candidate, size } = this.judgeChanged(
+      const { candidate, size, sized } = this.judgeChanged(
         list.rels[p]!,
         list.entries[p]!.abs,
         query,
@@ -917,6 +930,7 @@ export class ContentIndex implements SearchIndex {
         true,
       );
       totalBytes += size;
+      if (!sized || size > maxFilesize) withinSize = false;
       if (candidate) {
         positions.push(p);
         windows.push(undefined);
@@ -930,7 +944,7 @@ export class ContentIndex implements SearchIndex {
       judge(p);
     }
     for (const p of list.unknown) judge(p);
-    return inWalkOrder(positions, windows, pickedBytes, totalBytes);
+    return inWalkOrder(positions, windows, pickedBytes, totalBytes, withinSize);
   }
 
   /**
@@ -981,7 +995,8 @@ export class ContentIndex implements SearchIndex {
         pickedBytes += w ? windowBytes(w) : size;
       }
     }
-    return { positions, windows, pickedBytes, totalBytes };
+    // Unwatched (or a walk holding a file twice): sizes are not vouched for.
+    return { positions, windows, pickedBytes, totalBytes, withinSize: false };
   }
 
   /**
@@ -1024,15 +1039,17 @@ export class ContentIndex implements SearchIndex {
     query: GramQuery,
     maxFilesize: number,
     trusted: boolean,
-  ): { candidate: boolean; size: number } {
-    if (this.dirty.has(rel)) return { candidate: true, size: 0 };
+  ): { candidate: boolean; size: number; sized: boolean } {
+    // `sized`: the size is the file's as the overlay last read it (0 and false when it is not known).
+    if (this.dirty.has(rel)) return { candidate: true, size: 0, sized: false };
     const o = this.overlay.get(rel);
-    if (!o || o.grams === null || o.size > maxFilesize) return { candidate: true, size: o?.size ?? 0 };
+    if (!o || o.grams === null || o.size > maxFilesize)
+      return { candidate: true, size: o?.size ?? 0, sized: o !== undefined };
     if (!trusted && !this.statMatches(abs, o.size, o.mtimeMs, o.ino, o.racy)) {
       this.markChanged(rel);
-      return { candidate: true, size: o.size };
+      return { candidate: true, size: o.size, sized: true };
     }
-    return { candidate: setSatisfies(o.grams, query), size: o.size };
+    return { candidate: setSatisfies(o.grams, query), size: o.size, sized: true };
   }
 
   private statMatches(abs: string, size: number, mtimeMs: number, ino: number, racy: boolean): boolean {
@@ -1106,12 +1123,14 @@ export class ContentIndex implements SearchIndex {
     let posOf: Int32Array | null = new Int32Array(base.data.paths.length).fill(-1);
     const unknown: number[] = [];
     let baseBytes = 0;
+    let baseLargest = 0;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i]!;
       if (id < 0) unknown.push(i);
       else if (posOf && posOf[id] === -1) {
         posOf[id] = i;
         baseBytes += r[id * 4]!;
+        if (r[id * 4]! > baseLargest) baseLargest = r[id * 4]!;
       } else posOf = null; // walked twice (overlapping roots): selects visit every entry
     }
     const list: WalkList = {
@@ -1126,6 +1145,7 @@ export class ContentIndex implements SearchIndex {
       posOf,
       unknown: Int32Array.from(unknown),
       baseBytes,
+      baseLargest,
     };
     // Anything structural that happened while walking makes the list unfit to keep (it is still exact
     // for this search: those paths are marked changed and searched).
@@ -1166,6 +1186,7 @@ function inWalkOrder(
   windows: Array<ByteWindows | undefined>,
   pickedBytes: number,
   totalBytes: number,
+  withinSize: boolean,
 ): Picked {
   const order = positions.map((_, k) => k).sort((a, b) => positions[a]! - positions[b]!);
   return {
@@ -1173,6 +1194,7 @@ function inWalkOrder(
     windows: order.map((k) => windows[k]),
     pickedBytes,
     totalBytes,
+    withinSize,
   };
 }
 

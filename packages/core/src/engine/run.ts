@@ -55,6 +55,12 @@ export interface EngineRun {
   patternChannel?: 'argv' | 'stdin';
   /** For the rg engine: negated case-insensitive globs it may prune by (`exclude` still decides). */
   rgExcludeIglobs?: string[];
+  /**
+   * For the rg engine: a content index vouched that no file of the walk exceeds `maxFilesize` (watched, every
+   * size known), so ripgrep is not asked to check (--max-filesize costs it a stat per file: ~13 % of a scan of
+   * the Linux tree). Only a scan the index declined gets it.
+   */
+  sizesWithinCap?: boolean;
   /** For the rg engine: ripgrep's --no-mmap (named files read in buffers; decides how binary ones report). */
   rgNoMmap?: boolean;
   spawnRg?: SpawnRg;

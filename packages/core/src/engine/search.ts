@@ -179,22 +179,24 @@ export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEven
     // The engine is chosen only if the index does not answer: vetting rg costs more than an indexed answer.
     const began = (request.now ?? Date.now)();
     const { run, compiled } = prepareRun(request, 'js for the index', began);
-    return throughIndex(request.index, request, compiled, run, () =>
-      startEngine(prepareRun(request, undefined, began)),
+    return throughIndex(request.index, request, compiled, run, (vouched) =>
+      startEngine(prepareRun(request, undefined, began), vouched),
     );
   }
   const prepared = prepareRun(request);
   const { run, engine, compiled } = prepared;
   if (run.stdinContent && engine === 'js') return withStdinFirst(request, run, compiled);
   if (!request.index) return startEngine(prepared);
-  return throughIndex(request.index, request, compiled, run, () => startEngine(prepared));
+  return throughIndex(request.index, request, compiled, run, (vouched) => startEngine(prepared, vouched));
 }
 
-function startEngine(p: {
-  run: EngineRun;
-  engine: 'js' | 'rg';
-}): AsyncGenerator<SearchEvent[], void, undefined> {
-  return p.engine === 'rg' ? runRgEngine(p.run) : runJsEngine(p.run);
+/** Runs the chosen engine; `sizesVouched`: an index vouched that no walked file exceeds the size cap. */
+function startEngine(
+  p: { run: EngineRun; engine: 'js' | 'rg' },
+  sizesVouched = false,
+): AsyncGenerator<SearchEvent[], void, undefined> {
+  if (p.engine === 'js') return runJsEngine(p.run);
+  return runRgEngine(sizesVouched ? { ...p.run, sizesWithinCap: true } : p.run);
 }
 
 /** Whether the index may answer (rg asked for by name never does; standard input is never indexed). */
@@ -316,18 +318,21 @@ async function* throughIndex(
   request: SearchRequest,
   compiled: CompiledPattern,
   run: EngineRun,
-  start: () => AsyncGenerator<SearchEvent[], void, undefined>,
+  /** The scan, told whether the index vouched that every walked file is within the size cap. */
+  start: (sizesVouched: boolean) => AsyncGenerator<SearchEvent[], void, undefined>,
 ): AsyncGenerator<SearchEvent[], void, undefined> {
   const began = run.now();
+  let vouched = false;
   const unfit = request.engine === 'rg' ? 'engine rg was asked for' : indexUnfit(run);
   let use: IndexUse = { used: false, reason: unfit ?? '' };
   let source: AsyncGenerator<SearchEvent[], void, undefined> | null = null;
   if (unfit === null) {
     const selection = await index.select(selectRequestOf(run, compiled));
     use = selection.use;
+    vouched = selection.withinSizeCap === true;
     if (selection.walk) source = runJsEngine({ ...run, files: selection.walk, engineReason: use.reason });
   }
-  for await (const batch of source ?? start()) {
+  for await (const batch of source ?? start(vouched)) {
     const last = batch[batch.length - 1];
     if (last?.type === 'summary') {
       last.summary.index = use;

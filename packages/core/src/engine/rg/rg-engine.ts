@@ -294,7 +294,8 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);
   for (const g of run.rgExcludeIglobs ?? []) args.push('--iglob', g);
   if (run.rgNoMmap) args.push('--no-mmap');
-  if (Number.isFinite(run.maxFilesize)) args.push('--max-filesize', String(run.maxFilesize));
+  if (Number.isFinite(run.maxFilesize) && !run.sizesWithinCap)
+    args.push('--max-filesize', String(run.maxFilesize));
   if (!pathsOnly && s.maxCount !== undefined) args.push('--max-count', String(s.maxCount));
   if (s.mode === 'lines') {
     if (s.afterContext > 0) args.push('--after-context', String(s.afterContext));
