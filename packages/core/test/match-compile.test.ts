@@ -360,7 +360,17 @@ describe('required literals (prefilter)', () => {
     expect(req('foo')?.also).toBeUndefined();
     expect(req('foobar.*(?:bar)?baz')).toMatchObject({ literals: ['foobar'], also: [['baz']] });
     expect(req('abcd(?:.*wxyz)?')?.also).toBeUndefined();
-    expect(req('(foo.*bar)|(baz.*qux)')?.also).toBeUndefined();
+    // An alternation of sequences: one set per choice of a part from each side.
+    expect(req('GAMMA.*alpha|alpha.*GAMMA')).toMatchObject({
+      literals: ['GAMMA', 'alpha'],
+      also: [['GAMMA'], ['alpha']],
+    });
+    expect(
+      req('(foo.*bar)|(baz.*qux)')
+        ?.also?.map((set) => [...set].sort().join())
+        .sort(),
+    ).toEqual(['bar,baz', 'bar,qux', 'foo,qux']);
+    expect(req('(foo.*bar)|\\w+')).toBeNull();
   });
 
   it('gives up when a match may contain no literal', () => {

@@ -212,8 +212,10 @@ export class LiteralExtractor {
         const required: string[] = [];
         let allExact = true;
         let allRequired = true;
+        const alls: string[][][] = [];
         for (const item of h.items) {
           const info = this.info(item);
+          alls.push(info.all.filter((set) => !set.some((x) => x.length === 0)));
           if (info.exact === null) allExact = false;
           else exact.push(...info.exact);
           const r = better(info.required, info.exact);
@@ -222,16 +224,30 @@ export class LiteralExtractor {
         }
         const exactSet = allExact && exact.length <= MAX_STRINGS ? dedupe(exact) : null;
         const requiredSet = allRequired ? dedupe(required) : null;
-        // One set for the whole alternation (an AND under an OR is not distributed).
         const one = better(requiredSet, exactSet);
-        return {
-          exact: exactSet,
-          required: requiredSet,
-          all: one !== null && !one.some((x) => x.length === 0) ? [one] : [],
-        };
+        const all = one !== null && !one.some((x) => x.length === 0) ? [one] : [];
+        return { exact: exactSet, required: requiredSet, all: strongest([...all, ...distribute(alls)]) };
       }
     }
   }
+}
+
+/**
+ * An OR of ANDs of sets as an AND of sets: one set per choice of a set from each alternative, their union
+ * (`foo.*bar|bar.*foo` requires `foo` and `bar`). Empty when an alternative requires nothing or the choices
+ * are too many; a union past MAX_STRINGS is left out (fewer sets: a weaker filter, never a wrong one).
+ */
+function distribute(alts: string[][][]): string[][] {
+  let product = 1;
+  for (const sets of alts) product *= sets.length;
+  if (product === 0 || product > 2 * MAX_CONJUNCTS) return [];
+  let out: string[][] = [[]];
+  for (const sets of alts) {
+    const next: string[][] = [];
+    for (const acc of out) for (const set of sets) next.push([...acc, ...set]);
+    out = next.map(dedupe).filter((u) => u.length <= MAX_STRINGS);
+  }
+  return out;
 }
 
 /** The MAX_CONJUNCTS best sets (an AND of fewer sets is weaker, never wrong), best first. */
