@@ -128,13 +128,23 @@ export function decodeList(bytes: Uint8Array, count: number, idSpace: number): U
   let pos = 0;
   let prev = -1;
   for (let i = 0; i < count; i++) {
-    const n = Math.clz32(peek(bytes, pos)); // the zeros before w
+    const window = peek(bytes, pos);
+    const n = Math.clz32(window); // the zeros before w
     if (n > 30) throw new Error('corrupt postings list');
-    pos += n;
-    const w = peek(bytes, pos) >>> (31 - n);
-    pos += n + 1;
-    const low = k > 0 ? peek(bytes, pos) >>> (32 - k) : 0;
-    pos += k;
+    let w: number;
+    let low = 0;
+    if (2 * n + 1 + k <= 32) {
+      // The whole code is in the window (nearly always): w is its top 2n + 1 bits, then k low bits.
+      w = window >>> (31 - 2 * n);
+      if (k > 0) low = ((window << (2 * n + 1)) >>> 0) >>> (32 - k);
+      pos += 2 * n + 1 + k;
+    } else {
+      pos += n;
+      w = peek(bytes, pos) >>> (31 - n);
+      pos += n + 1;
+      if (k > 0) low = peek(bytes, pos) >>> (32 - k);
+      pos += k;
+    }
     const id = prev + 1 + (w - 1) * 2 ** k + low;
     if (pos > totalBits || id >= idSpace) throw new Error('corrupt postings list');
     out[i] = id;
