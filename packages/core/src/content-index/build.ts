@@ -21,7 +21,15 @@ import {
   UNLISTED_BLOCK_SHARE,
   UNLISTED_MIN_BLOCKS,
 } from './limits.js';
-import { grow32, PostingsBuilder, PostingsMerge, type PostingsPart } from './postings-builder.js';
+import {
+  type EncodedLists,
+  encodeLists,
+  grow32,
+  mergedKeys,
+  PostingsBuilder,
+  PostingsMerge,
+  type PostingsPart,
+} from './postings-builder.js';
 import { scanTree } from './tree.js';
 
 export interface BuildProgress {
@@ -139,7 +147,7 @@ export async function buildIndex(
   const newlines = new Uint32Array(nextBlock);
   for (let p = 0; p < parts.length; p++) newlines.set(parts[p]!.newlines, idOffsets[p]!);
   onProgress?.({ phase: 'write', files: paths.length, totalFiles: paths.length, bytes: textBytes });
-  const merged = new PostingsMerge(
+  const merged = await mergeParts(
     parts.map((p) => p.postings),
     idOffsets,
     nextBlock,
@@ -297,6 +305,39 @@ function splitBySize(root: string, paths: readonly string[], n: number): number[
   while (cuts.length < n) cuts.push(paths.length);
   cuts.push(paths.length);
   return cuts;
+}
+
+/**
+ * The parts' lists merged and encoded: with several parts (a build on several threads) a helper thread encodes
+ * the upper half of the keys while this one encodes the lower half (every list is decoded and re-coded:
+ * ~20 ns a posting, seconds on a Linux-sized tree). Each list depends on its ids only: the same bytes.
+ */
+async function mergeParts(
+  parts: PostingsPart[],
+  idOffsets: number[],
+  idSpace: number,
+): Promise<PostingsMerge> {
+  if (parts.length < 2) return new PostingsMerge(parts, idOffsets, idSpace);
+  const keys = mergedKeys(parts);
+  const mid = keys.length >>> 1;
+  const worker = new Worker(workerScriptUrl(), {
+    workerData: { task: 'encode', parts, idOffsets, idSpace, keys, from: mid, to: keys.length },
+  });
+  const upper = new Promise<EncodedLists>((resolve, reject) => {
+    worker.on('message', (m: { type: string; lists?: EncodedLists; message?: string }) => {
+      if (m.type === 'encoded' && m.lists) resolve(m.lists);
+      else if (m.type === 'failed') reject(new Error(`index build failed: ${m.message}`));
+    });
+    worker.on('error', reject);
+    worker.on('exit', () => reject(new Error('index build helper stopped')));
+  });
+  upper.catch(() => {});
+  try {
+    const lower = encodeLists(parts, idOffsets, idSpace, keys, 0, mid);
+    return new PostingsMerge(parts, idOffsets, idSpace, { keys, ranges: [lower, await upper] });
+  } finally {
+    void worker.terminate();
+  }
 }
 
 /** A helper thread building one part (index-worker.ts, task `part`); its lists are transferred back. */

@@ -3,6 +3,7 @@ import { createSensitiveFence } from '../fence/index.js';
 import { buildIndex, buildPart } from './build.js';
 import { IndexFormatError, parseIndexHead, readIndexHead } from './format.js';
 import { checkRecords } from './load.js';
+import { encodeLists, type PostingsPart } from './postings-builder.js';
 
 /**
  * The index's work off the caller's thread (a server or MCP process keeps answering meanwhile):
@@ -11,6 +12,8 @@ import { checkRecords } from './load.js';
  *   a thread boundary.
  * - `part`: reads and indexes one range of a build's files for the thread running the build (build.ts), and
  *   transfers its lists back.
+ * - `encode`: encodes a range of the merged lists of a build's parts (their pages are shared memory) while
+ *   the build's thread encodes the rest.
  * - `load`: opens a persisted index, reads its tables and checks it whole (checksum, structure); then — once
  *   the caller sends `stat` (its watchers are in place by then) — stats every indexed file and hands the
  *   tables over (transferred, not copied) with the ids that changed. It reads through the caller's open
@@ -34,6 +37,16 @@ export type IndexWorkerData =
       blockBytes: number;
       progress: SharedArrayBuffer;
       slot: number;
+    }
+  | {
+      /** The lists of keys[from, to) of a build's parts, encoded for the thread merging them (build.ts). */
+      task: 'encode';
+      parts: PostingsPart[];
+      idOffsets: number[];
+      idSpace: number;
+      keys: Uint32Array;
+      from: number;
+      to: number;
     }
   | {
       /** `fd`: the index file, opened by the loading thread (which owns it: lists are read from it later). */
@@ -68,21 +81,23 @@ if (data.task === 'build') {
       data.slot,
     );
     const p = part.postings;
-    // Transferred, not copied: the cells are most of a build's memory.
-    const buffers = [
-      part.records,
-      part.blocks,
-      p.keys,
-      p.slots,
-      p.firsts,
-      p.spills,
-      ...p.records,
-      ...p.cells,
-    ];
+    // Transferred, not copied; the list pages are shared memory (sent as they are).
+    const buffers = [part.records, part.blocks, p.keys, p.slots, p.firsts, p.spills];
     post(
       { type: 'part', part },
       buffers.map((a) => a.buffer as ArrayBuffer),
     );
+  } catch (err) {
+    post({ type: 'failed', message: (err as Error).message });
+  }
+} else if (data.task === 'encode') {
+  try {
+    const r = encodeLists(data.parts, data.idOffsets, data.idSpace, data.keys, data.from, data.to);
+    post({ type: 'encoded', lists: r }, [
+      r.counts.buffer as ArrayBuffer,
+      r.lengths.buffer as ArrayBuffer,
+      ...r.pages.map((page) => page.buffer as ArrayBuffer),
+    ]);
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message });
   }

@@ -200,7 +200,8 @@ export class PostingsBuilder {
       this.spills = grow32(this.spills, s * 2);
     }
     if ((s & ((1 << REC_SHIFT) - 1)) === 0) {
-      const page = new Uint32Array(REC << REC_SHIFT);
+      // Shared memory: a second thread reads the pages while the lists are encoded (build.ts).
+      const page = new Uint32Array(new SharedArrayBuffer(4 * (REC << REC_SHIFT)));
       this.records.push(page);
       this.records8.push(new Uint8Array(page.buffer));
     }
@@ -231,7 +232,8 @@ export class PostingsBuilder {
   /** Moves a record's full inline bytes to a new cell, linked back to the record's previous cell. */
   private spill(s: number, rec: Uint32Array, at: number): void {
     const c = this.cells++;
-    if ((c & ((1 << CELL_SHIFT) - 1)) === 0) this.cellPages.push(new Uint32Array(CELL_WORDS << CELL_SHIFT));
+    if ((c & ((1 << CELL_SHIFT) - 1)) === 0)
+      this.cellPages.push(new Uint32Array(new SharedArrayBuffer(4 * (CELL_WORDS << CELL_SHIFT))));
     const page = this.cellPages[c >>> CELL_SHIFT]!;
     const o = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS;
     page[o] = rec[at + 4]!;
@@ -279,143 +281,189 @@ export function grow32(a: Uint32Array<ArrayBuffer>, n: number): Uint32Array<Arra
   return g;
 }
 
+/** The merged keys of consecutive parts: the union of their keys (each ascending), ascending. */
+export function mergedKeys(parts: readonly PostingsPart[]): Uint32Array {
+  if (parts.length === 1) return parts[0]!.keys.slice();
+  const seen = new Uint8Array(GRAM_SPACE);
+  let n = 0;
+  for (const p of parts) {
+    for (const k of p.keys) {
+      if (seen[k] === 0) n++;
+      seen[k] = 1;
+    }
+  }
+  const keys = new Uint32Array(n);
+  for (let g = 0, i = 0; g < GRAM_SPACE; g++) if (seen[g] === 1) keys[i++] = g;
+  return keys;
+}
+
+/** Stored lists of the keys [from, to) of a merge: per key its count and bytes, and the bytes in pages. */
+export interface EncodedLists {
+  from: number;
+  to: number;
+  counts: Uint32Array;
+  lengths: Float64Array;
+  pages: Uint8Array[];
+}
+
+/** Per part, its index of each merged key (or -1): both key lists are ascending. */
+function partIndexes(parts: readonly PostingsPart[], keys: Uint32Array): Int32Array[] {
+  return parts.map((part) => {
+    const at = new Int32Array(keys.length).fill(-1);
+    const pk = part.keys;
+    for (let i = 0, j = 0; i < pk.length; i++) {
+      while (keys[j] !== pk[i]) j++;
+      at[j] = i;
+    }
+    return at;
+  });
+}
+
+/**
+ * Merges and encodes the lists of `keys[from, to)` (list-codec.ts): part p's ids shifted by `idOffsets[p]`.
+ * Reads the parts only, so two threads can each take a range of keys (build.ts); the parts' pages are then
+ * shared memory.
+ */
+export function encodeLists(
+  parts: readonly PostingsPart[],
+  idOffsets: readonly number[],
+  idSpace: number,
+  keys: Uint32Array,
+  from: number,
+  to: number,
+): EncodedLists {
+  const at = partIndexes(parts, keys);
+  const counts = new Uint32Array(to - from);
+  const lengths = new Float64Array(to - from);
+  const pages: Uint8Array[] = [];
+  let stored = 0;
+  const store = (bytes: Uint8Array, length: number) => {
+    for (let done = 0; done < length; ) {
+      const page = Math.floor(stored / STORE_PAGE);
+      if (page === pages.length) pages.push(new Uint8Array(STORE_PAGE));
+      const o = stored % STORE_PAGE;
+      const n = Math.min(length - done, STORE_PAGE - o);
+      pages[page]!.set(bytes.subarray(done, done + n), o);
+      done += n;
+      stored += n;
+    }
+  };
+  // Byte views of the pages, made once.
+  const cells8 = parts.map((part) =>
+    part.cells.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength)),
+  );
+  const records8 = parts.map((part) =>
+    part.records.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength)),
+  );
+  let chain = new Uint32Array(1024);
+  const out = new BitWriter();
+  for (let j = from; j < to; j++) {
+    let count = 0;
+    for (let p = 0; p < parts.length; p++) {
+      const i = at[p]![j]!;
+      if (i < 0) continue;
+      const part = parts[p]!;
+      const s = part.slots[i]!;
+      count += part.records[s >>> REC_SHIFT]![(s & ((1 << REC_SHIFT) - 1)) * REC + COUNT]!;
+    }
+    const k = listOrder(count, idSpace);
+    out.reset();
+    // Each part's delta varints (the first: the part's own id), decoded as they are read — cells oldest
+    // first (follow the links back, read forward), then the inline tail — and coded at once.
+    let prev = -1;
+    for (let p = 0; p < parts.length; p++) {
+      const i = at[p]![j]!;
+      if (i < 0) continue;
+      const part = parts[p]!;
+      const s = part.slots[i]!;
+      const rec = part.records[s >>> REC_SHIFT]!;
+      const r = (s & ((1 << REC_SHIFT) - 1)) * REC;
+      let m = 0;
+      for (let link = rec[r + CELL_LINK]!; link !== 0; ) {
+        if (m === chain.length) chain = grow32(chain, m * 2);
+        const c = link - 1;
+        chain[m++] = c;
+        link = part.cells[c >>> CELL_SHIFT]![(c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS + 4]!;
+      }
+      const off = idOffsets[p]!;
+      let first = true;
+      let id = 0;
+      let v = 0;
+      let mul = 1;
+      // Segment x < m: the cell chain[m - 1 - x]; segment m: the inline tail.
+      for (let x = 0; x <= m; x++) {
+        let bytes: Uint8Array;
+        let b: number;
+        let end: number;
+        if (x < m) {
+          const c = chain[m - 1 - x]!;
+          bytes = cells8[p]![c >>> CELL_SHIFT]!;
+          b = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS * 4;
+          end = b + INLINE_BYTES;
+        } else {
+          bytes = records8[p]![s >>> REC_SHIFT]!;
+          b = r * 4 + INLINE;
+          end = b + rec[r + FILL]!;
+        }
+        for (; b < end; b++) {
+          const byte = bytes[b]!;
+          v += (byte & 0x7f) * mul;
+          if (byte >= 0x80) {
+            mul *= 128;
+            continue;
+          }
+          id = first ? v + off : id + v;
+          first = false;
+          putCode(out, id - prev - 1, k);
+          prev = id;
+          v = 0;
+          mul = 1;
+        }
+      }
+    }
+    if (prev >= idSpace) throw new Error('content index: a block id past the id space');
+    out.align();
+    counts[j - from] = count;
+    lengths[j - from] = out.length;
+    store(out.bytes, out.length);
+  }
+  return { from, to, counts, lengths, pages };
+}
+
 /**
  * The lists of consecutive parts as one index's lists, in their stored form (list-codec.ts): part p's ids are
- * shifted by `idOffsets[p]` and appended to the earlier parts' ids, and each whole list is encoded once, here
+ * shifted by `idOffsets[p]` and appended to the earlier parts' ids, and each whole list is encoded once
  * (its length decides what the size bound keeps). A list depends only on its ids, so the result is byte for
- * byte the one-part result.
+ * byte the one-part result, however the keys were shared out among threads (`encoded`: the ranges, in order,
+ * covering every key; by default this thread encodes them all).
  */
 export class PostingsMerge {
   /** Grams seen in any part, ascending; per gram its ids in all parts and its stored list's bytes. */
   readonly keys: Uint32Array;
   readonly counts: Uint32Array;
   readonly lengths: Float64Array;
-  /** Per gram: where its stored list starts in `pages`. */
-  private readonly starts: Float64Array;
-  /** The stored lists, back to back, in pages (never one large allocation: first touches are slow here). */
-  private readonly pages: Uint8Array[] = [];
+  private readonly ranges: EncodedLists[];
 
   /** `idSpace`: the index's number of block ids (every id is below it; list-codec.ts `listOrder`). */
-  constructor(parts: readonly PostingsPart[], idOffsets: readonly number[], idSpace: number) {
-    // The union of the parts' keys (each sorted).
-    const seen = new Uint8Array(GRAM_SPACE);
-    let n = 0;
-    for (const p of parts) {
-      for (const k of p.keys) {
-        if (seen[k] === 0) n++;
-        seen[k] = 1;
-      }
-    }
-    const keys = new Uint32Array(n);
-    if (parts.length === 1) keys.set(parts[0]!.keys);
-    else for (let g = 0, i = 0; g < GRAM_SPACE; g++) if (seen[g] === 1) keys[i++] = g;
-    this.keys = keys;
+  constructor(
+    parts: readonly PostingsPart[],
+    idOffsets: readonly number[],
+    idSpace: number,
+    encoded?: { keys: Uint32Array; ranges: EncodedLists[] },
+  ) {
+    this.keys = encoded?.keys ?? mergedKeys(parts);
+    const n = this.keys.length;
+    this.ranges = encoded?.ranges ?? [encodeLists(parts, idOffsets, idSpace, this.keys, 0, n)];
     this.counts = new Uint32Array(n);
     this.lengths = new Float64Array(n);
-    this.starts = new Float64Array(n);
-    // Per part, its index of each merged key (or -1): both key lists are ascending.
-    const at = parts.map(() => new Int32Array(n).fill(-1));
-    for (let p = 0; p < parts.length; p++) {
-      const pk = parts[p]!.keys;
-      for (let i = 0, j = 0; i < pk.length; i++) {
-        while (keys[j] !== pk[i]) j++;
-        at[p]![j] = i;
-      }
+    let next = 0;
+    for (const r of this.ranges) {
+      if (r.from !== next) throw new Error('postings merge: key ranges do not follow each other');
+      this.counts.set(r.counts, r.from);
+      this.lengths.set(r.lengths, r.from);
+      next = r.to;
     }
-    // Byte views of the pages, made once.
-    const cells8 = parts.map((part) =>
-      part.cells.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength)),
-    );
-    const records8 = parts.map((part) =>
-      part.records.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength)),
-    );
-    let chain = new Uint32Array(1024);
-    const out = new BitWriter();
-    let stored = 0;
-    for (let j = 0; j < n; j++) {
-      let count = 0;
-      for (let p = 0; p < parts.length; p++) {
-        const i = at[p]![j]!;
-        if (i < 0) continue;
-        const part = parts[p]!;
-        const s = part.slots[i]!;
-        count += part.records[s >>> REC_SHIFT]![(s & ((1 << REC_SHIFT) - 1)) * REC + COUNT]!;
-      }
-      const k = listOrder(count, idSpace);
-      out.reset();
-      // Each part's delta varints (the first: the part's own id), decoded as they are read — cells oldest
-      // first (follow the links back, read forward), then the inline tail — and coded at once.
-      let prev = -1;
-      for (let p = 0; p < parts.length; p++) {
-        const i = at[p]![j]!;
-        if (i < 0) continue;
-        const part = parts[p]!;
-        const s = part.slots[i]!;
-        const rec = part.records[s >>> REC_SHIFT]!;
-        const r = (s & ((1 << REC_SHIFT) - 1)) * REC;
-        let m = 0;
-        for (let link = rec[r + CELL_LINK]!; link !== 0; ) {
-          if (m === chain.length) chain = grow32(chain, m * 2);
-          const c = link - 1;
-          chain[m++] = c;
-          link = part.cells[c >>> CELL_SHIFT]![(c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS + 4]!;
-        }
-        const off = idOffsets[p]!;
-        let first = true;
-        let id = 0;
-        let v = 0;
-        let mul = 1;
-        // Segment x < m: the cell chain[m - 1 - x]; segment m: the inline tail.
-        for (let x = 0; x <= m; x++) {
-          let bytes: Uint8Array;
-          let b: number;
-          let end: number;
-          if (x < m) {
-            const c = chain[m - 1 - x]!;
-            bytes = cells8[p]![c >>> CELL_SHIFT]!;
-            b = (c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS * 4;
-            end = b + INLINE_BYTES;
-          } else {
-            bytes = records8[p]![s >>> REC_SHIFT]!;
-            b = r * 4 + INLINE;
-            end = b + rec[r + FILL]!;
-          }
-          for (; b < end; b++) {
-            const byte = bytes[b]!;
-            v += (byte & 0x7f) * mul;
-            if (byte >= 0x80) {
-              mul *= 128;
-              continue;
-            }
-            id = first ? v + off : id + v;
-            first = false;
-            putCode(out, id - prev - 1, k);
-            prev = id;
-            v = 0;
-            mul = 1;
-          }
-        }
-      }
-      if (prev >= idSpace) throw new Error('content index: a block id past the id space');
-      out.align();
-      this.counts[j] = count;
-      this.lengths[j] = out.length;
-      this.starts[j] = stored;
-      this.store(out.bytes, out.length, stored);
-      stored += out.length;
-    }
-  }
-
-  /** Copies `bytes[0, length)` to the pages at `at` (the end of what is stored). */
-  private store(bytes: Uint8Array, length: number, at: number): void {
-    for (let done = 0; done < length; ) {
-      const page = Math.floor((at + done) / STORE_PAGE);
-      if (page === this.pages.length) this.pages.push(new Uint8Array(STORE_PAGE));
-      const o = (at + done) % STORE_PAGE;
-      const n = Math.min(length - done, STORE_PAGE - o);
-      this.pages[page]!.set(bytes.subarray(done, done + n), o);
-      done += n;
-    }
+    if (next !== n) throw new Error('postings merge: key ranges do not cover the keys');
   }
 
   /**
@@ -448,7 +496,7 @@ export class PostingsMerge {
    * The bytes are produced as they are written (`data.emit`), in chunks: never all in memory twice.
    */
   serialize(maxListed = Number.POSITIVE_INFINITY): PostingsToWrite {
-    const { keys, counts, lengths, starts } = this;
+    const { keys, counts, lengths } = this;
     const n = keys.length;
     const outCounts = new Uint32Array(n);
     const offsets = new Uint32Array(n);
@@ -466,27 +514,32 @@ export class PostingsMerge {
     }
     if (total > 0xffffffff) throw new Error('content index postings exceed 4 GiB');
     const emit = (push: (chunk: Uint8Array) => void) => {
-      // Runs of kept lists are contiguous in the pages: push each run page by page.
-      let runStart = -1;
-      let runEnd = -1;
-      const flush = () => {
-        for (let at = runStart; at < runEnd; ) {
-          const page = Math.floor(at / STORE_PAGE);
-          const o = at % STORE_PAGE;
-          const len = Math.min(runEnd - at, STORE_PAGE - o);
-          push(this.pages[page]!.subarray(o, o + len));
+      // Runs of kept lists are contiguous in a range's pages: push each run page by page.
+      for (const range of this.ranges) {
+        let runStart = 0;
+        let runEnd = 0;
+        let at = 0; // where key j's list starts in the range's pages
+        const flush = () => {
+          for (let from = runStart; from < runEnd; ) {
+            const o = from % STORE_PAGE;
+            const len = Math.min(runEnd - from, STORE_PAGE - o);
+            push(range.pages[Math.floor(from / STORE_PAGE)]!.subarray(o, o + len));
+            from += len;
+          }
+        };
+        for (let j = range.from; j < range.to; j++) {
+          const len = lengths[j]!;
+          if (outCounts[j] !== UNLISTED) {
+            if (at !== runEnd) {
+              flush();
+              runStart = at;
+            }
+            runEnd = at + len;
+          }
           at += len;
         }
-      };
-      for (let j = 0; j < n; j++) {
-        if (outCounts[j] === UNLISTED) continue;
-        if (starts[j] !== runEnd) {
-          flush();
-          runStart = starts[j]!;
-        }
-        runEnd = starts[j]! + lengths[j]!;
+        flush();
       }
-      flush();
     };
     return { keys, counts: outCounts, offsets, lengths: outLengths, data: { length: total, emit } };
   }
