@@ -90,7 +90,7 @@ export async function buildIndex(
   // counters (files, bytes per range): this thread is busy, not listening for messages.
   const shared = new Float64Array(new SharedArrayBuffer(8 * 2 * (split.length - 1)));
   const helpers = split.slice(1, -1).map((from, i) =>
-    runPartWorker({
+    runHelper<PartResult>({
       task: 'part',
       root,
       paths: paths.slice(from, split[i + 2]),
@@ -320,35 +320,35 @@ async function mergeParts(
   if (parts.length < 2) return new PostingsMerge(parts, idOffsets, idSpace);
   const keys = mergedKeys(parts);
   const mid = keys.length >>> 1;
-  const worker = new Worker(workerScriptUrl(), {
-    workerData: { task: 'encode', parts, idOffsets, idSpace, keys, from: mid, to: keys.length },
+  const upper = runHelper<EncodedLists>({
+    task: 'encode',
+    parts,
+    idOffsets,
+    idSpace,
+    keys,
+    from: mid,
+    to: keys.length,
   });
-  const upper = new Promise<EncodedLists>((resolve, reject) => {
-    worker.on('message', (m: { type: string; lists?: EncodedLists; message?: string }) => {
-      if (m.type === 'encoded' && m.lists) resolve(m.lists);
-      else if (m.type === 'failed') reject(new Error(`index build failed: ${m.message}`));
-    });
-    worker.on('error', reject);
-    worker.on('exit', () => reject(new Error('index build helper stopped')));
-  });
-  upper.catch(() => {});
   try {
     const lower = encodeLists(parts, idOffsets, idSpace, keys, 0, mid);
-    return new PostingsMerge(parts, idOffsets, idSpace, { keys, ranges: [lower, await upper] });
+    return new PostingsMerge(parts, idOffsets, idSpace, { keys, ranges: [lower, await upper.result] });
   } finally {
-    void worker.terminate();
+    void upper.worker.terminate();
   }
 }
 
-/** A helper thread building one part (index-worker.ts, task `part`); its lists are transferred back. */
-function runPartWorker(data: Extract<IndexWorkerData, { task: 'part' }>): {
+/**
+ * A helper thread of a build (index-worker.ts): task `part` builds one part, `encode` encodes a range of the
+ * merged lists; its answer is transferred back.
+ */
+function runHelper<T>(data: Extract<IndexWorkerData, { task: 'part' | 'encode' }>): {
   worker: Worker;
-  result: Promise<PartResult>;
+  result: Promise<T>;
 } {
   const worker = new Worker(workerScriptUrl(), { workerData: data });
-  const result = new Promise<PartResult>((resolve, reject) => {
-    worker.on('message', (m: { type: string; part?: PartResult; message?: string }) => {
-      if (m.type === 'part' && m.part) resolve(m.part);
+  const result = new Promise<T>((resolve, reject) => {
+    worker.on('message', (m: { type: string; result?: T; message?: string }) => {
+      if (m.type === 'done' && m.result !== undefined) resolve(m.result);
       else if (m.type === 'failed') reject(new Error(`index build failed: ${m.message}`));
     });
     worker.on('error', reject);

@@ -84,7 +84,7 @@ if (data.task === 'build') {
     // Transferred, not copied; the list pages are shared memory (sent as they are).
     const buffers = [part.records, part.blocks, p.keys, p.slots, p.firsts, p.spills];
     post(
-      { type: 'part', part },
+      { type: 'done', result: part },
       buffers.map((a) => a.buffer as ArrayBuffer),
     );
   } catch (err) {
@@ -93,7 +93,7 @@ if (data.task === 'build') {
 } else if (data.task === 'encode') {
   try {
     const r = encodeLists(data.parts, data.idOffsets, data.idSpace, data.keys, data.from, data.to);
-    post({ type: 'encoded', lists: r }, [
+    post({ type: 'done', result: r }, [
       r.counts.buffer as ArrayBuffer,
       r.lengths.buffer as ArrayBuffer,
       ...r.pages.map((page) => page.buffer as ArrayBuffer),
