@@ -117,6 +117,41 @@ describe('content index: select', () => {
     }
   });
 
+  it('an agent call that finds nothing reads the lists once for its two searches', async () => {
+    const index = openIndex(root, { dataDir: path.join(tmp, 'data-evaluation') });
+    try {
+      await index.whenReady();
+      const data = (index as unknown as { base: { data: { postings: object } } }).base.data;
+      const postings = data.postings;
+      let reads = 0;
+      data.postings = new Proxy(postings, {
+        get(target, key) {
+          reads++;
+          const v = Reflect.get(target, key, target);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+      try {
+        // The tool's second search (ignore rules off, hidden files in) has another walk, the same query.
+        const q = { pattern: 'zz_nowhere_token' };
+        const a = await answer({ ...q, index });
+        const afterFirst = reads;
+        const b = await answer({ ...q, index, ignoreFiles: false, hidden: true });
+        expect(afterFirst).toBeGreaterThan(0);
+        expect(reads).toBe(afterFirst);
+        expect([a.summary.index?.candidates, b.summary.index?.candidates]).toEqual([0, 0]);
+        // Another query is evaluated afresh, and answers as a scan does.
+        const other = await answer({ pattern: 'rare_token_xyz', index });
+        expect(reads).toBeGreaterThan(afterFirst);
+        expect(other.files).toEqual((await answer({ pattern: 'rare_token_xyz' })).files);
+      } finally {
+        data.postings = postings;
+      }
+    } finally {
+      await index.close();
+    }
+  });
+
   it('a changed file not re-indexed yet is still searched', async () => {
     const index = openIndex(root, { dataDir: path.join(tmp, 'data-pending') });
     try {

@@ -148,6 +148,8 @@ interface Base {
   staleIds: number[];
   /** Per size cap, made on first use: the files a select takes whatever their content (see `alwaysSearched`). */
   always: Map<number, Int32Array>;
+  /** The last query evaluated on this base, and what it gave (read only: see `evaluationOf`). */
+  lastEvaluation?: { key: string; result: ReturnType<typeof evaluateBlocks> };
 }
 
 interface WalkList {
@@ -846,7 +848,7 @@ export class ContentIndex implements SearchIndex {
     if (list === null) return scan('the walk stopped (deadline, abort or budget)');
     const base = this.base;
     if (list.base !== base) return scan('the index was replaced during the walk');
-    const { files: bits, blocks: ks } = evaluateBlocks(base.data, query);
+    const { files: bits, blocks: ks } = evaluationOf(base, query);
     const picked =
       trusted && list.posOf
         ? this.pickWatched(list, list.posOf, bits, ks, query, req.maxFilesize)
@@ -1196,6 +1198,18 @@ function inWalkOrder(
     totalBytes,
     withinSize,
   };
+}
+
+/**
+ * The query evaluated on the base's lists, remembered for the next select of the same query: an agent call
+ * that finds nothing asks again with ignore rules off (the tool's check for hidden matches), and a base's lists
+ * never change. Callers only read the result.
+ */
+function evaluationOf(base: Base, query: GramQuery): ReturnType<typeof evaluateBlocks> {
+  const key = JSON.stringify(query);
+  if (base.lastEvaluation?.key !== key)
+    base.lastEvaluation = { key, result: evaluateBlocks(base.data, query) };
+  return base.lastEvaluation.result;
 }
 
 /**
