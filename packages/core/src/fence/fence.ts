@@ -54,7 +54,7 @@ export class SensitiveFence {
     this.realpathFn = options.realpath ?? ((p) => fs.promises.realpath(p));
     this.deadlineMs = options.resolveDeadlineMs ?? options.resolveTimeoutMs ?? FENCE_RESOLVE_DEADLINE_MS;
     this.now = options.now ?? (() => performance.now());
-    const realpathSync = options.realpathSync ?? ((p: string) => fs.realpathSync.native(p));
+    const realpathSync = resolvedOnce(options.realpathSync ?? ((p: string) => fs.realpathSync.native(p)));
     const env = options.env ?? {};
     const home = path.resolve(options.home);
     const spellings = new Set<string>();
@@ -190,6 +190,29 @@ function stripTrailingSep(p: string): string {
   let end = p.length;
   while (end > 1 && p.charCodeAt(end - 1) === SEP_CODE) end--;
   return end === p.length ? p : p.slice(0, end);
+}
+
+/**
+ * A path's resolution (or its failure), asked once per construction: the table's anchors share parents (HOME
+ * is resolved for each of a dozen missing stores beside it: 75 calls, 57 distinct paths on this machine). A
+ * repeated call could only answer differently if links changed during the construction, which no table built
+ * from many calls is consistent with anyway; each new fence resolves everything afresh (fence-per-call.test).
+ */
+function resolvedOnce(realpathSync: (p: string) => string): (p: string) => string {
+  const seen = new Map<string, { real: string } | { error: unknown }>();
+  return (p) => {
+    let r = seen.get(p);
+    if (!r) {
+      try {
+        r = { real: realpathSync(p) };
+      } catch (error) {
+        r = { error };
+      }
+      seen.set(p, r);
+    }
+    if ('error' in r) throw r.error;
+    return r.real;
+  };
 }
 
 function canonicalOrSpelling(p: string, realpathSync: (p: string) => string): string {
