@@ -48,14 +48,24 @@ async function answer(req: Omit<SearchRequest, 'cwd' | 'engine'>): Promise<Answe
   return { files, summary: summary! };
 }
 
-/** Counts the reads of the base's per-file records while `fn` runs. */
-async function recordReads(index: ContentIndex, fn: () => Promise<unknown>): Promise<number> {
-  const data = (index as unknown as { base: { data: { records: Float64Array } } }).base.data;
-  const records = data.records;
-  let reads = 0;
-  data.records = new Proxy(records, {
+type BaseData = { records: Float64Array; postings: object };
+
+/**
+ * Counts the property reads `counts` accepts on one table of the index's base (`records`, `postings`) while
+ * `fn` runs.
+ */
+async function reads(
+  index: ContentIndex,
+  table: keyof BaseData,
+  counts: (key: string | symbol) => boolean,
+  fn: () => Promise<unknown>,
+): Promise<number> {
+  const data = (index as unknown as { base: { data: BaseData } }).base.data;
+  const real = data[table];
+  let n = 0;
+  (data as Record<string, unknown>)[table] = new Proxy(real, {
     get(target, key) {
-      if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+      if (counts(key)) n++;
       const v = Reflect.get(target, key, target);
       return typeof v === 'function' ? v.bind(target) : v;
     },
@@ -63,24 +73,35 @@ async function recordReads(index: ContentIndex, fn: () => Promise<unknown>): Pro
   try {
     await fn();
   } finally {
-    data.records = records;
+    (data as Record<string, unknown>)[table] = real;
   }
-  return reads;
+  return n;
+}
+
+const element = (key: string | symbol) => typeof key === 'string' && /^\d+$/.test(key);
+
+/** An index of the tree in its own data directory, ready, closed after `fn`. */
+async function withIndex(name: string, fn: (index: ContentIndex) => Promise<void>): Promise<void> {
+  const index = openIndex(root, { dataDir: path.join(tmp, `data-${name}`) });
+  try {
+    await index.whenReady();
+    expect(index.status()).toMatchObject({ state: 'ready', freshness: 'events' });
+    await fn(index);
+  } finally {
+    await index.close();
+  }
 }
 
 describe('content index: select', () => {
-  it('consults the candidates and the changed files only, and answers as a scan does', async () => {
-    const index = openIndex(root, { dataDir: path.join(tmp, 'data-watched') });
-    try {
-      await index.whenReady();
-      expect(index.status()).toMatchObject({ state: 'ready', freshness: 'events' });
+  it('consults the candidates and the changed files only, and answers as a scan does', () =>
+    withIndex('watched', async (index) => {
       const q = { pattern: 'rare_token_xyz' };
       const first = await answer({ ...q, index });
       expect(first.summary.index).toMatchObject({ used: true, candidates: 8, files: 401 });
       // The walk is cached now: a second select reads the records of its candidates, not of 401 files.
-      const reads = await recordReads(index, () => answer({ ...q, index }));
-      expect(reads).toBeGreaterThan(0);
-      expect(reads).toBeLessThan(8 * 8);
+      const n = await reads(index, 'records', element, () => answer({ ...q, index }));
+      expect(n).toBeGreaterThan(0);
+      expect(n).toBeLessThan(8 * 8);
 
       // Changes: a file gains the token, one loses it, a new file has it, one that had it is deleted, and a
       // file is edited without it. Each is consulted (judged by its new content); nothing else is.
@@ -112,85 +133,82 @@ describe('content index: select', () => {
       expect(through.files).not.toContain('end d0/f0.txt');
       expect(through.summary.filesWithMatch).toBe(scan.summary.filesWithMatch);
       expect(through.summary.index).toMatchObject({ used: true, candidates: 8, files: 401 });
-    } finally {
-      await index.close();
-    }
-  });
+    }));
 
-  it('an agent call that finds nothing reads the lists once for its two searches', async () => {
-    const index = openIndex(root, { dataDir: path.join(tmp, 'data-evaluation') });
-    try {
-      await index.whenReady();
-      const data = (index as unknown as { base: { data: { postings: object } } }).base.data;
-      const postings = data.postings;
-      let reads = 0;
-      data.postings = new Proxy(postings, {
-        get(target, key) {
-          reads++;
-          const v = Reflect.get(target, key, target);
-          return typeof v === 'function' ? v.bind(target) : v;
+  it('an agent call that finds nothing reads the lists once for its two searches', () =>
+    withIndex('evaluation', async (index) => {
+      // The tool's second search (ignore rules off, hidden files in) has another walk, the same query.
+      const q = { pattern: 'zz_nowhere_token' };
+      let a: Answer | undefined;
+      let b: Answer | undefined;
+      const first = await reads(
+        index,
+        'postings',
+        () => true,
+        async () => {
+          a = await answer({ ...q, index });
         },
-      });
-      try {
-        // The tool's second search (ignore rules off, hidden files in) has another walk, the same query.
-        const q = { pattern: 'zz_nowhere_token' };
-        const a = await answer({ ...q, index });
-        const afterFirst = reads;
-        const b = await answer({ ...q, index, ignoreFiles: false, hidden: true });
-        expect(afterFirst).toBeGreaterThan(0);
-        expect(reads).toBe(afterFirst);
-        expect([a.summary.index?.candidates, b.summary.index?.candidates]).toEqual([0, 0]);
-        // Another query is evaluated afresh, and answers as a scan does.
-        const other = await answer({ pattern: 'rare_token_xyz', index });
-        expect(reads).toBeGreaterThan(afterFirst);
-        expect(other.files).toEqual((await answer({ pattern: 'rare_token_xyz' })).files);
-      } finally {
-        data.postings = postings;
-      }
-    } finally {
-      await index.close();
-    }
-  });
+      );
+      const second = await reads(
+        index,
+        'postings',
+        () => true,
+        async () => {
+          b = await answer({ ...q, index, ignoreFiles: false, hidden: true });
+        },
+      );
+      expect(first).toBeGreaterThan(0);
+      expect(second).toBe(0);
+      expect([a?.summary.index?.candidates, b?.summary.index?.candidates]).toEqual([0, 0]);
+      // Another query is evaluated afresh, and answers as a scan does.
+      let other: Answer | undefined;
+      const third = await reads(
+        index,
+        'postings',
+        () => true,
+        async () => {
+          other = await answer({ pattern: 'rare_token_xyz', index });
+        },
+      );
+      expect(third).toBeGreaterThan(0);
+      expect(other?.files).toEqual((await answer({ pattern: 'rare_token_xyz' })).files);
+    }));
 
   it('a changed file not re-indexed yet is still searched', async () => {
-    const index = openIndex(root, { dataDir: path.join(tmp, 'data-pending') });
+    // More changes than a search re-indexes before it answers (REINDEX_PER_SEARCH): those still pending are
+    // read by the search unjudged. Every one of them now holds the token.
+    const edited: string[] = [];
     try {
-      await index.whenReady();
-      // More changes than a search re-indexes before it answers (REINDEX_PER_SEARCH): those still pending are
-      // read by the search unjudged. Every one of them now holds the token.
-      const edited: string[] = [];
-      for (let i = 1; i < 400; i += 1) {
-        if (i % 50 === 0) continue;
-        const rel = `d${i % 8}/f${i}.txt`;
-        fs.appendFileSync(path.join(root, rel), 'pending rare_token_xyz\n');
-        edited.push(rel);
-      }
-      expect(edited.length).toBeGreaterThan(300);
-      const q = { pattern: 'rare_token_xyz', mode: 'files-with-matches' as const };
-      const through = await answer({ ...q, index });
-      const scan = await answer(q);
-      expect(through.files).toEqual(scan.files);
-      for (const rel of edited) expect(through.files).toContain(`end ${rel}`);
-      expect(through.summary.index?.used).toBe(false); // nearly every file may match now: a scan is faster
-      // With a smaller share the index answers, and reads every pending file.
-      const few = await answer({ ...q, index, paths: ['d1'] });
-      expect(few.files).toEqual((await answer({ ...q, paths: ['d1'] })).files);
-      for (const rel of edited.filter((r) => r.startsWith('d1/'))) expect(few.files).toContain(`end ${rel}`);
+      await withIndex('pending', async (index) => {
+        for (let i = 1; i < 400; i += 1) {
+          if (i % 50 === 0) continue;
+          const rel = `d${i % 8}/f${i}.txt`;
+          fs.appendFileSync(path.join(root, rel), 'pending rare_token_xyz\n');
+          edited.push(rel);
+        }
+        expect(edited.length).toBeGreaterThan(300);
+        const q = { pattern: 'rare_token_xyz', mode: 'files-with-matches' as const };
+        const through = await answer({ ...q, index });
+        expect(through.files).toEqual((await answer(q)).files);
+        for (const rel of edited) expect(through.files).toContain(`end ${rel}`);
+        expect(through.summary.index?.used).toBe(false); // nearly every file may match now: a scan is faster
+        // With a smaller share the index answers, and reads every pending file.
+        const few = await answer({ ...q, index, paths: ['d1'] });
+        expect(few.summary.index?.used).toBe(true);
+        expect(few.files).toEqual((await answer({ ...q, paths: ['d1'] })).files);
+        for (const rel of edited.filter((r) => r.startsWith('d1/')))
+          expect(few.files).toContain(`end ${rel}`);
+      });
     } finally {
-      await index.close();
-      for (let i = 1; i < 400; i += 1) {
-        if (i % 50 === 0) continue;
-        const f = path.join(root, `d${i % 8}`, `f${i}.txt`);
-        if (fs.existsSync(f))
-          fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('pending rare_token_xyz\n', ''));
+      for (const rel of edited) {
+        const f = path.join(root, rel);
+        fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('pending rare_token_xyz\n', ''));
       }
     }
   });
 
-  it('files past the size cap and walks that yield a file twice answer as a scan does', async () => {
-    const index = openIndex(root, { dataDir: path.join(tmp, 'data-caps') });
-    try {
-      await index.whenReady();
+  it('files past the size cap and walks that yield a file twice answer as a scan does', () =>
+    withIndex('caps', async (index) => {
       // big.txt holds no token, but past the cap the searcher reports it as skipped: it must be handed over.
       const capped = { pattern: 'rare_token_xyz', maxFilesize: 1000 };
       const through = await answer({ ...capped, index });
@@ -202,8 +220,5 @@ describe('content index: select', () => {
       const t2 = await answer({ ...twice, index });
       expect(t2.files).toEqual((await answer(twice)).files);
       expect(t2.summary.index?.used).toBe(true);
-    } finally {
-      await index.close();
-    }
-  });
+    }));
 });
