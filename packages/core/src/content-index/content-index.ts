@@ -1042,11 +1042,11 @@ export class ContentIndex implements SearchIndex {
     maxFilesize: number,
     trusted: boolean,
   ): { candidate: boolean; size: number; sized: boolean } {
-    // `sized`: the size is the file's as the overlay last read it (0 and false when it is not known).
+    // `sized`: the size is the file's as the overlay last read it (false when not known: pending, or unreadable: -1).
     if (this.dirty.has(rel)) return { candidate: true, size: 0, sized: false };
     const o = this.overlay.get(rel);
     if (!o || o.grams === null || o.size > maxFilesize)
-      return { candidate: true, size: o?.size ?? 0, sized: o !== undefined };
+      return { candidate: true, size: o?.size ?? 0, sized: o !== undefined && o.size >= 0 };
     if (!trusted && !this.statMatches(abs, o.size, o.mtimeMs, o.ino, o.racy)) {
       this.markChanged(rel);
       return { candidate: true, size: o.size, sized: true };
