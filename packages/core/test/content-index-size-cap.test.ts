@@ -36,11 +36,20 @@ function tree(name: string, extra: Record<string, string> = {}): string {
   return root;
 }
 
-async function open(root: string, watch: boolean): Promise<ContentIndex> {
+/** Runs `f` with the tree's index open (watched or not), and closes it. */
+async function withIndex(
+  root: string,
+  watch: boolean,
+  f: (index: ContentIndex) => Promise<void>,
+): Promise<void> {
   const index = openIndex(root, { dataDir: path.join(tmp, `data-${path.basename(root)}`), watch });
-  await index.whenReady();
-  expect(index.status().state).toBe('ready');
-  return index;
+  try {
+    await index.whenReady();
+    expect(index.status().state).toBe('ready');
+    await f(index);
+  } finally {
+    await index.close();
+  }
 }
 
 /** The search's events (elapsed time aside) and the argv of every rg it started. */
@@ -78,37 +87,30 @@ const sizeChecked = (argvs: string[][]) => argvs.map((a) => a.includes('--max-fi
 describe('a declined scan and the size cap', () => {
   it('all files within the cap, watched: rg is not asked to check sizes; same answer', async () => {
     const root = tree('within');
-    const index = await open(root, true);
-    try {
+    await withIndex(root, true, async (index) => {
       const plain = await run(root);
       const through = await run(root, index);
       expect(sizeChecked(plain.argvs)).toEqual([true]);
       expect(sizeChecked(through.argvs)).toEqual([false]);
       expect(through.events).toEqual(plain.events);
       expect(through.events.some((e) => e.type === 'end' && e.path.endsWith('at-cap.txt'))).toBe(true);
-    } finally {
-      await index.close();
-    }
+    });
   });
 
   it('a file over the cap in the base: the check stays; same answer (the file is skipped)', async () => {
     const root = tree('over', { 'big.txt': `broad needle big\n${'y'.repeat(CAP + 50)}\n` });
-    const index = await open(root, true);
-    try {
+    await withIndex(root, true, async (index) => {
       const plain = await run(root);
       const through = await run(root, index);
       expect(sizeChecked(through.argvs)).toEqual([true]);
       expect(through.events).toEqual(plain.events);
       expect(through.events.some((e) => e.type === 'end' && e.path.endsWith('big.txt'))).toBe(false);
-    } finally {
-      await index.close();
-    }
+    });
   });
 
   it('a file grown past the cap after the base, watched: the growth is seen and the check stays', async () => {
     const root = tree('grown');
-    const index = await open(root, true);
-    try {
+    await withIndex(root, true, async (index) => {
       expect(sizeChecked((await run(root, index)).argvs)).toEqual([false]);
       fs.appendFileSync(path.join(root, 'd3', 'f3.txt'), `${'z'.repeat(CAP)}\n`);
       const through = await run(root, index);
@@ -116,20 +118,15 @@ describe('a declined scan and the size cap', () => {
       expect(sizeChecked(through.argvs)).toEqual([true]);
       expect(through.events).toEqual(plain.events);
       expect(through.events.some((e) => e.type === 'end' && e.path.endsWith('d3/f3.txt'))).toBe(false);
-    } finally {
-      await index.close();
-    }
+    });
   });
 
   it('an unwatched index never vouches for sizes', async () => {
     const root = tree('unwatched');
-    const index = await open(root, false);
-    try {
+    await withIndex(root, false, async (index) => {
       const through = await run(root, index);
       expect(sizeChecked(through.argvs)).toEqual([true]);
       expect(through.events).toEqual((await run(root)).events);
-    } finally {
-      await index.close();
-    }
+    });
   });
 });
