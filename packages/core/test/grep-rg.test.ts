@@ -30,6 +30,7 @@ function script(name: string, body: string): string {
   return p;
 }
 
+// Skip reason: no usable ripgrep here; grepEngines() warns so, and throws instead under TRAWL_REQUIRE_SYSTEM_DEPS=1 (CI).
 describe.skipIf(!hasRg)('the rg engine of content grep', () => {
   it('never puts the query in the child argv: /proc/<pid>/cmdline read while rg runs', async () => {
     const query = 'hunter2-secret-query';
