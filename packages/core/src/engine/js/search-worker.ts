@@ -192,6 +192,8 @@ function readWholeOrStream(
   headLength: number,
   size: number,
 ): { buf: Buffer; length: number } | { stream: true } {
+  // Past the size cap: not read, reported too large (a length past the cap says so, as readForSearch's does).
+  if (size > setup.maxFilesize) return { buf: chunk, length: size };
   const windowBytes = setup.fileWindowBytes ?? JS_FILE_WINDOW_BYTES;
   if (size > windowBytes && byWindows !== 'never') return { stream: true };
   return readWhole(fd, head, headLength, size);
