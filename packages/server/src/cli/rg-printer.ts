@@ -493,19 +493,20 @@ export class RgPrinter {
     const textBytes = Buffer.from(text, 'utf8');
     const prefix = (col: number | null, byte: number) => this.prefix(path, lineNumber, sep, col, byte);
     // A match without submatches (-v; an anchor ripgrep's printer cannot find again) prints whole, even with -o.
+    const toChar = charIndexer(textBytes, text);
     if (o.onlyMatching && isMatch && !noSubmatches) {
       let out = '';
+      // Where each match starts in the line (UTF-16 units), once per line: every piece's preview reads them.
+      const spanChars = o.colors ? null : spans.map(([x]) => toChar(x));
       for (const [a, z, column] of spans) {
         if (a === z) continue;
         let piece = textBytes.subarray(a, Math.min(z, textBytes.length)).toString('utf8');
-        if (o.replace) piece = o.replace(text, charIndex(textBytes, a), charIndex(textBytes, z));
+        if (o.replace) piece = o.replace(text, toChar(a), toChar(z));
         if (o.trim) piece = trimStart(piece);
         // ripgrep previews a piece as if it were the line: the matches it says are left are those of the
         // line whose start (counted from the line's start) falls between the cut and the piece's length —
         // except in colour, where it counts the piece alone.
-        const lineStarts = o.colors
-          ? [0]
-          : spans.map(([x]) => charIndex(textBytes, x)).filter((x) => x < piece.length);
+        const lineStarts = spanChars ? spanChars.filter((x) => x < piece.length) : [0];
         out += `${prefix(column, offset + a)}${this.render([{ text: piece, match: true }], true, lineStarts, true)}${this.eol}`;
       }
       return out;
@@ -515,16 +516,21 @@ export class RgPrinter {
       // One line per match; the colours mark that match only.
       for (const a of starts) {
         const own = spans.filter(([x]) => x === a).slice(0, 1);
-        out += `${prefix(a + 1, offset)}${this.shown(text, textBytes, o.colors ? own : spans, true)}${this.term}`;
+        out += `${prefix(a + 1, offset)}${this.shown(text, toChar, o.colors ? own : spans, true)}${this.term}`;
       }
       return out;
     }
     // A match's column is its record's (see record); a context line's is its first submatch's (under -v).
     const col = isMatch ? recordColumn : spans.length > 0 ? spans[0]![2] : null;
-    return `${prefix(col, offset)}${this.shown(text, textBytes, spans, isMatch)}${this.term}`;
+    return `${prefix(col, offset)}${this.shown(text, toChar, spans, isMatch)}${this.term}`;
   }
 
-  private shown(text: string, textBytes: Buffer, spans: Span[], isMatch: boolean): string {
+  private shown(
+    text: string,
+    toChar: (byteOffset: number) => number,
+    spans: Span[],
+    isMatch: boolean,
+  ): string {
     const o = this.o;
     const segments: Segment[] = [];
     // Where each match starts in what is shown (UTF-16 units): --max-columns-preview counts those it cut off.
@@ -536,8 +542,8 @@ export class RgPrinter {
       shownLength += t.length;
     };
     for (const [a, z] of spans) {
-      const ca = charIndex(textBytes, a);
-      const cz = charIndex(textBytes, z);
+      const ca = toChar(a);
+      const cz = toChar(z);
       if (ca > at) push(text.slice(at, ca), false);
       if (isMatch) starts.push(shownLength);
       push(o.replace && isMatch ? o.replace(text, ca, cz) : text.slice(ca, cz), true);
@@ -635,6 +641,14 @@ function splitLines(text: string, term: string): string[] {
 
 function charIndex(bytes: Buffer, byteOffset: number): number {
   return bytes.subarray(0, byteOffset).toString('utf8').length;
+}
+
+/**
+ * `charIndex` for one line (`bytes` encodes `text`): the identity when every byte is one UTF-16 unit (ASCII —
+ * minified code, where a line holds thousands of matches and decoding its prefix per match was quadratic).
+ */
+function charIndexer(bytes: Buffer, text: string): (byteOffset: number) => number {
+  return bytes.length === text.length ? (b) => b : (b) => charIndex(bytes, b);
 }
 
 /** ripgrep's --trim: ASCII whitespace at the start of the line. */
