@@ -976,12 +976,17 @@ export class ContentIndex implements SearchIndex {
       let size: number;
       if (id >= 0 && !base.stale[id]) {
         size = r[id * 4]!;
-        const flags = r[id * 4 + 3]!;
-        candidate = bits[id] === 1 || (flags & FLAG_UNINDEXED) !== 0 || size > maxFilesize;
+        candidate = bits[id] === 1 || takenWhatever(r, id, maxFilesize);
         if (
           !candidate &&
           !trusted &&
-          !this.statMatches(entries[i]!.abs, size, r[id * 4 + 1]!, r[id * 4 + 2]!, (flags & FLAG_RACY) !== 0)
+          !this.statMatches(
+            entries[i]!.abs,
+            size,
+            r[id * 4 + 1]!,
+            r[id * 4 + 2]!,
+            (r[id * 4 + 3]! & FLAG_RACY) !== 0,
+          )
         ) {
           candidate = true;
           this.markChanged(rels[i]!);
@@ -1222,13 +1227,17 @@ function alwaysSearched(base: Base, maxFilesize: number): Int32Array {
   if (!ids) {
     const r = base.data.records;
     const out: number[] = [];
-    for (let id = 0; id < base.data.paths.length; id++)
-      if ((r[id * 4 + 3]! & FLAG_UNINDEXED) !== 0 || r[id * 4]! > maxFilesize) out.push(id);
+    for (let id = 0; id < base.data.paths.length; id++) if (takenWhatever(r, id, maxFilesize)) out.push(id);
     ids = Int32Array.from(out);
     if (base.always.size >= MAX_SIZE_CAPS_KEPT) base.always.clear();
     base.always.set(maxFilesize, ids);
   }
   return ids;
+}
+
+/** Whether a base file is searched whatever its content: not indexed, or larger than the search's size cap. */
+function takenWhatever(records: Float64Array, id: number, maxFilesize: number): boolean {
+  return (records[id * 4 + 3]! & FLAG_UNINDEXED) !== 0 || records[id * 4]! > maxFilesize;
 }
 
 /** Calls `f` with every index of a 0/1 byte map holding 1, skipping zeros four bytes at a time. */
