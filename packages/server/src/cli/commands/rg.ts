@@ -545,7 +545,9 @@ async function runRg(
   const pattern = `${crlf ? '(?R)' : ''}${dotall ? `(?s:${combined.pattern})` : combined.pattern}`;
 
   const tty = io.stdout.isTTY === true;
-  const singleFile = paths.length === 1 && ((stdin && paths[0] === '-') || isFile(paths[0]!, io.cwd));
+  // Every path names a file (or standard input): stat'ed only when a rule below asks.
+  const namedOnly = () => paths.length > 0 && paths.every((p) => (stdin && p === '-') || isFile(p, io.cwd));
+  const singleFile = paths.length === 1 && namedOnly();
   const passthru = flags.passthru ?? false;
   const before = passthru ? ALL_LINES : (flags.beforeContext ?? flags.context ?? 0);
   const after = passthru ? ALL_LINES : (flags.afterContext ?? flags.context ?? 0);
@@ -586,7 +588,6 @@ async function runRg(
     ...(flags.threads !== undefined && flags.threads > 0 ? { workers: flags.threads } : {}),
   };
   const vimgrep = flags.vimgrep ?? false;
-  const onlyNamedFiles = paths.length > 0 && paths.every((p) => (stdin && p === '-') || isFile(p, io.cwd));
   const printer = new RgPrinter({
     format: flags.json ? 'json' : 'plain',
     mode,
@@ -623,9 +624,9 @@ async function runRg(
     fieldContextSeparator: unescapeSeparator(flags.fieldContextSeparator ?? '-'),
     contextRequested: before > 0 || after > 0,
     // --no-mmap: named files are read in buffers, and print as --binary has walked ones print.
-    binarySearch: request.binary === 'search' || (flags.mmap === false && onlyNamedFiles),
+    binarySearch: request.binary === 'search' || (flags.mmap === false && namedOnly()),
     // --mmap maps walked files too, and then their NULs are looked for only at the start and in matches.
-    namedBinaryRule: flags.mmap === true || (onlyNamedFiles && paths.length <= 10 && flags.mmap !== false),
+    namedBinaryRule: flags.mmap === true || (flags.mmap !== false && paths.length <= 10 && namedOnly()),
   });
 
   const messages = flags.messages;
