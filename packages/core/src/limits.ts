@@ -37,8 +37,9 @@ export const RG_BATCH_EVENTS = 1024;
 
 /**
  * A file with more rg JSON than this is passed on in parts of about this size (its `begin`, lines…, then
- * lines and its `end`), so one file's output is never held whole: the largest file of the Linux tree has
- * 64 000 matching lines for `\w+\d{4}`. 256 KiB is about a thousand lines: one write to stdout each.
+ * lines and its `end`), so once output streams one file's output is never held whole (before that, in the held
+ * phase, a held file is joined again; that phase is bounded by RG_HELD_OUTPUT_BYTES): the largest file of the
+ * Linux tree has 64 000 matching lines for `\w+\d{4}`. 256 KiB is about a thousand lines: one write each.
  */
 export const RG_FILE_PART_BYTES = 256 * 1024;
 

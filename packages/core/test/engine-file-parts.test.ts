@@ -2,8 +2,9 @@
  * Issue 13 (bounded memory): both engines pass a file with a lot of output on in parts, so none is held
  * whole — the largest file of the Linux tree has 64 000 matching lines. Pinned by what the consumer sees:
  * a file's first part arrives without its end, and no part is much larger than a part's bound (the js
- * worker's PARTIAL_ANSWER_UNITS, the rg engine's RG_FILE_PART_BYTES of rg's JSON) — for the rg engine in
- * both the held phase (ripgrep's parallel output) and the streamed one (`rg --sort path`).
+ * worker's PARTIAL_ANSWER_UNITS, the rg engine's RG_FILE_PART_BYTES of rg's JSON) — for the rg engine once its
+ * output streams, whether from the start (`rg --sort path`) or after the held phase overflows (that phase
+ * holds at most RG_HELD_OUTPUT_BYTES; a file held in it is joined again).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

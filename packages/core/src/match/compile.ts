@@ -255,20 +255,19 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
     asciiRegex = linearRegExp(linear, asciiRegex);
   }
 
+  // Whether a match may hold a '\n' byte.
+  const lfInMatch = canMatch(hir, LF, classes);
   const result: CompiledPattern = {
     regex,
     asciiRegex,
     // With --null-data the text's lines end at NULs: a match may hold a '\n' of the file.
-    required: new LiteralExtractor(classes, iFlag).extract(
-      hir,
-      options.nullData !== true && !canMatch(hir, LF, classes),
-    ),
+    required: new LiteralExtractor(classes, iFlag).extract(hir, options.nullData !== true && !lfInMatch),
     multiline,
     ...(linear ? { linear } : {}),
     effectivePattern: effective,
     repairs,
   };
-  if (multiline && canMatch(hir, LF, classes)) result.matchesNewline = true;
+  if (multiline && lfInMatch) result.matchesNewline = true;
   if (options.captures) {
     result.captureRegex = build(
       new Emitter({ unicode: true, iFlag, multiline, captures: true }, classes).emit(hir),

@@ -10,8 +10,6 @@ import { registerServe } from './commands/serve.js';
 import { type CliIO, processIO } from './io.js';
 import { type RegisterCommand, runCommands } from './program.js';
 
-export type { RegisterCommand } from './program.js';
-
 /**
  * The `trawl` command line. Each subcommand lives in `./commands/<name>.ts` and registers itself here;
  * `main` maps every caller mistake to one line on stderr and exit code 2.

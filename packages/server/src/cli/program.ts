@@ -3,8 +3,8 @@ import { version } from '../version.js';
 import { type CliIO, UsageError } from './io.js';
 
 /**
- * The program with only the given commands registered: `trawl rg` in its own thread loads only its own
- * module (cli/command-thread-entry.ts), not every other command's.
+ * The program with only the given commands registered: `trawl rg`'s own process entry (cli/rg-process.ts,
+ * chosen by bin/trawl.js) loads only its own module, not every other command's.
  */
 export async function runCommands(argv: string[], io: CliIO, commands: RegisterCommand[]): Promise<number> {
   let exitCode = 0;
