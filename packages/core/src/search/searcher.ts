@@ -327,11 +327,7 @@ function invertBlocks(
     }
     // Past the cap, ripgrep still reports the matches inside the last one's after-context (as without -v).
     if (out.list.length >= cap && windowEnd < 0) {
-      windowEnd = endOfAfterContext(
-        file,
-        out.list.at(-1)!.end,
-        config.mode === 'files-with-matches' ? 0 : config.afterContext,
-      );
+      windowEnd = endOfAfterContext(file, out.list.at(-1)!.end, afterContextAtCap(config));
       out.contextLimit = windowEnd;
     }
     if (windowEnd >= 0 && pos >= windowEnd) {
@@ -395,11 +391,7 @@ function findLineBlocks(
     }
     if (out.list.length >= cap && windowEnd < 0) {
       // Once the cap is reached, ripgrep still reports matches inside the last match's after-context.
-      windowEnd = endOfAfterContext(
-        file,
-        out.list.at(-1)!.end,
-        config.mode === 'files-with-matches' ? 0 : config.afterContext,
-      );
+      windowEnd = endOfAfterContext(file, out.list.at(-1)!.end, afterContextAtCap(config));
       out.contextLimit = windowEnd;
       // ripgrep 15 does not do so with --null-data (line mode only; -v and -U still do): they print as context.
       if (start >= windowEnd || config.nullData) {
@@ -478,11 +470,7 @@ function findMultilineBlocks(
       break;
     }
     if (list.length >= cap && windowEnd < 0) {
-      windowEnd = endOfAfterContext(
-        file,
-        current!.end,
-        config.mode === 'files-with-matches' ? 0 : config.afterContext,
-      );
+      windowEnd = endOfAfterContext(file, current!.end, afterContextAtCap(config));
       out.contextLimit = windowEnd;
       if (idx >= windowEnd) {
         out.limitReached = true;
@@ -506,6 +494,14 @@ function findMultilineBlocks(
 }
 
 /** Char index just past the `n`-th line after `from` (a line start). */
+/**
+ * The lines after the last match within the cap whose matches ripgrep still reports (as matches, not context):
+ * its after-context, none for -l (which stops at the first match).
+ */
+export function afterContextAtCap(config: Pick<SearcherConfig, 'mode' | 'afterContext'>): number {
+  return config.mode === 'files-with-matches' ? 0 : config.afterContext;
+}
+
 function endOfAfterContext(file: DecodedFile, from: number, n: number): number {
   let end = from;
   for (let k = 0; k < n && end < file.text.length; k++) end = file.lineEndAfter(end);

@@ -1,11 +1,12 @@
 import { BINARY_SNIFF_BYTES } from '../limits.js';
-import type { SearchLine } from './searcher.js';
 import {
+  afterContextAtCap,
   type FileResult,
   type LineMatcher,
   matchCap,
   type Prefilter,
   type SearcherConfig,
+  type SearchLine,
   searchBuffer,
   startsWithBom,
 } from './searcher.js';
@@ -180,7 +181,7 @@ function regionsOf(reader: WindowReader, ranges: readonly number[], config: Sear
   const size = reader.size;
   // After-context also bounds what a capped count counts (searcher.ts: the matches in the last one's context).
   const before = config.mode === 'lines' ? config.beforeContext : 0;
-  const after = config.mode === 'files-with-matches' ? 0 : config.afterContext;
+  const after = afterContextAtCap(config);
   const out: number[] = [];
   for (let i = 0; i + 1 < ranges.length; i += 2) {
     const s = Math.min(ranges[i]!, size);

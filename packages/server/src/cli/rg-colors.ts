@@ -31,6 +31,11 @@ export interface RgColors {
 
 export const RESET = '\x1b[0m';
 
+/** A path, line number or column in its colour (written even when the spec is empty, as ripgrep does). */
+export function paint(colors: RgColors | undefined, kind: 'path' | 'line' | 'column', text: string): string {
+  return colors ? `${RESET}${colors[kind]}${text}${RESET}` : text;
+}
+
 const KINDS: readonly ColorKind[] = ['path', 'line', 'column', 'match', 'highlight'];
 const NAMES = ['black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white'];
 const STYLES = ['nobold', 'bold', 'nointense', 'intense', 'nounderline', 'underline', 'noitalic', 'italic'];

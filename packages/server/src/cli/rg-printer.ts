@@ -1,5 +1,5 @@
 import type { LineRecord, SearchEvent, SearchSummary } from '@trawl/core/engine';
-import { RESET, type RgColors } from './rg-colors.js';
+import { paint, RESET, type RgColors } from './rg-colors.js';
 
 /** What `trawl rg` prints per file (ripgrep's output modes). */
 export type RgOutputMode =
@@ -265,10 +265,8 @@ export class RgPrinter {
     return this.o.nullAfterPath ? `${this.paint('path', path)}\0` : `${this.paint('path', path)}${sep}`;
   }
 
-  /** A path, line number or column in its colour (written even when the spec is empty, as ripgrep does). */
   private paint(kind: 'path' | 'line' | 'column', text: string): string {
-    const c = this.o.colors;
-    return c ? `${RESET}${c[kind]}${text}${RESET}` : text;
+    return paint(this.o.colors, kind, text);
   }
 
   private file(e: SearchEvent & { type: 'end' }, lines: LineEvent[]): string {

@@ -4,7 +4,7 @@ import type { SearchEvent, SearchRequest, SearchSummary } from '@trawl/core/engi
 import { type Command, Option } from 'commander';
 import { type CliIO, UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
-import { colorWanted, parseColors, RESET, type RgColors } from '../rg-colors.js';
+import { colorWanted, paint, parseColors, type RgColors } from '../rg-colors.js';
 import { plainStats, type RgOutputMode, RgPrinter } from '../rg-printer.js';
 
 interface RgFlags {
@@ -747,7 +747,7 @@ async function listFilesCommand(
   const { pathSeparator } = pathSeparatorOf(flags);
   const shown = (f: string) => {
     const p = pathSeparator ? f.replaceAll('/', pathSeparator) : f;
-    return colors ? `${RESET}${colors.path}${p}${RESET}` : p;
+    return paint(colors, 'path', p);
   };
   await write(io.stdout, files.map((f) => `${shown(f)}${sep}`).join(''));
   if (flags.messages) {
