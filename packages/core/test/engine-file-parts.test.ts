@@ -124,3 +124,37 @@ describe('js engine: a large file searched window by window gives the whole file
     });
   }
 });
+
+/**
+ * `detailFiles`: files that match past the horizon come as one counted `end` (the tool counts them, it shows
+ * none of their lines). A file arriving in parts is judged at its first part, as a whole file is at its end:
+ * past the horizon, none of its parts' lines and no `begin` reach the consumer; within it, all of them do.
+ */
+describe('js engine: the detail horizon holds for a file in parts', () => {
+  async function all(detailFiles: number): Promise<SearchEvent[]> {
+    const out: SearchEvent[] = [];
+    for await (const batch of searchBatches({ pattern: 'needle\\d+', cwd: dir, engine: 'js', detailFiles }))
+      out.push(...batch);
+    return out;
+  }
+  const of = (events: SearchEvent[], p: string) => events.filter((e) => 'path' in e && e.path === p);
+
+  it('past the horizon: big.txt is one counted end with the whole file’s stats', async () => {
+    const events = await all(1);
+    expect(of(events, 'a-small.txt').map((e) => e.type)).toEqual(['begin', 'match', 'end']);
+    const big = of(events, 'big.txt');
+    expect(big).toHaveLength(1);
+    expect(big[0]).toMatchObject({ type: 'end', counted: true, stats: { matchedLines: LINES, matches: LINES } });
+    expect(of(events, 'c-small.txt')).toEqual([expect.objectContaining({ type: 'end', counted: true })]);
+    const summary = events.find((e) => e.type === 'summary');
+    expect(summary).toMatchObject({ summary: { filesWithMatch: 3, matchedLines: LINES + 2 } });
+  });
+
+  it('within the horizon: every line of big.txt, between its begin and end', async () => {
+    const big = of(await all(2), 'big.txt');
+    expect(big[0]!.type).toBe('begin');
+    expect(big.at(-1)).toMatchObject({ type: 'end', stats: { matchedLines: LINES } });
+    expect(big.at(-1)).not.toHaveProperty('counted');
+    expect(big.filter((e) => e.type === 'match')).toHaveLength(LINES);
+  });
+});
