@@ -144,7 +144,11 @@ describe('js engine: the detail horizon holds for a file in parts', () => {
     expect(of(events, 'a-small.txt').map((e) => e.type)).toEqual(['begin', 'match', 'end']);
     const big = of(events, 'big.txt');
     expect(big).toHaveLength(1);
-    expect(big[0]).toMatchObject({ type: 'end', counted: true, stats: { matchedLines: LINES, matches: LINES } });
+    expect(big[0]).toMatchObject({
+      type: 'end',
+      counted: true,
+      stats: { matchedLines: LINES, matches: LINES },
+    });
     expect(of(events, 'c-small.txt')).toEqual([expect.objectContaining({ type: 'end', counted: true })]);
     const summary = events.find((e) => e.type === 'summary');
     expect(summary).toMatchObject({ summary: { filesWithMatch: 3, matchedLines: LINES + 2 } });
