@@ -66,6 +66,12 @@ export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** Hashline tags hash whole files; larger files are shown without a tag (as the reference's snapshot limit). */
 export const TAG_MAX_FILE_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A shown file up to this size is hashed for its tag on the calling thread (from the page cache: ~20 µs), larger
+ * ones through the thread pool. Bounds what one page can block the thread for: 20 files, ~1 MB, well under 1 ms.
+ */
+export const TAG_SYNC_READ_BYTES = 64 * 1024;
+
 /** Files whose tags are remembered (a few pages' worth): paging and repeated searches skip re-hashing. */
 export const TAG_CACHE_ENTRIES = 256;
 

@@ -1,0 +1,65 @@
+import { createHook } from 'node:async_hooks';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashlineTag, searchTool, TagCache } from '../src/tool/index.js';
+import { TAG_SYNC_READ_BYTES } from '../src/tool/limits.js';
+
+/**
+ * The thread hops of one search call. Each thread-pool round trip wakes a sleeping pool thread and then this
+ * one (0.1–0.4 ms after an idle pause on a VM): a call makes a fixed few, never one per file shown.
+ */
+
+let tmp: string;
+
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-tool-hops-')));
+  for (let i = 0; i < 12; i++) fs.writeFileSync(path.join(tmp, `f${i}.txt`), `line\nneedle_${i % 3}\n`);
+  fs.writeFileSync(path.join(tmp, 'big.txt'), `${'x'.repeat(TAG_SYNC_READ_BYTES)}\nneedle_big\n`);
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** Thread-pool file-system requests started while `fn` runs (promise and callback APIs both). */
+async function poolRequests(fn: () => Promise<unknown>): Promise<number> {
+  let n = 0;
+  const hook = createHook({
+    init(_id, type) {
+      if (type === 'FSREQPROMISE' || type === 'FSREQCALLBACK') n++;
+    },
+  });
+  hook.enable();
+  try {
+    await fn();
+  } finally {
+    hook.disable();
+  }
+  return n;
+}
+
+describe('thread-pool round trips of a call', () => {
+  it('the page’s tags take none: a call showing 12 files makes as many as one showing none', async () => {
+    const opts = { cwd: tmp, format: 'hashline' as const, engine: 'js' as const, tagCache: new TagCache() };
+    const none = await poolRequests(() => searchTool({ pattern: 'no_such_qq', paths: ['.'] }, opts));
+    let text = '';
+    const twelve = await poolRequests(async () => {
+      text = (await searchTool({ pattern: 'needle_[0-2]', paths: ['.'] }, opts)).text;
+    });
+    expect(text.match(/^# f\d+\.txt#[0-9A-F]{4}$/gm)?.length).toBe(12);
+    expect(twelve).toBe(none);
+  });
+
+  it('a small file is tagged on the calling thread, a large one through the pool; both tags are the content’s', async () => {
+    const cache = new TagCache(() => Date.now() + 3_600_000);
+    const small = path.join(tmp, 'f1.txt');
+    const big = path.join(tmp, 'big.txt');
+    let tags: Array<string | null> = [];
+    expect(await poolRequests(async () => tags.push(await cache.tagOf(small)))).toBe(0);
+    expect(await poolRequests(async () => tags.push(await cache.tagOf(big)))).toBeGreaterThan(0);
+    expect(tags).toEqual([hashlineTag(fs.readFileSync(small)), hashlineTag(fs.readFileSync(big))]);
+    // Remembered: the second time, no read at all.
+    tags = [];
+    expect(await poolRequests(async () => tags.push(await cache.tagOf(big)))).toBe(0);
+    expect(tags).toEqual([hashlineTag(fs.readFileSync(big))]);
+  });
+});
