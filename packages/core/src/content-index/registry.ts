@@ -9,6 +9,8 @@ import type {
 /** What a search needs of an index: one, or a set of them (a server with several roots). */
 export interface SearchIndex {
   select(req: IndexSelectRequest): Promise<IndexSelection>;
+  /** Lists and keeps a walk ahead of the searches that will ask for it (ContentIndex.prepareWalk). */
+  prepareWalk?(req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>): Promise<boolean>;
 }
 
 /**
@@ -44,11 +46,18 @@ export class ContentIndexRegistry implements SearchIndex {
   }
 
   select(req: IndexSelectRequest): Promise<IndexSelection> {
-    const abs = req.walk.roots.map((r) => path.resolve(req.walk.cwd, r === '' ? '.' : r));
-    const index = this.covering(abs);
+    const index = this.coveringWalk(req.walk);
     if (!index)
       return Promise.resolve({ use: { used: false, reason: 'no index covers the searched paths' } });
     return index.select(req);
+  }
+
+  prepareWalk(req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>): Promise<boolean> {
+    return this.coveringWalk(req.walk)?.prepareWalk(req) ?? Promise.resolve(false);
+  }
+
+  private coveringWalk(walk: IndexSelectRequest['walk']): ContentIndex | undefined {
+    return this.covering(walk.roots.map((r) => path.resolve(walk.cwd, r === '' ? '.' : r)));
   }
 
   status(): ContentIndexStatus[] {

@@ -30,6 +30,7 @@ export {
 } from './resources.js';
 export {
   type FileMatchCount,
+  prepareSearchTool,
   type SearchToolDetails,
   type SearchToolOptions,
   type SearchToolResult,

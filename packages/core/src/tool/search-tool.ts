@@ -1,5 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { IndexSelection } from '../content-index/content-index.js';
+import type { SearchIndex } from '../content-index/registry.js';
 import type { SearchRequest } from '../engine/index.js';
 import { createSensitiveFence } from '../fence/index.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';
@@ -218,4 +220,34 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     clock,
     deadlineMs,
   });
+}
+
+/**
+ * Readies `options.index` for this tool's searches of `paths` (default `['.']`, the working directory): the walks such a call asks the index for, and those of its check for matches hidden by ignore rules
+ * (made when it finds nothing), are listed and kept now, so the first real calls do not walk the tree (~0.5 s
+ * each on the Linux tree). For a long-lived host, once its index is ready; it runs on this thread in slices, as a
+ * search's own walk does. Returns how many walks were kept.
+ *
+ * It is the tool's own call, so the walks are exactly those a real call asks for: answered by a stand-in for the
+ * index that lists each walk it is asked for and reports no candidate (the call's answer is dropped).
+ */
+export async function prepareSearchTool(
+  options: SearchToolOptions & { index: SearchIndex },
+  paths: string[] = ['.'],
+): Promise<number> {
+  const index = options.index;
+  if (!index.prepareWalk) return 0;
+  let kept = 0;
+  const lister: SearchIndex = {
+    select: async (req): Promise<IndexSelection> => {
+      if (await index.prepareWalk!(req)) kept++;
+      return {
+        use: { used: true, reason: 'preparing the walk', candidates: 0, files: 0 },
+        walk: { entries: [], stats: { entries: 0, dirs: 0, files: 0, errors: [], missingRoots: [] } },
+      };
+    },
+  };
+  // Any pattern with a literal goes to the index; nothing is read for it (no candidate).
+  await searchTool({ pattern: 'prepare', paths }, { ...options, index: lister });
+  return kept;
 }

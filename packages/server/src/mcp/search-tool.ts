@@ -4,6 +4,7 @@ import type { EngineChoice } from '@trawl/core/engine';
 import {
   defaultResourceRouter,
   loadSearchToolInputSchema,
+  prepareSearchTool,
   type ResourceRouter,
   SEARCH_TOOL_NAME,
   SearchToolError,
@@ -47,11 +48,26 @@ const detailsShape = {
   notes: z.array(z.string()),
 };
 
-/** Registers the agent `search` tool on an MCP server. */
-export async function registerSearchTool(server: McpServer, options: SearchToolRegistration): Promise<void> {
+/**
+ * Registers the agent `search` tool on an MCP server. Returns what readies the index for the tool's usual calls
+ * (prepareSearchTool: the walks of a call on the root, listed ahead); the server calls it once the index is ready.
+ */
+export async function registerSearchTool(
+  server: McpServer,
+  options: SearchToolRegistration,
+): Promise<{ prepare(): Promise<number> }> {
   const resources = options.resources ?? defaultResourceRouter();
   // One cache per server: an agent paging through a tree does not re-hash the files it has seen.
   const tagCache = new TagCache();
+  const toolOptions = {
+    cwd: options.root,
+    ...(options.allowOutside ? {} : { roots: options.roots ?? [options.root] }),
+    format: 'hashline' as const,
+    resources,
+    tagCache,
+    ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+  };
   const { tolerantSearchToolInputShape } = await loadSearchToolInputSchema();
   server.registerTool(
     SEARCH_TOOL_NAME,
@@ -70,14 +86,8 @@ export async function registerSearchTool(server: McpServer, options: SearchToolR
       const started = Date.now();
       try {
         const result = await searchTool(args, {
-          cwd: options.root,
-          ...(options.allowOutside ? {} : { roots: options.roots ?? [options.root] }),
-          format: 'hashline',
-          resources,
-          tagCache,
+          ...toolOptions,
           signal: extra.signal,
-          ...(options.engine ? { engine: options.engine } : {}),
-          ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
           ...(options.index ? { index: options.index } : {}),
         });
         return {
@@ -100,4 +110,7 @@ export async function registerSearchTool(server: McpServer, options: SearchToolR
       }
     },
   );
+  return {
+    prepare: async () => (options.index ? prepareSearchTool({ ...toolOptions, index: options.index }) : 0),
+  };
 }

@@ -47,7 +47,12 @@ export async function createMcpServer(
     },
   );
   const index = options.indexDataDir ? startContentIndex(options.root, options.indexDataDir, log) : undefined;
-  await registerSearchTool(server, { ...options, ...(log ? { log } : {}), ...(index ? { index } : {}) });
+  const searchTool = await registerSearchTool(server, {
+    ...options,
+    ...(log ? { log } : {}),
+    ...(index ? { index } : {}),
+  });
+  if (index) void prepareWhenReady(index, searchTool.prepare, log);
   const stopIndex = registerFindFilesTool(server, { root: options.root, ...(log ? { log } : {}) });
   registerGrepFilesTool(server, {
     root: options.root,
@@ -85,6 +90,26 @@ function startContentIndex(
   } catch (err) {
     log?.(`trawl mcp: no content index (${(err as Error).message}); searches scan`);
     return undefined;
+  }
+}
+
+/**
+ * Once the index is ready, the walks of the search tool's usual calls are listed (prepareSearchTool), so the
+ * agent's first searches do not each walk the tree.
+ */
+async function prepareWhenReady(
+  index: ContentIndex,
+  prepare: () => Promise<number>,
+  log?: (line: string) => void,
+): Promise<void> {
+  await index.whenReady();
+  if (index.status().state !== 'ready') return;
+  const began = Date.now();
+  try {
+    const kept = await prepare();
+    log?.(`trawl mcp: ${kept} walk(s) of the search tool listed ahead (${Date.now() - began} ms)`);
+  } catch (err) {
+    log?.(`trawl mcp: walks not listed ahead (${(err as Error).message}); the first searches walk`);
   }
 }
 
