@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/content-index/build.js';
 import { FLAG_NUL, FLAG_UNINDEXED, INDEX_FILE, readIndexFile } from '../src/content-index/format.js';
-import { decodeList } from '../src/content-index/list-codec.js';
+import { BitWriter, decodeList, encodeList } from '../src/content-index/list-codec.js';
 import { bytesOf, PostingsBuilder, PostingsMerge } from '../src/content-index/postings-builder.js';
 
 /**
@@ -77,6 +77,56 @@ describe('postings parts', () => {
       idSpace,
     );
     expect([...list]).toEqual(ids.filter((_, i) => gramsOf[i]!.includes(977)));
+  });
+});
+
+describe('the merge codes lists itself', () => {
+  it('writes every list exactly as list-codec.ts encodeList does', () => {
+    // postings-builder.ts encodeLists has its own copy of the code (the build's hot loop); every code length
+    // is here: dense runs (order 0) broken by gaps of up to 2²² and one near 2³⁰ (long codes, 5-byte varints),
+    // sparse lists of large order, a one-id list — over one part and over three.
+    const rand = rng(5);
+    const ids: number[] = [];
+    for (let id = 3; ids.length < 4000; ) {
+      ids.push(id);
+      const r = rand();
+      id += r < 0.9 ? 1 : r < 0.99 ? 2 + Math.floor(rand() * 5000) : 1 + Math.floor(rand() * 2 ** 22);
+    }
+    ids.push(2 ** 30);
+    const gramsOf = ids.map((_, i) => {
+      const g = [1];
+      if (rand() < 0.2) g.push(2);
+      if (rand() < 0.01) g.push(3);
+      if (i === 1234) g.push(4);
+      return Uint32Array.from(g);
+    });
+    const idSpace = ids[ids.length - 1]! + 1;
+    for (const cuts of [[], [1000, 3999]]) {
+      const bounds = [0, ...cuts, ids.length];
+      const parts = [];
+      const offsets = [];
+      for (let p = 0; p + 1 < bounds.length; p++) {
+        const from = bounds[p]!;
+        const b = new PostingsBuilder();
+        offsets.push(ids[from]!);
+        for (let i = from; i < bounds[p + 1]!; i++) b.add(ids[i]! - ids[from]!, gramsOf[i]!);
+        parts.push(b.finish());
+      }
+      const merged = new PostingsMerge(parts, offsets, idSpace).serialize();
+      const data = bytesOf(merged.data);
+      expect([...merged.keys]).toEqual([1, 2, 3, 4]);
+      for (const [j, gram] of [...merged.keys].entries()) {
+        const list = ids.filter((_, i) => gramsOf[i]!.includes(gram));
+        const reference = new BitWriter();
+        encodeList(Uint32Array.from(list), list.length, idSpace, reference);
+        const got = data.subarray(merged.offsets[j]!, merged.offsets[j]! + merged.lengths[j]!);
+        expect(merged.counts[j], `gram ${gram}`).toBe(list.length);
+        expect(
+          Buffer.from(got).equals(Buffer.from(reference.bytes.subarray(0, reference.length))),
+          `gram ${gram}`,
+        ).toBe(true);
+      }
+    }
   });
 });
 

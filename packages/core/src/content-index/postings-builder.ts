@@ -1,5 +1,5 @@
 import { GRAM_SPACE } from './grams.js';
-import { BitWriter, listOrder, putCode } from './list-codec.js';
+import { listOrder } from './list-codec.js';
 
 /**
  * Postings lists built in one pass over the files, without a JavaScript object per gram. Ids (the numbers of
@@ -337,17 +337,6 @@ export function encodeLists(
   const lengths = new Float64Array(to - from);
   const pages: Uint8Array[] = [];
   let stored = 0;
-  const store = (bytes: Uint8Array, length: number) => {
-    for (let done = 0; done < length; ) {
-      const page = Math.floor(stored / STORE_PAGE);
-      if (page === pages.length) pages.push(new Uint8Array(STORE_PAGE));
-      const o = stored % STORE_PAGE;
-      const n = Math.min(length - done, STORE_PAGE - o);
-      pages[page]!.set(bytes.subarray(done, done + n), o);
-      done += n;
-      stored += n;
-    }
-  };
   // Byte views of the pages, made once.
   const cells8 = parts.map((part) =>
     part.cells.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength)),
@@ -356,7 +345,7 @@ export function encodeLists(
     part.records.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength)),
   );
   let chain = new Uint32Array(1024);
-  const out = new BitWriter();
+  let out = new Uint8Array(1 << 16);
   for (let j = from; j < to; j++) {
     let count = 0;
     for (let p = 0; p < parts.length; p++) {
@@ -367,7 +356,14 @@ export function encodeLists(
       count += part.records[s >>> REC_SHIFT]![(s & ((1 << REC_SHIFT) - 1)) * REC + COUNT]!;
     }
     const k = listOrder(count, idSpace);
-    out.reset();
+    const lowMask = (1 << k) - 1;
+    // A code is at most 63 bits (2n + 1 + k with n ≤ 31 − k): room for the whole list, so the loop never checks.
+    if (out.length < count * 8 + 8) out = new Uint8Array(count * 8 + 8);
+    // The list's codes (list-codec.ts putCode, same bits) written here with the bit buffer in locals: `acc`
+    // holds `bits` (< 8 between codes) not yet written. This loop is a build's hottest after the gram loop.
+    let pos = 0;
+    let acc = 0;
+    let bits = 0;
     // Each part's delta varints (the first: the part's own id), decoded as they are read — cells oldest
     // first (follow the links back, read forward), then the inline tail — and coded at once.
     let prev = -1;
@@ -385,11 +381,10 @@ export function encodeLists(
         chain[m++] = c;
         link = part.cells[c >>> CELL_SHIFT]![(c & ((1 << CELL_SHIFT) - 1)) * CELL_WORDS + 4]!;
       }
-      const off = idOffsets[p]!;
-      let first = true;
       let id = 0;
+      let first = true;
       let v = 0;
-      let mul = 1;
+      let shift = 0;
       // Segment x < m: the cell chain[m - 1 - x]; segment m: the inline tail.
       for (let x = 0; x <= m; x++) {
         let bytes: Uint8Array;
@@ -407,25 +402,64 @@ export function encodeLists(
         }
         for (; b < end; b++) {
           const byte = bytes[b]!;
-          v += (byte & 0x7f) * mul;
+          // Deltas are below 2³¹ (ids are): shifts do.
+          v |= (byte & 0x7f) << shift;
           if (byte >= 0x80) {
-            mul *= 128;
+            shift += 7;
             continue;
           }
-          id = first ? v + off : id + v;
+          id = first ? v + idOffsets[p]! : id + v;
           first = false;
-          putCode(out, id - prev - 1, k);
-          prev = id;
           v = 0;
-          mul = 1;
+          shift = 0;
+          const gap = id - prev - 1;
+          prev = id;
+          const w = (gap >>> k) + 1;
+          const n = 31 - Math.clz32(w);
+          const len = 2 * n + 1 + k;
+          if (len <= 24) {
+            // n zeros then w's n + 1 bits are w in 2n + 1 bits; then the gap's low k bits.
+            acc = (acc << len) | (w << k) | (gap & lowMask);
+            bits += len;
+            while (bits >= 8) {
+              bits -= 8;
+              out[pos++] = acc >>> bits;
+            }
+            acc &= (1 << bits) - 1;
+            continue;
+          }
+          // A long code (a large gap): its three fields, each in pieces of at most 24 bits, top bits first.
+          for (let field = 0; field < 3; field++) {
+            const value = field === 0 ? 0 : field === 1 ? w : gap;
+            let left = field === 0 ? n : field === 1 ? n + 1 : k;
+            while (left > 0) {
+              const t = Math.min(left, 24);
+              left -= t;
+              acc = (acc << t) | ((value >>> left) & ((1 << t) - 1));
+              bits += t;
+              while (bits >= 8) {
+                bits -= 8;
+                out[pos++] = acc >>> bits;
+              }
+              acc &= (1 << bits) - 1;
+            }
+          }
         }
       }
     }
     if (prev >= idSpace) throw new Error('content index: a block id past the id space');
-    out.align();
+    if (bits > 0) out[pos++] = acc << (8 - bits); // padded to a byte
     counts[j - from] = count;
-    lengths[j - from] = out.length;
-    store(out.bytes, out.length);
+    lengths[j - from] = pos;
+    for (let done = 0; done < pos; ) {
+      const page = Math.floor(stored / STORE_PAGE);
+      if (page === pages.length) pages.push(new Uint8Array(STORE_PAGE));
+      const o = stored % STORE_PAGE;
+      const len = Math.min(pos - done, STORE_PAGE - o);
+      pages[page]!.set(out.subarray(done, done + len), o);
+      done += len;
+      stored += len;
+    }
   }
   return { from, to, counts, lengths, pages };
 }
