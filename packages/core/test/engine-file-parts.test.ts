@@ -139,19 +139,21 @@ describe('js engine: the detail horizon holds for a file in parts', () => {
   }
   const of = (events: SearchEvent[], p: string) => events.filter((e) => 'path' in e && e.path === p);
 
-  it('past the horizon: big.txt is one counted end with the whole file’s stats', async () => {
+  // Past the horizon a file's stats are a lower bound: a worker that found the horizon's files itself counts the
+  // files after it from their first match (it does not read big.txt in parts then); one that did not learns it
+  // from the engine later, and the engine drops the parts it sent meanwhile.
+  it('past the horizon: big.txt is one counted end, without a begin or a line', async () => {
     const events = await all(1);
     expect(of(events, 'a-small.txt').map((e) => e.type)).toEqual(['begin', 'match', 'end']);
     const big = of(events, 'big.txt');
     expect(big).toHaveLength(1);
-    expect(big[0]).toMatchObject({
-      type: 'end',
-      counted: true,
-      stats: { matchedLines: LINES, matches: LINES },
-    });
+    expect(big[0]).toMatchObject({ type: 'end', counted: true });
+    const { matchedLines } = (big[0] as Extract<SearchEvent, { type: 'end' }>).stats;
+    expect(matchedLines).toBeGreaterThanOrEqual(1);
+    expect(matchedLines).toBeLessThanOrEqual(LINES);
     expect(of(events, 'c-small.txt')).toEqual([expect.objectContaining({ type: 'end', counted: true })]);
     const summary = events.find((e) => e.type === 'summary');
-    expect(summary).toMatchObject({ summary: { filesWithMatch: 3, matchedLines: LINES + 2 } });
+    expect(summary).toMatchObject({ summary: { filesWithMatch: 3, matchedLines: matchedLines + 2 } });
   });
 
   it('within the horizon: every line of big.txt, between its begin and end', async () => {

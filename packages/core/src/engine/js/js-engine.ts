@@ -42,6 +42,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     maxFilesize: run.maxFilesize,
     partialAnswerMs: run.partialAnswerMs ?? PARTIAL_ANSWER_MS,
     ...(run.reportUnmatched ? { reportUnmatched: true } : {}),
+    ...(run.detailFiles !== undefined ? { detailFiles: run.detailFiles } : {}),
     ...(run.fileWindowBytes !== undefined ? { fileWindowBytes: run.fileWindowBytes } : {}),
   };
   const maxWorkers = Math.max(1, run.workers ?? DEFAULT_WORKERS);

@@ -62,6 +62,12 @@ export interface WorkerSetup {
   /** Answer for every searched file, not only those with matches (--files-without-match, --include-zero). */
   reportUnmatched?: boolean;
   /**
+   * The search's detail horizon (EngineRun.detailFiles): once this worker itself has found that many matching
+   * files, every later file it reads is past the horizon (its batches are in walk order), so it counts from then
+   * on, as the engine's `mode` message would have it do a round trip later.
+   */
+  detailFiles?: number;
+  /**
    * One Int32: output this worker has sent and the consumer not yet taken (OUTPUT_LINE_OVERHEAD units). The
    * worker adds what it sends and waits while it is past WORKER_OUTPUT_CREDIT; the engine subtracts as it emits.
    */

@@ -44,9 +44,12 @@ let matcher: LineMatcher;
 let prefilter: Prefilter;
 let mode: SearcherConfig['mode'];
 let credit: Int32Array | null = null;
+/** Files with matches this worker found in this search (see WorkerSetup.detailFiles). */
+let matchedFiles = 0;
 
 function begin(next: WorkerSetup): void {
   setup = next;
+  matchedFiles = 0;
   credit = next.outputCredit ? new Int32Array(next.outputCredit) : null;
   matcher = fromMatcherSpec(next.matcher);
   prefilter = new Prefilter(matcher.required);
@@ -444,10 +447,20 @@ parentPort!.on('message', (msg: ToWorker) => {
       reply.searched++;
       reply.bytesSearched += r.stats.bytesSearched;
       if (r.stats.matchedLines > 0 || setup.reportUnmatched) sendLines(r, r.lines, true);
+      if (r.stats.matchedLines > 0) pastHorizon();
     }
   }
   send(reply);
 });
+
+/** Counts a file with matches; past the detail horizon, the files after it are only counted (first match). */
+function pastHorizon(): void {
+  matchedFiles++;
+  if (setup.detailFiles === undefined || matchedFiles < setup.detailFiles || mode === 'files-with-matches')
+    return;
+  mode = 'files-with-matches';
+  byWindows = windowsPossible() ? 'maybe' : 'never';
+}
 
 /**
  * Blocks while the output this worker sent and the consumer has not taken is past the credit: the consumer
