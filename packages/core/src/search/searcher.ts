@@ -115,6 +115,14 @@ export class Prefilter {
     return this.needles !== null || this.folded !== null;
   }
 
+  /**
+   * The literals as bytes, when a match is found by looking for them in the raw bytes (not case-folded, none
+   * holding a newline); else null.
+   */
+  get byteNeedles(): readonly Buffer[] | null {
+    return this.needles?.some((n) => n.includes(NEWLINE)) ? null : this.needles;
+  }
+
   /** Bytes of the longest literal: a chunked scan must overlap chunks by one less than this. */
   get longestLiteralBytes(): number {
     return this.longest;
@@ -186,6 +194,15 @@ export function searchBuffer(
   }
   if (end === 0) return { lines: [], stats: EMPTY_STATS(0), binaryOffset, skippedBinary: false };
   const view = end === buf.length ? buf : buf.subarray(0, end);
+  if (config.mode === 'files-with-matches' && !config.invert && !matcher.multiline) {
+    const first = firstMatchingLine(view, matcher, prefilter);
+    if (first !== null) {
+      const stats = first
+        ? { matches: 1, matchedLines: 1, bytesSearched: end, limitReached: false }
+        : EMPTY_STATS(end);
+      return { lines: [], stats, binaryOffset, skippedBinary: false };
+    }
+  }
   const ascii = isAscii(view);
   const text = ascii ? buf.toString('latin1', 0, end) : buf.toString('utf8', 0, end);
   const file = new DecodedFile(buf, end, text, ascii, ascii || isUtf8(view));
@@ -415,6 +432,41 @@ function findLineBlocks(
   }
   if (config.stopOnNonmatch && out.list.length > 0)
     out.contextLimit = Math.min(out.contextLimit, file.lineEndAfter(out.list.at(-1)!.end));
+}
+
+/**
+ * Whether some line of `bytes` matches, found without decoding the file (files-with-matches: the first matching
+ * line decides): each line holding a literal, in order, is decoded alone and tried as findLineBlocks tries it
+ * (the line regex, else the regex, on the line with its terminator). '\n' is one byte and never inside a UTF-8
+ * sequence, so a line decodes to the same text alone as within the file; an ASCII line may use the ASCII regexes
+ * (they equal the others on ASCII text). Null when the literals cannot be looked for as bytes.
+ */
+function firstMatchingLine(bytes: Buffer, matcher: LineMatcher, prefilter: Prefilter): boolean | null {
+  const needles = prefilter.byteNeedles;
+  if (!needles) return null;
+  // Per literal, its next occurrence at or after `from` (-1: none left).
+  const next = needles.map(() => -2);
+  let from = 0;
+  for (;;) {
+    let at = -1;
+    for (let k = 0; k < needles.length; k++) {
+      if (next[k]! !== -1 && next[k]! < from) next[k] = bytes.indexOf(needles[k]!, from);
+      if (next[k]! !== -1 && (at === -1 || next[k]! < at)) at = next[k]!;
+    }
+    if (at === -1) return false;
+    const start = bytes.lastIndexOf(NEWLINE, at) + 1;
+    const nl = bytes.indexOf(NEWLINE, at);
+    const end = nl === -1 ? bytes.length : nl + 1;
+    const ascii = isAscii(bytes.subarray(start, end));
+    const line = bytes.toString(ascii ? 'latin1' : 'utf8', start, end);
+    const verify = ascii
+      ? (matcher.asciiLineRegex ?? matcher.lineRegex ?? matcher.asciiRegex)
+      : (matcher.lineRegex ?? matcher.regex);
+    verify.lastIndex = 0;
+    if (verify.test(line)) return true;
+    if (end === bytes.length) return false;
+    from = end;
+  }
 }
 
 /** Multiline mode: the regex runs over the whole text; a block is the run of lines a match touches. */
