@@ -43,6 +43,24 @@ export const RG_BATCH_EVENTS = 1024;
  */
 export const RG_FILE_PART_BYTES = 256 * 1024;
 
+/**
+ * The bytes of file paths one rg run is given on its command line when it reads a content index's candidate list
+ * (argv batches; one rg per batch, in turn). Linux's ARG_MAX is 2 MiB for argv and the environment together, each
+ * argument costing its bytes plus a pointer: 1 MiB leaves room for any environment. The Linux tree's 14 715
+ * candidates of `return -EINVAL` (~600 KB of paths) fit in one run; every run more costs a process start.
+ */
+export const RG_LIST_ARGV_BYTES = 1024 * 1024;
+
+/**
+ * When a content index declines a search for a scan (its candidates are too large a share of the tree's files or
+ * bytes for the js workers) but vouches for its candidate list, rg reads that list instead of scanning while the
+ * list holds at most this share of the walk's files and of its bytes. rg's cost over a list is about its bytes
+ * (measured, load 4–6): Linux `return -EINVAL`, 19 % of the files and 32 % of the bytes, 0.33–0.41× the scan's CPU;
+ * the npm corpus's 34 243 files all listed, 1.0–1.2× (nothing saved, a second batch's process start paid). Well
+ * below that break-even, so a list never costs more than the scan it replaces.
+ */
+export const RG_LIST_MAX_SHARE = 0.75;
+
 /** Batches handed out past the first one not yet emitted, at most (results are emitted in walk order). */
 export const REORDER_WINDOW_BATCHES = 16;
 

@@ -127,6 +127,14 @@ export interface IndexSelection {
    * known; a scan may then skip the size check per file (ripgrep's --max-filesize costs it a stat per file).
    */
   withinSizeCap?: true;
+  /**
+   * When it declines for a scan while the watchers vouch for the tree: its candidates all the same (walk order,
+   * the request's exclusions applied, as `walk` would hold them) if every one is known, from the index's records,
+   * to hold no NUL byte and to be at most `maxFilesize` bytes. Such files read the same as named files (ripgrep
+   * given them on its command line: no binary detection to differ, no size check to skip), so a reader of named
+   * files over this list finds what the scan finds. `bytes`: what they hold, of `totalBytes` walked.
+   */
+  plainCandidates?: { entries: WalkEntry[]; stats: WalkStats; bytes: number; totalBytes: number };
 }
 
 /** What a search asks of the index. */
@@ -184,6 +192,8 @@ interface Picked {
   totalBytes: number;
   /** Every walked file's size is known and at most the search's cap (select's `withinSizeCap`). */
   withinSize: boolean;
+  /** Every picked file is known to hold no NUL and to be within the cap (watched only; see `plainCandidates`). */
+  allPlain: boolean;
 }
 
 /** Size caps whose always-searched lists a base keeps (searches use one or two: the tool's, the engine's). */
@@ -912,37 +922,46 @@ export class ContentIndex implements SearchIndex {
     const n = entries.length;
     const count = picked.positions.length;
     const use: IndexUse = { used: true, reason: '', candidates: count, files: n };
+    const rootsAbs = req.walk.roots.map((r) => path.resolve(req.walk.cwd, r === '' ? '.' : r));
+    const excluded = req.walk.exclude ? dirMemo(rootsAbs, req.walk.exclude) : null;
+    const out: WalkEntry[] = [];
+    const windows: Array<ByteWindows | undefined> = [];
+    let windowed = 0;
+    const candidates = () => {
+      for (let k = 0; k < count; k++) {
+        const e = entries[picked.positions[k]!]!;
+        if (excluded?.(e.abs)) continue;
+        out.push(e);
+        const w = picked.windows[k];
+        windows.push(w);
+        if (w) windowed++;
+      }
+    };
+    const stats = () => ({
+      ...list.stats,
+      errors: [...list.stats.errors],
+      missingRoots: [...list.stats.missingRoots],
+    });
     if (
       (n >= MIN_FILES_FOR_SHARE_RULE || totalBytes >= MIN_BYTES_FOR_SHARE_RULE) &&
       (count > n * MAX_CANDIDATE_FILE_SHARE ||
         (pickedBytes > totalBytes * MAX_CANDIDATE_BYTE_SHARE && pickedBytes >= MIN_BYTES_FOR_SHARE_RULE))
     ) {
       const declined = scan(`${count} of ${n} files may match: a scan is faster`);
-      return picked.withinSize ? { ...declined, withinSizeCap: true } : declined;
+      if (picked.withinSize) declined.withinSizeCap = true;
+      if (picked.allPlain) {
+        candidates();
+        declined.plainCandidates = { entries: out, stats: stats(), bytes: pickedBytes, totalBytes };
+      }
+      return declined;
     }
-    const rootsAbs = req.walk.roots.map((r) => path.resolve(req.walk.cwd, r === '' ? '.' : r));
-    const excluded = req.walk.exclude ? dirMemo(rootsAbs, req.walk.exclude) : null;
-    const out: WalkEntry[] = [];
-    const windows: Array<ByteWindows | undefined> = [];
-    let windowed = 0;
-    for (let k = 0; k < count; k++) {
-      const e = entries[picked.positions[k]!]!;
-      if (excluded?.(e.abs)) continue;
-      out.push(e);
-      const w = picked.windows[k];
-      windows.push(w);
-      if (w) windowed++;
-    }
+    candidates();
     use.candidates = out.length;
     if (windowed > 0) use.windowed = windowed;
     use.reason = `index: ${out.length} of ${n} files may match${windowed > 0 ? `, ${windowed} read through windows` : ''} (${trusted ? 'watched' : `size+mtime checked: ${this.trustReason}`})`;
     return {
       use,
-      walk: {
-        entries: out,
-        stats: { ...list.stats, errors: [...list.stats.errors], missingRoots: [...list.stats.missingRoots] },
-        ...(windowed > 0 ? { windows } : {}),
-      },
+      walk: { entries: out, stats: stats(), ...(windowed > 0 ? { windows } : {}) },
     };
   }
 
@@ -998,6 +1017,7 @@ export class ContentIndex implements SearchIndex {
     let totalBytes = list.baseBytes;
     // A stale file counts with its recorded size here too: too cautious at worst (its new size is judged below).
     let withinSize = list.baseLargest <= maxFilesize;
+    let allPlain = true;
     const take = (id: number) => {
       const p = posOf[id]!;
       if (p < 0 || base.stale[id]) return;
@@ -1005,11 +1025,12 @@ export class ContentIndex implements SearchIndex {
       positions.push(p);
       windows.push(w);
       pickedBytes += w ? windowBytes(w) : r[id * 4]!;
+      if ((r[id * 4 + 3]! & (FLAG_NUL | FLAG_UNINDEXED)) !== 0 || r[id * 4]! > maxFilesize) allPlain = false;
     };
     forEachSet(bits, take);
     for (const id of alwaysSearched(base, maxFilesize)) if (!bits[id]) take(id);
     const judge = (p: number) => {
-      const { candidate, size, sized } = this.judgeChanged(
+      const { candidate, size, sized, plain } = this.judgeChanged(
         list.rels[p]!,
         list.entries[p]!.abs,
         query,
@@ -1022,6 +1043,7 @@ export class ContentIndex implements SearchIndex {
         positions.push(p);
         windows.push(undefined);
         pickedBytes += size;
+        if (!plain) allPlain = false;
       }
     };
     for (const id of base.staleIds) {
@@ -1031,7 +1053,7 @@ export class ContentIndex implements SearchIndex {
       judge(p);
     }
     for (const p of list.unknown) judge(p);
-    return inWalkOrder(positions, windows, pickedBytes, totalBytes, withinSize);
+    return { ...inWalkOrder(positions, windows), pickedBytes, totalBytes, withinSize, allPlain };
   }
 
   /**
@@ -1087,8 +1109,8 @@ export class ContentIndex implements SearchIndex {
         pickedBytes += w ? windowBytes(w) : size;
       }
     }
-    // Unwatched (or a walk holding a file twice): sizes are not vouched for.
-    return { positions, windows, pickedBytes, totalBytes, withinSize: false };
+    // Unwatched (or a walk holding a file twice): sizes and contents are not vouched for.
+    return { positions, windows, pickedBytes, totalBytes, withinSize: false, allPlain: false };
   }
 
   /**
@@ -1131,17 +1153,18 @@ export class ContentIndex implements SearchIndex {
     query: GramQuery,
     maxFilesize: number,
     trusted: boolean,
-  ): { candidate: boolean; size: number; sized: boolean } {
+  ): { candidate: boolean; size: number; sized: boolean; plain: boolean } {
     // `sized`: the size is the file's as the overlay last read it (false when not known: pending, or unreadable: -1).
-    if (this.dirty.has(rel)) return { candidate: true, size: 0, sized: false };
+    // `plain`: its indexed bytes, that size, hold no NUL and are within the cap (see `plainCandidates`).
+    if (this.dirty.has(rel)) return { candidate: true, size: 0, sized: false, plain: false };
     const o = this.overlay.get(rel);
     if (!o || o.grams === null || o.size > maxFilesize)
-      return { candidate: true, size: o?.size ?? 0, sized: o !== undefined && o.size >= 0 };
+      return { candidate: true, size: o?.size ?? 0, sized: o !== undefined && o.size >= 0, plain: false };
     if (!trusted && !this.statMatches(abs, o.size, o.mtimeMs, o.ino, o.racy)) {
       this.markChanged(rel);
-      return { candidate: true, size: o.size, sized: true };
+      return { candidate: true, size: o.size, sized: true, plain: false };
     }
-    return { candidate: setSatisfies(o.grams, query), size: o.size, sized: true };
+    return { candidate: setSatisfies(o.grams, query), size: o.size, sized: true, plain: !o.nul };
   }
 
   private statMatches(abs: string, size: number, mtimeMs: number, ino: number, racy: boolean): boolean {
@@ -1279,18 +1302,9 @@ export class ContentIndex implements SearchIndex {
 function inWalkOrder(
   positions: number[],
   windows: Array<ByteWindows | undefined>,
-  pickedBytes: number,
-  totalBytes: number,
-  withinSize: boolean,
-): Picked {
+): Pick<Picked, 'positions' | 'windows'> {
   const order = positions.map((_, k) => k).sort((a, b) => positions[a]! - positions[b]!);
-  return {
-    positions: order.map((k) => positions[k]!),
-    windows: order.map((k) => windows[k]),
-    pickedBytes,
-    totalBytes,
-    withinSize,
-  };
+  return { positions: order.map((k) => positions[k]!), windows: order.map((k) => windows[k]) };
 }
 
 /**

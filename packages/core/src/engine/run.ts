@@ -35,7 +35,9 @@ export interface EngineRun {
    * The files to search, already walked and narrowed (a content index's candidates): the engine reads these
    * instead of walking, and reports the walk's stats as given. `windows` (same order as `entries`) may say, per
    * file, which byte ranges hold all its matches: the js engine then reads only around them where that is
-   * exact (search/windows.ts) and the file whole otherwise; the rg engine always reads files whole.
+   * exact (search/windows.ts) and the file whole otherwise; the rg engine always reads files whole, given them
+   * on its command line as named files (so only files that read the same named as walked: see
+   * `IndexSelection.plainCandidates`), in batches of RG_LIST_ARGV_BYTES.
    */
   files?: { entries: WalkEntry[]; stats: WalkStats; windows?: ReadonlyArray<ByteWindows | undefined> };
   /** What the root `-` reads (the caller's standard input, read by the caller): reported as `<stdin>`. */
@@ -46,6 +48,8 @@ export interface EngineRun {
   countMatches?: boolean;
   /** Seam: the rg engine's RG_HELD_OUTPUT_BYTES (tests make it small to take the streaming path). */
   rgHeldOutputBytes?: number;
+  /** Seam: the rg engine's RG_LIST_ARGV_BYTES (tests make it small to run a list in many batches). */
+  rgListArgvBytes?: number;
   /** Seam: the js engine's JS_FILE_WINDOW_BYTES (tests make it small to search files window by window). */
   fileWindowBytes?: number;
   /** Why this engine was chosen, reported in the summary. */

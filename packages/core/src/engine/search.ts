@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { IndexSelectRequest, IndexUse } from '../content-index/content-index.js';
+import type { IndexSelection, IndexSelectRequest, IndexUse } from '../content-index/content-index.js';
 import type { SearchIndex } from '../content-index/registry.js';
 import {
   COMPILED_PATTERNS_KEPT,
@@ -8,6 +8,7 @@ import {
   MAX_READ_BYTES,
   NAMED_FILES_ONLY_MAX,
   NAMED_FILES_ONLY_MAX_BYTES,
+  RG_LIST_MAX_SHARE,
 } from '../limits.js';
 import { type CompiledPattern, compilePattern } from '../match/index.js';
 import { expandReplacement } from '../match/rg-patterns.js';
@@ -106,6 +107,8 @@ export interface SearchRequest extends WalkChoices {
   rgPath?: string;
   /** Seam for tests: how much rg output the rg engine holds before it streams instead (limits.ts). */
   rgHeldOutputBytes?: number;
+  /** Seam for tests: the argv bytes of one rg run over an index's candidate list (limits.ts RG_LIST_ARGV_BYTES). */
+  rgListArgvBytes?: number;
   /** Seam for tests: above what size the js engine searches a walked file window by window (limits.ts). */
   fileWindowBytes?: number;
   /** 'stdin' keeps the pattern off rg's argv (process listings); default 'argv'. */
@@ -179,15 +182,13 @@ export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEven
     // The engine is chosen only if the index does not answer: vetting rg costs more than an indexed answer.
     const began = (request.now ?? Date.now)();
     const { run, compiled } = prepareRun(request, 'js for the index', began);
-    return throughIndex(request.index, request, compiled, run, (vouched) =>
-      startEngine(prepareRun(request, undefined, began), vouched),
-    );
+    return throughIndex(request.index, request, compiled, run, () => prepareRun(request, undefined, began));
   }
   const prepared = prepareRun(request);
   const { run, engine, compiled } = prepared;
   if (run.stdinContent && engine === 'js') return withStdinFirst(request, run, compiled);
   if (!request.index) return startEngine(prepared);
-  return throughIndex(request.index, request, compiled, run, (vouched) => startEngine(prepared, vouched));
+  return throughIndex(request.index, request, compiled, run, () => prepared);
 }
 
 /** Runs the chosen engine; `sizesVouched`: an index vouched that no walked file exceeds the size cap. */
@@ -197,6 +198,37 @@ function startEngine(
 ): AsyncGenerator<SearchEvent[], void, undefined> {
   if (p.engine === 'js') return runJsEngine(p.run);
   return runRgEngine(sizesVouched ? { ...p.run, sizesWithinCap: true } : p.run);
+}
+
+/**
+ * What runs when the index declines: rg over its candidate list when the scan would be rg's and the index
+ * handed the list back (every candidate reads the same named as walked); the scan otherwise. rg reads a list of
+ * a minority of the tree's files at a fraction of its scan's cost (no walk, no ignore rules, fewer bytes).
+ */
+function afterDecline(
+  p: { run: EngineRun; engine: 'js' | 'rg' },
+  selection: IndexSelection,
+  use: IndexUse,
+): { source: AsyncGenerator<SearchEvent[], void, undefined>; use: IndexUse } {
+  const list = selection.plainCandidates;
+  if (
+    p.engine === 'rg' &&
+    list &&
+    list.entries.length <= list.stats.files * RG_LIST_MAX_SHARE &&
+    list.bytes <= list.totalBytes * RG_LIST_MAX_SHARE
+  ) {
+    const files = list.entries.length;
+    const reason = `index: ${files} of ${list.stats.files} files may match (${mb(list.bytes)} of ${mb(list.totalBytes)} MB): rg reads the list`;
+    return {
+      source: runRgEngine({ ...p.run, files: { entries: list.entries, stats: list.stats } }),
+      use: { used: true, reason, candidates: files, files: list.stats.files },
+    };
+  }
+  return { source: startEngine(p, selection.withinSizeCap === true), use };
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1e6).toFixed(1);
 }
 
 /** Whether the index may answer (rg asked for by name never does; standard input is never indexed). */
@@ -286,11 +318,13 @@ export async function preselect(
 
 /**
  * Why the index cannot narrow this search, or null. It answers which files' raw bytes may hold a required
- * literal: inverted, a file without the literals is all matches; with --null-data the literals are of the
- * swapped text; with -E other than UTF-8 they are of the decoded text.
+ * literal: inverted, a file without the literals is all matches; reporting files without a match, every file
+ * is reported; with --null-data the literals are of the swapped text; with -E other than UTF-8 they are of the
+ * decoded text.
  */
 function indexUnfit(run: EngineRun): string | null {
   if (run.searcher.invert) return '-v: a file without the literals matches everywhere';
+  if (run.reportUnmatched) return 'every searched file is reported, matching or not';
   if (run.searcher.nullData) return '--null-data: the literals are not the file bytes';
   if (transcodes(run.searcher.encoding))
     return `-E ${run.searcher.encoding}: the literals are not the file bytes`;
@@ -318,21 +352,25 @@ async function* throughIndex(
   request: SearchRequest,
   compiled: CompiledPattern,
   run: EngineRun,
-  /** The scan, told whether the index vouched that every walked file is within the size cap. */
-  start: (sizesVouched: boolean) => AsyncGenerator<SearchEvent[], void, undefined>,
+  /** The run of the engine chosen (rg or js) for a scan. */
+  prepare: () => { run: EngineRun; engine: 'js' | 'rg' },
 ): AsyncGenerator<SearchEvent[], void, undefined> {
   const began = run.now();
-  let vouched = false;
   const unfit = request.engine === 'rg' ? 'engine rg was asked for' : indexUnfit(run);
   let use: IndexUse = { used: false, reason: unfit ?? '' };
-  let source: AsyncGenerator<SearchEvent[], void, undefined> | null = null;
+  let source: AsyncGenerator<SearchEvent[], void, undefined>;
   if (unfit === null) {
     const selection = await index.select(selectRequestOf(run, compiled));
-    use = selection.use;
-    vouched = selection.withinSizeCap === true;
-    if (selection.walk) source = runJsEngine({ ...run, files: selection.walk, engineReason: use.reason });
+    if (selection.walk) {
+      use = selection.use;
+      source = runJsEngine({ ...run, files: selection.walk, engineReason: use.reason });
+    } else {
+      ({ source, use } = afterDecline(prepare(), selection, selection.use));
+    }
+  } else {
+    source = startEngine(prepare());
   }
-  for await (const batch of source ?? start(vouched)) {
+  for await (const batch of source) {
     const last = batch[batch.length - 1];
     if (last?.type === 'summary') {
       last.summary.index = use;
@@ -426,6 +464,7 @@ function prepareRun(
     ...(request.reportUnmatched ? { reportUnmatched: true } : {}),
     ...(request.countMatches ? { countMatches: true } : {}),
     ...(request.rgHeldOutputBytes !== undefined ? { rgHeldOutputBytes: request.rgHeldOutputBytes } : {}),
+    ...(request.rgListArgvBytes !== undefined ? { rgListArgvBytes: request.rgListArgvBytes } : {}),
     ...(request.fileWindowBytes !== undefined ? { fileWindowBytes: request.fileWindowBytes } : {}),
     ...(request.stdin && roots.includes('-') ? { stdinContent: request.stdin } : {}),
     ...(rgPath ? { rgPath } : {}),

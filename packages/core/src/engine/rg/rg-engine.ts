@@ -3,7 +3,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { escapeGlob } from '../../glob/glob.js';
-import { RG_BATCH_EVENTS, RG_FILE_PART_BYTES, RG_HELD_OUTPUT_BYTES } from '../../limits.js';
+import {
+  RG_BATCH_EVENTS,
+  RG_FILE_PART_BYTES,
+  RG_HELD_OUTPUT_BYTES,
+  RG_LIST_ARGV_BYTES,
+} from '../../limits.js';
 import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
 import { charBoundaryAtOrBefore } from '../../search/utf8.js';
 import { compareUtf8 } from '../../util/path-order.js';
@@ -37,6 +42,14 @@ interface FileBlock {
  * when the consumer stops reading.
  */
 export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[], void, undefined> {
+  if (run.files) {
+    yield* runRgList(
+      run,
+      run.files.entries.map((e) => e.path),
+      run.files.stats,
+    );
+    return;
+  }
   const started = run.now();
   const summary = emptySummary('rg', run.engineReason);
   const cwd = run.walk.cwd;
@@ -111,28 +124,15 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     // `--sort path` (one rg thread, files in order) and streamed, so memory stays flat whatever the output.
     const before = countersOf(summary);
     const control: RgControl = { outcome: 'complete' };
-    const held: FileBlock[] = [];
-    let heldBytes = 0;
-    let overflow = false;
-    for await (const b of rgBlocks(run, inv.cwd, inv.roots, summary, [], control)) {
-      // A part continuing a file joins it: the held blocks are whole files, to be sorted.
-      if (b.continued) held.at(-1)!.events.push(...b.events);
-      else held.push(b);
-      heldBytes += b.bytes;
-      if (heldBytes > (run.rgHeldOutputBytes ?? RG_HELD_OUTPUT_BYTES) && control.outcome === 'complete') {
-        overflow = true;
-        break;
-      }
-    }
+    const held = await holdBlocks(rgBlocks(run, inv.cwd, inv.roots, summary, [], control), run, control);
     outcome = control.outcome;
-    if (!overflow) {
+    if (held !== null) {
       const kept = held.filter((b) => admit(b, inv));
       sortBlocks(kept);
       yield* inBatches(kept);
       continue;
     }
     restoreCounters(summary, before);
-    held.length = 0;
     if (inv.batch) {
       invocations.push(...perRoot());
       continue;
@@ -147,6 +147,89 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   summary.outcome = outcome;
   summary.elapsedMs = run.now() - started;
   yield [{ type: 'summary', summary }];
+}
+
+/**
+ * A run's blocks held whole (a part continuing a file joins it), to be put in order; null once they outgrow the
+ * run's RG_HELD_OUTPUT_BYTES (rg is stopped then: the caller starts it again in a mode whose output is in order).
+ */
+async function holdBlocks(
+  blocks: AsyncGenerator<FileBlock, void, undefined>,
+  run: EngineRun,
+  control: RgControl,
+): Promise<FileBlock[] | null> {
+  const held: FileBlock[] = [];
+  let heldBytes = 0;
+  for await (const b of blocks) {
+    if (b.continued) held.at(-1)!.events.push(...b.events);
+    else held.push(b);
+    heldBytes += b.bytes;
+    if (heldBytes > (run.rgHeldOutputBytes ?? RG_HELD_OUTPUT_BYTES) && control.outcome === 'complete') {
+      await blocks.return();
+      return null;
+    }
+  }
+  return held;
+}
+
+/**
+ * A content index's candidates (`run.files`, in walk order), given to rg on its command line: files that read
+ * the same named as walked (see run.ts `files`), so no walk flag, glob or size cap applies to them. In argv
+ * batches of RG_LIST_ARGV_BYTES, one rg per batch in turn; a batch is a stretch of the walk, so its output put
+ * back in the order given is walk order. A batch whose output outgrows what is held runs again with
+ * `--threads 1`, which searches named files in the order given, and streams. The walk's own report (errors,
+ * missing roots) is the summary's, as the js engine reports a list.
+ */
+async function* runRgList(
+  run: EngineRun,
+  paths: string[],
+  walked: NonNullable<EngineRun['files']>['stats'],
+): AsyncGenerator<SearchEvent[], void, undefined> {
+  const started = run.now();
+  const summary = emptySummary('rg', run.engineReason);
+  summary.missingRoots = [...walked.missingRoots];
+  summary.errors.push(...walked.errors);
+  let outcome: SearchOutcome = 'complete';
+  const argv = paths.map((p) => (p === '-' ? NAMED_DASH : p));
+  for (const batch of argvBatches(argv, run.rgListArgvBytes ?? RG_LIST_ARGV_BYTES)) {
+    if (outcome !== 'complete' || run.signal?.aborted) break;
+    const before = countersOf(summary);
+    const control: RgControl = { outcome: 'complete' };
+    const cwd = run.walk.cwd;
+    const held = await holdBlocks(rgBlocks(run, cwd, batch, summary, [], control, true), run, control);
+    outcome = control.outcome;
+    if (held !== null) {
+      const rank = new Map(batch.map((p, i) => [p === NAMED_DASH ? '-' : p, i]));
+      held.sort((a, b) => rank.get(a.path)! - rank.get(b.path)!);
+      yield* inBatches(held);
+      continue;
+    }
+    restoreCounters(summary, before);
+    for await (const b of rgBlocks(run, cwd, batch, summary, ['--threads', '1'], control, true))
+      yield b.events;
+    outcome = control.outcome;
+  }
+  if (outcome === 'complete' && run.signal?.aborted) outcome = 'aborted';
+  summary.outcome = outcome;
+  summary.elapsedMs = run.now() - started;
+  yield [{ type: 'summary', summary }];
+}
+
+/** Consecutive stretches of `paths` whose argv bytes (each path plus its NUL) stay within `budget`. */
+export function* argvBatches(paths: readonly string[], budget: number): Generator<string[], void, undefined> {
+  let batch: string[] = [];
+  let bytes = 0;
+  for (const p of paths) {
+    const n = Buffer.byteLength(p, 'utf8') + 1;
+    if (batch.length > 0 && bytes + n > budget) {
+      yield batch;
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(p);
+    bytes += n;
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /**
@@ -248,7 +331,12 @@ function rootIndexOf(p: string, roots: Array<{ spelling: string; index: number }
   return 0;
 }
 
-export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; stdin: string | null } {
+export function buildRgArgs(
+  run: EngineRun,
+  roots: string[],
+  /** The roots are files read as named (a candidate list): no walk flag, glob or size cap applies to them. */
+  named = false,
+): { args: string[]; stdin: string | null } {
   const p = run.pattern;
   const w = run.walk;
   const s = run.searcher;
@@ -284,17 +372,19 @@ export function buildRgArgs(run: EngineRun, roots: string[]): { args: string[]; 
   if (p.fixedStrings) args.push('--fixed-strings');
   if (p.wordRegexp) args.push('--word-regexp');
   if (p.multiline) args.push('--multiline');
-  args.push(...rgWalkArgs(w));
+  if (!named) args.push(...rgWalkArgs(w));
   if (s.invert) args.push('--invert-match');
   if (s.nullData) args.push('--null-data');
   if (s.stopOnNonmatch) args.push('--stop-on-nonmatch');
   if (s.encoding !== undefined) args.push('--encoding', s.encoding);
   if (s.binaryDetection === 'none') args.push('--text');
   else if (s.binaryDetection === 'search') args.push('--binary');
-  for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);
-  for (const g of run.rgExcludeIglobs ?? []) args.push('--iglob', g);
+  if (!named) {
+    for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);
+    for (const g of run.rgExcludeIglobs ?? []) args.push('--iglob', g);
+  }
   if (run.rgNoMmap) args.push('--no-mmap');
-  if (Number.isFinite(run.maxFilesize) && !run.sizesWithinCap)
+  if (!named && Number.isFinite(run.maxFilesize) && !run.sizesWithinCap)
     args.push('--max-filesize', String(run.maxFilesize));
   if (!pathsOnly && s.maxCount !== undefined) args.push('--max-count', String(s.maxCount));
   if (s.mode === 'lines') {
@@ -362,8 +452,9 @@ async function* rgBlocks(
   summary: SearchSummary,
   extraArgs: string[],
   control: RgControl,
+  named = false,
 ): AsyncGenerator<FileBlock, void, undefined> {
-  const { args, stdin: patternInput } = buildRgArgs(run, roots);
+  const { args, stdin: patternInput } = buildRgArgs(run, roots, named);
   args.unshift(...extraArgs);
   // The root `-`: rg reads the caller's standard input, handed over here (the pattern is on argv then).
   const stdin = roots.includes('-') && run.stdinContent ? run.stdinContent : patternInput;
@@ -405,7 +496,8 @@ async function* rgBlocks(
   let finished = false;
   try {
     const read = run.reportUnmatched || run.searcher.mode === 'files-with-matches' ? readCounts : readJson;
-    yield* read(child.stdout!, roots, run, summary, () => control.outcome !== 'complete');
+    const spell = outputSpelling(roots, named);
+    yield* read(child.stdout!, spell, run, summary, () => control.outcome !== 'complete');
     finished = true;
   } finally {
     if (timer) clearTimeout(timer);
@@ -420,7 +512,7 @@ async function* rgBlocks(
 
 type OutputReader = (
   stdout: Readable,
-  roots: string[],
+  spell: (rgPath: string) => string,
   run: EngineRun,
   summary: SearchSummary,
   stopped: () => boolean,
@@ -431,7 +523,7 @@ type OutputReader = (
  * never holds a NUL and the statistics never do, so what is left without one at the end is the
  * statistics (absent if rg was killed).
  */
-const readCounts: OutputReader = async function* (stdout, roots, run, summary, stopped) {
+const readCounts: OutputReader = async function* (stdout, spell, run, summary, stopped) {
   let rest: Buffer = Buffer.alloc(0);
   for await (const chunk of stdout as AsyncIterable<Buffer>) {
     if (stopped()) continue; // drain what was buffered before the kill
@@ -442,7 +534,7 @@ const readCounts: OutputReader = async function* (stdout, roots, run, summary, s
       // --null-data ends every record with a NUL instead (the statistics still use '\n').
       const eol = nul === -1 ? -1 : buf.indexOf(run.searcher.nullData ? 0 : 10, nul + 1);
       if (eol === -1) break;
-      const p = outputPath(buf.toString('utf8', start, nul), roots);
+      const p = spell(buf.toString('utf8', start, nul));
       // With -m1 rg stopped at the first matching line; with --include-zero this is the file's count.
       const n = run.reportUnmatched ? Number(buf.toString('utf8', nul + 1, eol)) : 1;
       start = eol + 1;
@@ -476,7 +568,7 @@ const readCounts: OutputReader = async function* (stdout, roots, run, summary, s
  * `--json`: one message a line (begin, match, context, end, summary), translated into our events. A file
  * is passed on in parts of about RG_FILE_PART_BYTES of rg's output, so none is held whole.
  */
-const readJson: OutputReader = async function* (stdout, roots, run, summary, stopped) {
+const readJson: OutputReader = async function* (stdout, spell, run, summary, stopped) {
   let current: FileBlock | null = null;
   for await (const line of jsonLines(stdout)) {
     if (stopped()) continue; // drain what was buffered before the kill
@@ -486,7 +578,7 @@ const readJson: OutputReader = async function* (stdout, roots, run, summary, sto
     switch (msg.type) {
       case 'begin':
         current = {
-          path: outputPath(decodeData(msg.data.path).text, roots),
+          path: spell(decodeData(msg.data.path).text),
           rootIndex: 0,
           events: [],
           bytes: line.length,
@@ -535,10 +627,19 @@ const readJson: OutputReader = async function* (stdout, roots, run, summary, sto
   }
 };
 
-/** Paths under a root spelled '' come back from rg as `./x`; give them back as `x`. */
-function outputPath(p: string, roots: string[]): string {
-  return roots.includes('') && p.startsWith('./') && !roots.includes('.') ? p.slice(2) : p;
+/**
+ * How rg's paths are given back. Paths under a root spelled '' come back as `./x`: given back as `x`. A file
+ * named `-` is given to rg as `./-` (`-` alone is standard input to it): given back as `-`. Decided once per run,
+ * not per path (a candidate list has thousands of roots).
+ */
+function outputSpelling(roots: readonly string[], named: boolean): (rgPath: string) => string {
+  if (named) return roots.includes(NAMED_DASH) ? (p) => (p === NAMED_DASH ? '-' : p) : (p) => p;
+  if (roots.includes('') && !roots.includes('.')) return (p) => (p.startsWith('./') ? p.slice(2) : p);
+  return (p) => p;
 }
+
+/** A file named `-` in the working directory, as rg is given it among named files (see `outputSpelling`). */
+const NAMED_DASH = './-';
 
 function killChild(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
