@@ -235,7 +235,8 @@ export function buildPart(
       records[at + 2] = st.ino;
       if (!st.isFile() || st.size > MAX_INDEXED_FILE_BYTES) continue;
       if (buf.length < st.size + 1) buf = Buffer.allocUnsafe(Math.max(st.size + 1, buf.length * 2));
-      // Read to EOF, not to the stat'ed size: a file that grew while being read is recorded as racy below.
+      // Read to EOF, not to the stat'ed size: a file that grew while being read is not indexed (below). A read
+      // of a regular file that returns less than asked for has met the end: no second read to learn it.
       let len = 0;
       for (;;) {
         if (len === buf.length) {
@@ -244,9 +245,10 @@ export function buildPart(
           buf.copy(g, 0, 0, len);
           buf = g;
         }
-        const n = fs.readSync(fd, buf, len, buf.length - len, null);
-        if (n === 0) break;
+        const want = buf.length - len;
+        const n = fs.readSync(fd, buf, len, want, null);
         len += n;
+        if (n < want) break;
       }
       if (len !== st.size || len > MAX_INDEXED_FILE_BYTES) continue;
       const n = blockCount(len, blockBytes);

@@ -98,9 +98,8 @@ if (data.task === 'build') {
       new Float64Array(data.progress),
       data.slot,
     );
-    const p = part.postings;
-    // Transferred, not copied; the list pages are shared memory (sent as they are).
-    const buffers = [part.records, part.blocks, p.keys, p.slots, p.firsts, p.spills];
+    // Transferred, not copied; the postings are shared memory (sent as they are).
+    const buffers = [part.records, part.blocks, part.newlines];
     post(
       { type: 'done', result: part },
       buffers.map((a) => a.buffer as ArrayBuffer),

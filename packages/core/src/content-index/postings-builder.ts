@@ -59,13 +59,10 @@ export interface PostingsToWrite extends Omit<SerializedPostings, 'data'> {
  * in gram order, the gram and the slot's record fields; the cells.
  */
 export interface PostingsPart {
-  /** Grams seen, ascending, and the slot of each. */
+  /** Grams seen, ascending, and the slot of each (shared memory, as the pages: a merge's helper reads them). */
   keys: Uint32Array;
   slots: Uint32Array;
   records: Uint32Array[];
-  /** Per slot: its first id (the part's own numbering) and how many cells it filled. */
-  firsts: Uint32Array;
-  spills: Uint32Array;
   cells: Uint32Array[];
 }
 
@@ -74,8 +71,6 @@ export class PostingsBuilder {
   private readonly slotOf = new Uint32Array(GRAM_SPACE);
   private slots = 0;
   private slotKey = new Uint32Array(1 << 12);
-  private firsts = new Uint32Array(1 << 12);
-  private spills = new Uint32Array(1 << 12);
   private readonly records: Uint32Array[] = [];
   private readonly records8: Uint8Array[] = [];
   private readonly cellPages: Uint32Array[] = [];
@@ -167,7 +162,7 @@ export class PostingsBuilder {
   /** Appends `ids[from, to)` (ascending, above the list's last id) to the list of `key`. */
   private appendRun(key: number, ids: Uint32Array, from: number, to: number): void {
     let slot = this.slotOf[key]!;
-    if (slot === 0) slot = this.newSlot(key, ids[from]!);
+    if (slot === 0) slot = this.newSlot(key);
     const s = slot - 1;
     const rec = this.records[s >>> REC_SHIFT]!;
     const rec8 = this.records8[s >>> REC_SHIFT]!;
@@ -192,13 +187,9 @@ export class PostingsBuilder {
     rec[at + FILL] = f;
   }
 
-  private newSlot(key: number, id: number): number {
+  private newSlot(key: number): number {
     const s = this.slots++;
-    if (s === this.slotKey.length) {
-      this.slotKey = grow32(this.slotKey, s * 2);
-      this.firsts = grow32(this.firsts, s * 2);
-      this.spills = grow32(this.spills, s * 2);
-    }
+    if (s === this.slotKey.length) this.slotKey = grow32(this.slotKey, s * 2);
     if ((s & ((1 << REC_SHIFT) - 1)) === 0) {
       // Shared memory: a second thread reads the pages while the lists are encoded (build.ts).
       const page = new Uint32Array(new SharedArrayBuffer(4 * (REC << REC_SHIFT)));
@@ -206,7 +197,6 @@ export class PostingsBuilder {
       this.records8.push(new Uint8Array(page.buffer));
     }
     this.slotKey[s] = key;
-    this.firsts[s] = id;
     this.slotOf[key] = s + 1;
     return s + 1;
   }
@@ -219,7 +209,7 @@ export class PostingsBuilder {
     for (;;) {
       let f = rec[at + FILL]!;
       if (f === INLINE_BYTES) {
-        this.spill(s, rec, at);
+        this.spill(rec, at);
         f = 0;
       }
       rec8[at * 4 + INLINE + f] = v >= 0x80 ? (v & 0x7f) | 0x80 : v;
@@ -230,7 +220,7 @@ export class PostingsBuilder {
   }
 
   /** Moves a record's full inline bytes to a new cell, linked back to the record's previous cell. */
-  private spill(s: number, rec: Uint32Array, at: number): void {
+  private spill(rec: Uint32Array, at: number): void {
     const c = this.cells++;
     if ((c & ((1 << CELL_SHIFT) - 1)) === 0)
       this.cellPages.push(new Uint32Array(new SharedArrayBuffer(4 * (CELL_WORDS << CELL_SHIFT))));
@@ -243,7 +233,6 @@ export class PostingsBuilder {
     page[o + 4] = rec[at + CELL_LINK]!;
     rec[at + CELL_LINK] = c + 1;
     rec[at + FILL] = 0;
-    this.spills[s]!++;
   }
 
   /** The lists as they are, slots in gram order. The builder must not be used afterwards. */
@@ -257,20 +246,13 @@ export class PostingsBuilder {
     const order = new Float64Array(n);
     for (let s = 0; s < n; s++) order[s] = this.slotKey[s]! * 2 ** 24 + s;
     order.sort();
-    const keys = new Uint32Array(n);
-    const slots = new Uint32Array(n);
+    const keys = new Uint32Array(new SharedArrayBuffer(4 * n));
+    const slots = new Uint32Array(new SharedArrayBuffer(4 * n));
     for (let i = 0; i < n; i++) {
       slots[i] = order[i]! % 2 ** 24;
       keys[i] = this.slotKey[slots[i]!]!;
     }
-    return {
-      keys,
-      slots,
-      records: this.records,
-      firsts: this.firsts.subarray(0, n),
-      spills: this.spills.subarray(0, n),
-      cells: this.cellPages,
-    };
+    return { keys, slots, records: this.records, cells: this.cellPages };
   }
 }
 
@@ -292,7 +274,7 @@ export function mergedKeys(parts: readonly PostingsPart[]): Uint32Array {
       seen[k] = 1;
     }
   }
-  const keys = new Uint32Array(n);
+  const keys = new Uint32Array(new SharedArrayBuffer(4 * n)); // read by the merge's helper too
   for (let g = 0, i = 0; g < GRAM_SPACE; g++) if (seen[g] === 1) keys[i++] = g;
   return keys;
 }
