@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContentIndex, openIndex } from '../src/content-index/index.js';
 import { type SearchRequest, search } from '../src/engine/search.js';
+import { smartCaseInsensitive } from '../src/match/rg-patterns.js';
 import type { SearchEvent, SearchSummary } from '../src/search/events.js';
 import { rng } from './parity/random.js';
 
@@ -49,6 +50,13 @@ const WORDS = [
   '();',
   '1234',
   'deadbeef',
+  // Case (the index keeps uppercase lists, grams.ts): spellings of one word, and letters whose folding
+  // changes their UTF-8 length (ſ ~ s, ẞ ~ ß ~ ss, K ~ KELVIN SIGN above).
+  'PM_RESUME',
+  'pm_resume',
+  'Pm_Resume',
+  'ſched_clock',
+  'STRAẞE',
 ];
 
 function text(r: () => number, lines: number): string {
@@ -158,6 +166,19 @@ const QUERIES: Query[] = [
   { pattern: 'needle', nullData: true },
   { pattern: 'needle', encoding: 'utf-16le' },
   { pattern: 'needle', encoding: 'none' },
+  // Case: -s, -i, smart case (-S: insensitive for an all-lowercase pattern), inline flags, non-ASCII folding.
+  { pattern: 'PM_RESUME' },
+  { pattern: 'Pm_Resume|GAMMA' },
+  { pattern: 'pm_resume', caseInsensitive: smartCaseInsensitive(['pm_resume'], false) },
+  { pattern: 'PM_resume', caseInsensitive: smartCaseInsensitive(['PM_resume'], false) },
+  { pattern: 'PM_RESUME', caseInsensitive: true },
+  { pattern: '(?i)pm_RESUME' },
+  { pattern: 'NEEDLE', caseInsensitive: true },
+  { pattern: 'FOOBAR', fixedStrings: true, caseInsensitive: true },
+  { pattern: 'SCHED_CLOCK', caseInsensitive: true },
+  { pattern: 'straße', caseInsensitive: true },
+  { pattern: 'STRAẞE' },
+  { pattern: 'PM_RESUME.*GAMMA' },
   // Without a usable literal: these scan, and say so.
   { pattern: '[a-z]{5}\\d' },
   { pattern: 'ab' },
@@ -309,6 +330,16 @@ const EDITS: Edit[] = [
     const f = pick(r, listFiles(root));
     fs.rmSync(f);
     return `delete ${f}`;
+  },
+  (root, r) => {
+    // The same words in another case: the overlay must know the new spelling's uppercase grams.
+    const f = pick(r, listFiles(root));
+    const old = fs.readFileSync(f, 'latin1');
+    const flipped = old.replace(/[a-zA-Z]/g, (c) =>
+      c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase(),
+    );
+    fs.writeFileSync(f, `${flipped}pm_resume PM_RESUME\n`, 'latin1');
+    return `case flip ${f}`;
   },
   (root, r) => {
     const f = pick(r, listFiles(root));

@@ -57,6 +57,9 @@ export interface BuildOptions {
   now?: () => number;
   blockBytes?: number;
   unlistedMinBlocks?: number;
+  /** The size bound in bytes (tests: a small tree's bound; default MAX_INDEX_TEXT_SHARE of the text, from
+   * MIN_TEXT_FOR_SIZE_BOUND on). */
+  maxIndexBytes?: number;
   /** Threads reading and indexing files (default: BUILD_WORKERS, at most the machine's cores). */
   workers?: number;
   /** A tree with fewer files is built on one thread (a worker's start costs more than it saves). */
@@ -153,6 +156,19 @@ export async function buildIndex(
     nextBlock,
   );
   parts.length = 0; // the parts' lists are held by the merge; the rest can go
+  const longest = maxListed(blocks, options.unlistedMinBlocks ?? UNLISTED_MIN_BLOCKS);
+  // The size bound: the lists take what the tables leave of MAX_INDEX_TEXT_SHARE of the text; the uppercase
+  // lists (grams.ts) only what the others leave.
+  const budget =
+    (options.maxIndexBytes ??
+      (textBytes < MIN_TEXT_FOR_SIZE_BOUND ? Number.POSITIVE_INFINITY : MAX_INDEX_TEXT_SHARE * textBytes)) -
+    fixedBytes(paths, nextBlock);
+  merged.setAsideCaseLists();
+  const limit = merged.listLimit(
+    longest,
+    budget - gramTableBytes(merged.counts, merged.lengths, merged.gone),
+  );
+  merged.keepCaseLists(limit, budget - gramTableBytes(new Uint32Array(0), []));
   const data: IndexFileToWrite = {
     root,
     builtAt: started,
@@ -163,16 +179,7 @@ export async function buildIndex(
     firstBlock,
     blocks,
     newlines,
-    postings: merged.serialize(
-      merged.listLimit(
-        maxListed(blocks, options.unlistedMinBlocks ?? UNLISTED_MIN_BLOCKS),
-        textBytes < MIN_TEXT_FOR_SIZE_BOUND
-          ? Number.POSITIVE_INFINITY
-          : MAX_INDEX_TEXT_SHARE * textBytes -
-              fixedBytes(paths, nextBlock) -
-              gramTableBytes(merged.counts, merged.lengths),
-      ),
-    ),
+    postings: merged.serialize(limit),
   };
   const indexBytes = writeIndexFile(dir, data);
   return {
@@ -386,6 +393,6 @@ function maxListed(blocks: Uint32Array, minBlocks: number): number {
  */
 function fixedBytes(paths: readonly string[], blockIds: number): number {
   let pathBytes = 0;
-  for (const p of paths) pathBytes += p.length + 1;
+  for (const p of paths) pathBytes += Buffer.byteLength(p) + 1;
   return paths.length * (32 + 8) + pathBytes + blockIds * 4 + 4096;
 }
