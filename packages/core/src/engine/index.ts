@@ -31,7 +31,7 @@ export type {
 export { FILE_TYPES } from '../walk/file-types.js';
 export { type FileListing, listFiles } from './files.js';
 export { searchContent } from './js/content-search.js';
-export { searchWorkerStats } from './js/worker-pool.js';
+export { keepSearchWorkersWarm, searchWorkerStats } from './js/worker-pool.js';
 export { type RgResolution, type RgSource, resolveRipgrep, type VettedRg } from './rg/resolve-rg.js';
 export type { SpawnRg } from './run.js';
 export {

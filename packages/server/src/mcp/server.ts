@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type ContentIndex, openIndex } from '@trawl/core/content-index';
-import type { EngineChoice } from '@trawl/core/engine';
+import { type EngineChoice, keepSearchWorkersWarm } from '@trawl/core/engine';
 import { createSensitiveFence } from '@trawl/core/fence';
 import { version } from '../version.js';
 import { registerSearchTool } from './search-tool.js';
@@ -52,7 +52,14 @@ export async function createMcpServer(
     ...(log ? { log } : {}),
     ...(index ? { index } : {}),
   });
-  if (index) void prepareWhenReady(index, searchTool.prepare, log);
+  // A client pauses between calls (an agent thinks for minutes): the next search finds its worker warm. With an
+  // index, once it is ready (the worker would compete with loading it).
+  let releaseWorkers: (() => void) | null = index ? null : keepSearchWorkersWarm(1);
+  let disposed = false;
+  if (index)
+    void prepareWhenReady(index, searchTool.prepare, log, () => {
+      if (!disposed) releaseWorkers = keepSearchWorkersWarm(1);
+    });
   const stopIndex = registerFindFilesTool(server, { root: options.root, ...(log ? { log } : {}) });
   registerGrepFilesTool(server, {
     root: options.root,
@@ -63,6 +70,8 @@ export async function createMcpServer(
   return {
     server,
     dispose: () => {
+      disposed = true;
+      releaseWorkers?.();
       stopIndex();
       void index?.close();
     },
@@ -100,9 +109,11 @@ function startContentIndex(
 async function prepareWhenReady(
   index: ContentIndex,
   prepare: () => Promise<number>,
-  log?: (line: string) => void,
+  log: ((line: string) => void) | undefined,
+  warmWorkers: () => void,
 ): Promise<void> {
   await index.whenReady();
+  warmWorkers();
   if (index.status().state !== 'ready') return;
   const began = Date.now();
   try {

@@ -37,18 +37,44 @@ interface PooledWorker {
 
 const idle: PooledWorker[] = [];
 const stats = { started: 0, reused: 0, discarded: 0 };
+/** Idle workers kept without expiry, per holder (see keepSearchWorkersWarm). */
+const holds = new Set<{ workers: number }>();
 
 /** How many workers were started, reused and terminated so far (tests and benchmarks read this). */
 export function searchWorkerStats(): Readonly<typeof stats> & { idle: number } {
   return { ...stats, idle: idle.length };
 }
 
+/**
+ * Keeps up to `workers` idle search workers (and starts one now if none is idle) until the returned function is
+ * called: they do not leave after IDLE_SEARCH_WORKER_MS. For a long-lived server whose client pauses between
+ * calls for minutes (an agent thinking): its next search would otherwise start a worker first (40–150 ms). Idle
+ * workers still never keep the process alive.
+ */
+export function keepSearchWorkersWarm(workers = 1): () => void {
+  const hold = { workers: Math.max(0, Math.min(workers, MAX_IDLE_SEARCH_WORKERS)) };
+  holds.add(hold);
+  settleExpiry();
+  if (hold.workers > 0) prewarmSearchWorker();
+  return () => {
+    if (holds.delete(hold)) settleExpiry();
+  };
+}
+
+/** How many idle workers are kept without expiry. */
+function kept(): number {
+  let n = 0;
+  for (const h of holds) n = Math.max(n, h.workers);
+  return n;
+}
+
 export function leaseSearchWorker(handlers: LeaseHandlers): WorkerLease {
-  const warm = idle.pop();
+  const warm = idle.shift();
   if (warm) stats.reused++;
   const pooled = warm ?? start();
   if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
   pooled.idleTimer = null;
+  if (warm) settleExpiry();
   const lease: LeaseHandlers = { ...handlers };
   pooled.handlers = lease;
   pooled.worker.ref();
@@ -135,12 +161,29 @@ function park(pooled: PooledWorker): void {
     return;
   }
   pooled.worker.unref();
-  pooled.idleTimer = setTimeout(() => {
-    forget(pooled);
-    void pooled.worker.terminate();
-  }, IDLE_SEARCH_WORKER_MS);
-  pooled.idleTimer.unref();
-  idle.push(pooled);
+  // Most recently parked first: leased first (it is the warmest), and kept first.
+  idle.unshift(pooled);
+  settleExpiry();
+}
+
+/**
+ * The first kept() idle workers never expire; each other one leaves IDLE_SEARCH_WORKER_MS after it was parked
+ * (or after the hold that kept it ended).
+ */
+function settleExpiry(): void {
+  const keep = kept();
+  for (const [k, pooled] of idle.entries()) {
+    if (k < keep) {
+      if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
+      pooled.idleTimer = null;
+    } else if (!pooled.idleTimer) {
+      pooled.idleTimer = setTimeout(() => {
+        forget(pooled);
+        void pooled.worker.terminate();
+      }, IDLE_SEARCH_WORKER_MS);
+      pooled.idleTimer.unref();
+    }
+  }
 }
 
 function forget(pooled: PooledWorker): void {
