@@ -3,6 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openIndex } from '../src/content-index/index.js';
+import { searchBatches, searchWorkerStats } from '../src/engine/index.js';
+import type { SearchSummary } from '../src/search/events.js';
 import { hashlineTag, searchTool, TagCache } from '../src/tool/index.js';
 import { TAG_SYNC_READ_BYTES } from '../src/tool/limits.js';
 
@@ -16,6 +19,9 @@ let tmp: string;
 beforeAll(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-tool-hops-')));
   for (let i = 0; i < 12; i++) fs.writeFileSync(path.join(tmp, `f${i}.txt`), `line\nneedle_${i % 3}\n`);
+  fs.mkdirSync(path.join(tmp, 'many'));
+  for (let i = 0; i < 80; i++)
+    fs.writeFileSync(path.join(tmp, 'many', `m${i}.txt`), i % 2 === 0 ? `x\nmany_token ${i}\n` : 'nothing\n');
   fs.writeFileSync(path.join(tmp, 'big.txt'), `${'x'.repeat(TAG_SYNC_READ_BYTES)}\nneedle_big\n`);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -61,5 +67,29 @@ describe('thread-pool round trips of a call', () => {
     tags = [];
     expect(await poolRequests(async () => tags.push(await cache.tagOf(big)))).toBe(0);
     expect(tags).toEqual([hashlineTag(fs.readFileSync(big))]);
+  });
+});
+
+describe('worker round trips of a search through the index', () => {
+  it('its candidates (a list known whole) go to the worker in one batch, not in small first batches', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-tool-hops-data-'));
+    const index = openIndex(tmp, { dataDir });
+    try {
+      await index.whenReady();
+      const before = searchWorkerStats().batches;
+      let summary: SearchSummary | null = null;
+      let ends = 0;
+      for await (const batch of searchBatches({ pattern: 'many_token', cwd: tmp, engine: 'js', index }))
+        for (const e of batch) {
+          if (e.type === 'end') ends++;
+          if (e.type === 'summary') summary = e.summary;
+        }
+      expect(summary?.index).toMatchObject({ used: true, candidates: 40 });
+      expect(ends).toBe(40);
+      expect(searchWorkerStats().batches - before).toBe(1);
+    } finally {
+      await index.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

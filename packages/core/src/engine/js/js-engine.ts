@@ -168,8 +168,12 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   };
 
   let sliceStart = run.now();
+  // Small first batches let a walk's first results arrive early. A list given whole (an index's candidates) goes
+  // in full batches at once: each batch is a round trip to a worker, and a caller of such a search (the tool)
+  // waits for all of it anyway.
+  const firstBatchFiles = run.files ? WORKER_BATCH_FILES : WORKER_FIRST_BATCH_FILES;
   const nextBatch = (): FileTask[] => {
-    const size = batchId < 2 * maxWorkers ? WORKER_FIRST_BATCH_FILES : WORKER_BATCH_FILES;
+    const size = batchId < 2 * maxWorkers ? firstBatchFiles : WORKER_BATCH_FILES;
     const batch: FileTask[] = [];
     while (batch.length < size) {
       const step = entries.next();

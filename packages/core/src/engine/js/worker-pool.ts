@@ -36,11 +36,12 @@ interface PooledWorker {
 }
 
 const idle: PooledWorker[] = [];
-const stats = { started: 0, reused: 0, discarded: 0 };
+/** `batches`: batch messages posted (each a round trip to a worker thread). */
+const stats = { started: 0, reused: 0, discarded: 0, batches: 0 };
 /** Idle workers kept without expiry, per holder (see keepSearchWorkersWarm). */
 const holds = new Set<{ workers: number }>();
 
-/** How many workers were started, reused and terminated so far (tests and benchmarks read this). */
+/** How many workers were started, reused and terminated, and batches posted, so far (tests and benchmarks read this). */
 export function searchWorkerStats(): Readonly<typeof stats> & { idle: number } {
   return { ...stats, idle: idle.length };
 }
@@ -82,7 +83,9 @@ export function leaseSearchWorker(handlers: LeaseHandlers): WorkerLease {
   const live = () => pooled.handlers === lease;
   return {
     post(message, transfer) {
-      if (live()) pooled.worker.postMessage(message, transfer);
+      if (!live()) return;
+      if (message.type === 'batch') stats.batches++;
+      pooled.worker.postMessage(message, transfer);
     },
     release() {
       if (!live()) return;
