@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/content-index/build.js';
 import { FLAG_NUL, FLAG_UNINDEXED, INDEX_FILE, readIndexFile } from '../src/content-index/format.js';
 import { BitWriter, decodeList, encodeList } from '../src/content-index/list-codec.js';
-import { bytesOf, PostingsBuilder, PostingsMerge } from '../src/content-index/postings-builder.js';
+import {
+  bytesOf,
+  encodeLists,
+  mergedKeys,
+  PostingsBuilder,
+  PostingsMerge,
+} from '../src/content-index/postings-builder.js';
 
 /**
  * The build's parts: postings built over consecutive ranges of ids, each numbered from 0, then merged, must be
@@ -127,6 +133,37 @@ describe('the merge codes lists itself', () => {
         ).toBe(true);
       }
     }
+  });
+});
+
+describe('the merge stores its lists in a pool', () => {
+  it("writes the same bytes into reused memory (a builder's scratch, full of old postings) as into fresh", () => {
+    const rand = rng(3);
+    const parts = [0, 1].map((p) => {
+      const b = new PostingsBuilder();
+      for (let id = 0; id < 60_000; id += 3) {
+        const grams = new Set<number>();
+        for (let k = 0; k < 80; k++) grams.add(Math.floor(rand() * (p ? 5000 : 3000)) * 131);
+        b.add(id, Uint32Array.from(grams));
+      }
+      return b.finish();
+    });
+    const offsets = [0, 60_001];
+    const idSpace = 120_002;
+    const keys = mergedKeys(parts);
+    // Old contents everywhere: whatever is emitted must have been written by the merge. One buffer of three
+    // 4 MiB pages, the lists filling more than one.
+    const pool = [new ArrayBuffer(12 << 20)];
+    new Uint8Array(pool[0]!).fill(0xa5);
+    const pooled = new PostingsMerge(parts, offsets, idSpace, {
+      keys,
+      ranges: [encodeLists(parts, offsets, idSpace, keys, 0, keys.length, pool)],
+    }).serialize();
+    const fresh = new PostingsMerge(parts, offsets, idSpace).serialize();
+    const data = bytesOf(pooled.data);
+    expect(data.length).toBeGreaterThan(4 << 20); // the lists span pages
+    expect([...pooled.lengths]).toEqual([...fresh.lengths]);
+    expect(Buffer.from(data).equals(Buffer.from(bytesOf(fresh.data)))).toBe(true);
   });
 });
 

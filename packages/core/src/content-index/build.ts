@@ -154,6 +154,7 @@ export async function buildIndex(
     parts.map((p) => p.postings),
     idOffsets,
     nextBlock,
+    parts.map((p) => p.scratch),
   );
   parts.length = 0; // the parts' lists are held by the merge; the rest can go
   const longest = maxListed(blocks, options.unlistedMinBlocks ?? UNLISTED_MIN_BLOCKS);
@@ -201,6 +202,8 @@ export interface PartResult {
   newlines: Uint32Array;
   textBytes: number;
   postings: PostingsPart;
+  /** The builder's scratch memory, for the merge's pages (PostingsBuilder.scratchPages). */
+  scratch: ArrayBuffer[];
 }
 
 /**
@@ -285,7 +288,15 @@ export function buildPart(
   }
   // Ids past the part's last block (its last separator) were never written: zeros, as the table wants.
   if (newlines.length < nextBlock) newlines = grow32(newlines, nextBlock);
-  return { records, blocks, newlines: newlines.slice(0, nextBlock), textBytes, postings: postings.finish() };
+  const part = postings.finish();
+  return {
+    records,
+    blocks,
+    newlines: newlines.slice(0, nextBlock),
+    textBytes,
+    postings: part,
+    scratch: postings.scratchPages(),
+  };
 }
 
 /**
@@ -319,27 +330,29 @@ function splitBySize(root: string, paths: readonly string[], n: number): number[
 /**
  * The parts' lists merged and encoded: with several parts (a build on several threads) a helper thread encodes
  * the upper half of the keys while this one encodes the lower half (every list is decoded and re-coded:
- * ~20 ns a posting, seconds on a Linux-sized tree). Each list depends on its ids only: the same bytes.
+ * ~20 ns a posting, seconds on a Linux-sized tree). Each list depends on its ids only: the same bytes. The
+ * stored lists go to the parts' scratch memory first (`pools`, per part: the first part's for this thread,
+ * the others' for the helper).
  */
 async function mergeParts(
   parts: PostingsPart[],
   idOffsets: number[],
   idSpace: number,
+  pools: ArrayBuffer[][],
 ): Promise<PostingsMerge> {
-  if (parts.length < 2) return new PostingsMerge(parts, idOffsets, idSpace);
   const keys = mergedKeys(parts);
+  if (parts.length < 2) {
+    const all = encodeLists(parts, idOffsets, idSpace, keys, 0, keys.length, pools[0]);
+    return new PostingsMerge(parts, idOffsets, idSpace, { keys, ranges: [all] });
+  }
   const mid = keys.length >>> 1;
-  const upper = runHelper<EncodedLists>({
-    task: 'encode',
-    parts,
-    idOffsets,
-    idSpace,
-    keys,
-    from: mid,
-    to: keys.length,
-  });
+  const helperPool = pools.slice(1).flat();
+  const upper = runHelper<EncodedLists>(
+    { task: 'encode', parts, idOffsets, idSpace, keys, from: mid, to: keys.length, pool: helperPool },
+    helperPool,
+  );
   try {
-    const lower = encodeLists(parts, idOffsets, idSpace, keys, 0, mid);
+    const lower = encodeLists(parts, idOffsets, idSpace, keys, 0, mid, pools[0]);
     return new PostingsMerge(parts, idOffsets, idSpace, { keys, ranges: [lower, await upper.result] });
   } finally {
     void upper.worker.terminate();
@@ -350,11 +363,14 @@ async function mergeParts(
  * A helper thread of a build (index-worker.ts): task `part` builds one part, `encode` encodes a range of the
  * merged lists; its answer is transferred back.
  */
-function runHelper<T>(data: Extract<IndexWorkerData, { task: 'part' | 'encode' }>): {
+function runHelper<T>(
+  data: Extract<IndexWorkerData, { task: 'part' | 'encode' }>,
+  transferList: ArrayBuffer[] = [],
+): {
   worker: Worker;
   result: Promise<T>;
 } {
-  const worker = new Worker(workerScriptUrl(), { workerData: data });
+  const worker = new Worker(workerScriptUrl(), { workerData: data, transferList });
   const result = new Promise<T>((resolve, reject) => {
     worker.on('message', (m: { type: string; result?: T; message?: string }) => {
       if (m.type === 'done' && m.result !== undefined) resolve(m.result);

@@ -48,6 +48,8 @@ export type IndexWorkerData =
       keys: Uint32Array;
       from: number;
       to: number;
+      /** Touched memory for the stored lists (encodeLists' pool): a part's scratch, transferred. */
+      pool: ArrayBuffer[];
     }
   | {
       /** `fd`: the index file, opened by the loading thread (which owns it: lists are read from it later). */
@@ -99,21 +101,20 @@ if (data.task === 'build') {
       data.slot,
     );
     // Transferred, not copied; the postings are shared memory (sent as they are).
-    const buffers = [part.records, part.blocks, part.newlines];
-    post(
-      { type: 'done', result: part },
-      buffers.map((a) => a.buffer as ArrayBuffer),
-    );
+    const buffers = [part.records, part.blocks, part.newlines].map((a) => a.buffer as ArrayBuffer);
+    post({ type: 'done', result: part }, [...buffers, ...part.scratch]);
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message });
   }
 } else if (data.task === 'encode') {
   try {
-    const r = encodeLists(data.parts, data.idOffsets, data.idSpace, data.keys, data.from, data.to);
+    const r = encodeLists(data.parts, data.idOffsets, data.idSpace, data.keys, data.from, data.to, data.pool);
+    // Several pages may share a buffer (a pool's): each buffer is transferred once.
+    const pages = new Set(r.pages.map((page) => page.buffer as ArrayBuffer));
     post({ type: 'done', result: r }, [
       r.counts.buffer as ArrayBuffer,
       r.lengths.buffer as ArrayBuffer,
-      ...r.pages.map((page) => page.buffer as ArrayBuffer),
+      ...pages,
     ]);
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message });
