@@ -340,7 +340,9 @@ async function freshness(dir, client) {
 async function explainer(dir, dataDir) {
   const core = await import(pathToFileURL(join(repo, 'packages/core/dist/index.js')).href);
   const ci = await import(pathToFileURL(join(repo, 'packages/core/dist/content-index/index.js')).href);
-  const index = ci.openIndex(dir, { dataDir, watch: false, build: false });
+  const limits = await import(pathToFileURL(join(repo, 'packages/core/dist/limits.js')).href);
+  // Watched, as the server's: only a watched index vouches for a declined selection's list (rg reads it then).
+  const index = ci.openIndex(dir, { dataDir, build: false });
   await index.whenReady();
   return {
     async use(q) {
@@ -350,7 +352,10 @@ async function explainer(dir, dataDir) {
       const spy = {
         select: async (req) => {
           const s = await index.select(req);
-          use = s.use;
+          const l = s.plainCandidates;
+          const share = limits.RG_LIST_MAX_SHARE;
+          const listed = l && l.entries.length <= l.stats.files * share && l.bytes <= l.totalBytes * share;
+          use = listed ? { ...s.use, list: l.entries.length } : s.use;
           ac.abort();
           return s;
         },
@@ -380,6 +385,7 @@ async function explainer(dir, dataDir) {
 
 function useText(use) {
   if (!use) return 'n/a';
+  if (use.list !== undefined) return `rg over the list: ${use.reason.replace(/: a scan is faster$/, '')}`;
   if (!use.used) return `scan: ${use.reason}`;
   // Windowed: large candidates read only around the blocks where a literal may start (search/windows.ts).
   return `${use.candidates} of ${use.files} files${use.windowed ? `, ${use.windowed} through windows` : ''}`;

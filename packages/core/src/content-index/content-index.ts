@@ -194,6 +194,8 @@ interface Picked {
   withinSize: boolean;
   /** Every picked file is known to hold no NUL and to be within the cap (watched only; see `plainCandidates`). */
   allPlain: boolean;
+  /** `positions` (and `windows` with them) are in walk order; else they are put in it when a list is made. */
+  ordered: boolean;
 }
 
 /** Size caps whose always-searched lists a base keeps (searches use one or two: the tool's, the engine's). */
@@ -927,12 +929,16 @@ export class ContentIndex implements SearchIndex {
     const out: WalkEntry[] = [];
     const windows: Array<ByteWindows | undefined> = [];
     let windowed = 0;
+    // Put in walk order only for a list handed back (a declined broad search hands none, mostly).
     const candidates = () => {
+      const { positions, windows: pickedWindows } = picked.ordered
+        ? picked
+        : inWalkOrder(picked.positions, picked.windows);
       for (let k = 0; k < count; k++) {
-        const e = entries[picked.positions[k]!]!;
+        const e = entries[positions[k]!]!;
         if (excluded?.(e.abs)) continue;
         out.push(e);
-        const w = picked.windows[k];
+        const w = pickedWindows[k];
         windows.push(w);
         if (w) windowed++;
       }
@@ -1053,7 +1059,7 @@ export class ContentIndex implements SearchIndex {
       judge(p);
     }
     for (const p of list.unknown) judge(p);
-    return { ...inWalkOrder(positions, windows), pickedBytes, totalBytes, withinSize, allPlain };
+    return { positions, windows, pickedBytes, totalBytes, withinSize, allPlain, ordered: false };
   }
 
   /**
@@ -1110,7 +1116,7 @@ export class ContentIndex implements SearchIndex {
       }
     }
     // Unwatched (or a walk holding a file twice): sizes and contents are not vouched for.
-    return { positions, windows, pickedBytes, totalBytes, withinSize: false, allPlain: false };
+    return { positions, windows, pickedBytes, totalBytes, withinSize: false, allPlain: false, ordered: true };
   }
 
   /**

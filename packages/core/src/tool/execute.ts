@@ -269,7 +269,8 @@ function acceptFile(
   stats: FileStats,
   binaryOffset: number | null,
 ): void {
-  const file: PendingFile = {
+  // Made only for a file on the page: most files of a broad search are only counted.
+  const file = (): PendingFile => ({
     key: `f:${info.abs}`,
     display: info.display,
     kind: info.kind,
@@ -277,7 +278,7 @@ function acceptFile(
     taggable: info.taggable,
     walked: info.walked,
     ranges: info.ranges,
-  };
+  });
   let shaped: ShapedLines | null = null;
   const lines = ctx.output === 'content';
   if (records !== null) {
@@ -298,15 +299,21 @@ function acceptFile(
   }
   // Counting: the lines shaped (ranged files) or the engine's count; a names-only walk knows none.
   const count = ctx.output !== 'count' ? null : shaped ? shaped.matches : stats.matchedLines;
-  keep(ctx, file, lines ? shaped : null, count);
+  keep(ctx, `f:${info.abs}`, file, lines ? shaped : null, count);
 }
 
 /** Counts a matching file (and its lines, when counting) and keeps it when it falls on the page. */
-function keep(ctx: RunContext, file: PendingFile, shaped: ShapedLines | null, count: number | null): void {
-  const verdict = ctx.state.accept(file.key);
+function keep(
+  ctx: RunContext,
+  key: string,
+  file: () => PendingFile,
+  shaped: ShapedLines | null,
+  count: number | null,
+): void {
+  const verdict = ctx.state.accept(key);
   if (verdict === 'duplicate') return;
   if (count !== null) ctx.state.matchedLines += count;
-  if (verdict === 'page') ctx.state.page.push({ file, shaped, count });
+  if (verdict === 'page') ctx.state.page.push({ file: file(), shaped, count });
 }
 
 /** Archive members and virtual content: the same searcher the engine runs, on bytes in memory. */
@@ -350,7 +357,7 @@ async function runMemory(g: Extract<Group, { type: 'memory' }>, ctx: RunContext)
     binaryOffset: null,
   });
   if (shaped.matches === 0) return;
-  keep(ctx, g.file, lines ? shaped : null, ctx.output === 'count' ? shaped.matches : null);
+  keep(ctx, g.file.key, () => g.file, lines ? shaped : null, ctx.output === 'count' ? shaped.matches : null);
 }
 
 /** Page files the engine only counted (past its detail horizon) are searched again, in full. */

@@ -171,6 +171,8 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
       state.timedOut = true;
       break;
     }
+    // One root (a walk, a glob's base, one file in memory) yields each file once.
+    state.lastUnique = g === groups.at(-1) && (g.type !== 'engine' || g.roots.length === 1);
     await runGroup(g, ctx);
     signal?.throwIfAborted();
   }

@@ -25,6 +25,7 @@ const STDERR_CAP_BYTES = 64 * 1024;
  */
 interface FileBlock {
   path: string;
+  /** Its root's place among the roots (a candidate list's files are its roots: its place in the list). */
   rootIndex: number;
   events: SearchEvent[];
   /** Size of rg's output for it: what holding it costs, roughly. */
@@ -199,8 +200,10 @@ async function* runRgList(
     const held = await holdBlocks(rgBlocks(run, cwd, batch, summary, [], control, true), run, control);
     outcome = control.outcome;
     if (held !== null) {
+      // Each file's place in the batch, looked up once (not per comparison).
       const rank = new Map(batch.map((p, i) => [p === NAMED_DASH ? '-' : p, i]));
-      held.sort((a, b) => rank.get(a.path)! - rank.get(b.path)!);
+      for (const b of held) b.rootIndex = rank.get(b.path)!;
+      held.sort((a, b) => a.rootIndex - b.rootIndex);
       yield* inBatches(held);
       continue;
     }
