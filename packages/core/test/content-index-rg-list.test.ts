@@ -94,6 +94,9 @@ async function run(root: string, q: Partial<SearchRequest>, index?: ContentIndex
 
 const listed = (r: Ran) => r.summary.index?.used === true && /rg reads the list/.test(r.summary.index.reason);
 
+/** Each case runs tens of searches, rg processes and index syncs: no machine-speed bound (a loaded box is slow). */
+const SEARCHES_TIMEOUT = 600_000;
+
 const QUERIES: Array<Partial<SearchRequest>> = [
   {},
   { mode: 'files-with-matches' },
@@ -109,9 +112,10 @@ async function sameAsScan(
   root: string,
   index: ContentIndex,
   extra: Partial<SearchRequest> = {},
+  queries = QUERIES,
 ): Promise<Ran[]> {
   const out: Ran[] = [];
-  for (const q of QUERIES) {
+  for (const q of queries) {
     const through = await run(root, { ...q, ...extra }, index);
     const scan = await run(root, { ...q, ...extra });
     expect(through.events, JSON.stringify(q)).toEqual(scan.events);
@@ -121,148 +125,178 @@ async function sameAsScan(
 }
 
 describe('rg over the index candidate list', () => {
-  it('answers as the scan in every mode, as named files without walk flags, and says so', async () => {
-    const root = tree('plain');
-    await withIndex(root, async (index) => {
-      const runs = await sameAsScan(root, index);
-      for (const r of runs) expect(listed(r), r.summary.index?.reason).toBe(true);
-      const first = runs[0]!;
-      expect(first.summary.index?.candidates).toBeGreaterThanOrEqual(FILES / 3 + 1);
-      expect(first.summary.index?.candidates).toBeLessThan(FILES / 2);
-      expect(first.argvs).toHaveLength(1);
-      expect(first.argvs[0]).not.toContain('--max-filesize');
-      expect(first.argvs[0]).toContain('./-');
-      expect(first.events.some((e) => e.type === 'end' && e.path === '-')).toBe(true);
-      expect(first.events.some((e) => e.type === 'end' && e.path.includes('ignored'))).toBe(false);
-    });
-  });
+  it(
+    'answers as the scan in every mode, as named files without walk flags, and says so',
+    async () => {
+      const root = tree('plain');
+      await withIndex(root, async (index) => {
+        const runs = await sameAsScan(root, index);
+        for (const r of runs) expect(listed(r), r.summary.index?.reason).toBe(true);
+        const first = runs[0]!;
+        expect(first.summary.index?.candidates).toBeGreaterThanOrEqual(FILES / 3 + 1);
+        expect(first.summary.index?.candidates).toBeLessThan(FILES / 2);
+        expect(first.argvs).toHaveLength(1);
+        expect(first.argvs[0]).not.toContain('--max-filesize');
+        expect(first.argvs[0]).toContain('./-');
+        expect(first.events.some((e) => e.type === 'end' && e.path === '-')).toBe(true);
+        expect(first.events.some((e) => e.type === 'end' && e.path.includes('ignored'))).toBe(false);
+      });
+    },
+    SEARCHES_TIMEOUT,
+  );
 
-  it('reporting files without a match (--files-without-match, --include-zero): not through the index', async () => {
-    const root = tree('unmatched');
-    await withIndex(root, async (index) => {
-      for (const q of [
-        { reportUnmatched: true },
-        { reportUnmatched: true, countMatches: true, mode: 'count' as const },
-      ]) {
-        const through = await run(root, q, index);
-        expect(through.summary.index?.used).toBe(false);
-        expect(through.events).toEqual((await run(root, q)).events);
-      }
-    });
-  });
+  it(
+    'reporting files without a match (--files-without-match, --include-zero): not through the index',
+    async () => {
+      const root = tree('unmatched');
+      await withIndex(root, async (index) => {
+        for (const q of [
+          { reportUnmatched: true },
+          { reportUnmatched: true, countMatches: true, mode: 'count' as const },
+        ]) {
+          const through = await run(root, q, index);
+          expect(through.summary.index?.used).toBe(false);
+          expect(through.events).toEqual((await run(root, q)).events);
+        }
+      });
+    },
+    SEARCHES_TIMEOUT,
+  );
 
-  it('sees every edit since the base, searched right after it', async () => {
-    const root = tree('edits');
-    await withIndex(root, async (index) => {
-      fs.appendFileSync(path.join(root, 'a', 'f5.txt'), 'a needle appended\n'); // not a candidate before
-      fs.writeFileSync(path.join(root, 'c', 'new.txt'), 'a created needle\n');
-      fs.rmSync(path.join(root, 'a', 'f0.txt')); // a candidate, gone
-      fs.writeFileSync(path.join(root, 'b/deep', 'f3.txt'), 'rewritten without it\n');
-      fs.writeFileSync(path.join(root, '.ignore'), 'ignored/\nc/\n'); // a candidate directory ignored
-      fs.writeFileSync(path.join(root, 'ignored', 'y.txt'), 'still ignored needle\n');
-      const runs = await sameAsScan(root, index);
-      for (const r of runs) expect(listed(r), r.summary.index?.reason).toBe(true);
-      const paths = runs[0]!.events.flatMap((e) => (e.type === 'end' ? [e.path] : []));
-      expect(paths).toContain('a/f5.txt');
-      expect(paths).not.toContain('a/f0.txt');
-      expect(paths).not.toContain('b/deep/f3.txt');
-      expect(paths.some((p) => p.startsWith('c/') || p.startsWith('ignored/'))).toBe(false);
-    });
-  });
+  it(
+    'sees every edit since the base, searched right after it',
+    async () => {
+      const root = tree('edits');
+      await withIndex(root, async (index) => {
+        fs.appendFileSync(path.join(root, 'a', 'f5.txt'), 'a needle appended\n'); // not a candidate before
+        fs.writeFileSync(path.join(root, 'c', 'new.txt'), 'a created needle\n');
+        fs.rmSync(path.join(root, 'a', 'f0.txt')); // a candidate, gone
+        fs.writeFileSync(path.join(root, 'b/deep', 'f3.txt'), 'rewritten without it\n');
+        fs.writeFileSync(path.join(root, '.ignore'), 'ignored/\nc/\n'); // a candidate directory ignored
+        fs.writeFileSync(path.join(root, 'ignored', 'y.txt'), 'still ignored needle\n');
+        const runs = await sameAsScan(root, index);
+        for (const r of runs) expect(listed(r), r.summary.index?.reason).toBe(true);
+        const paths = runs[0]!.events.flatMap((e) => (e.type === 'end' ? [e.path] : []));
+        expect(paths).toContain('a/f5.txt');
+        expect(paths).not.toContain('a/f0.txt');
+        expect(paths).not.toContain('b/deep/f3.txt');
+        expect(paths.some((p) => p.startsWith('c/') || p.startsWith('ignored/'))).toBe(false);
+      });
+    },
+    SEARCHES_TIMEOUT,
+  );
 
-  it('a candidate holding a NUL (in the base, or created since): scans', async () => {
-    const nul = Buffer.from('needle first\n\0binary after a needle\n');
-    const root = tree('nul', { 'a/bin.txt': nul });
-    await withIndex(root, async (index) => {
-      for (const r of await sameAsScan(root, index)) expect(listed(r), r.summary.index?.reason).toBe(false);
-    });
-    const root2 = tree('nul-later');
-    await withIndex(root2, async (index) => {
-      expect(listed(await run(root2, {}, index))).toBe(true);
-      fs.writeFileSync(path.join(root2, 'a', 'late.txt'), Buffer.from('\0a needle after the NUL\n'));
-      for (const r of await sameAsScan(root2, index)) expect(listed(r), r.summary.index?.reason).toBe(false);
-    });
-  });
+  it(
+    'a candidate holding a NUL (in the base, or created since): scans',
+    async () => {
+      const nul = Buffer.from('needle first\n\0binary after a needle\n');
+      const root = tree('nul', { 'a/bin.txt': nul });
+      await withIndex(root, async (index) => {
+        for (const r of await sameAsScan(root, index)) expect(listed(r), r.summary.index?.reason).toBe(false);
+      });
+      const root2 = tree('nul-later');
+      await withIndex(root2, async (index) => {
+        expect(listed(await run(root2, {}, index))).toBe(true);
+        fs.writeFileSync(path.join(root2, 'a', 'late.txt'), Buffer.from('\0a needle after the NUL\n'));
+        for (const r of await sameAsScan(root2, index))
+          expect(listed(r), r.summary.index?.reason).toBe(false);
+      });
+    },
+    SEARCHES_TIMEOUT,
+  );
 
-  it('a candidate over --max-filesize (in the base, or grown since): scans, and the file is skipped', async () => {
-    const cap = 200;
-    const root = tree('over', { 'a/big.txt': `a big needle\n${'y'.repeat(cap)}\n` });
-    await withIndex(root, async (index) => {
-      for (const r of await sameAsScan(root, index, { maxFilesize: cap })) {
-        expect(listed(r), r.summary.index?.reason).toBe(false);
-        expect(r.events.some((e) => e.type === 'end' && e.path.endsWith('big.txt'))).toBe(false);
-      }
-    });
-    const root2 = tree('grown');
-    await withIndex(root2, async (index) => {
-      expect(listed(await run(root2, { maxFilesize: cap }, index))).toBe(true);
-      fs.appendFileSync(path.join(root2, 'a', 'f0.txt'), `${'z'.repeat(cap)}\n`);
-      for (const r of await sameAsScan(root2, index, { maxFilesize: cap }))
-        expect(listed(r), r.summary.index?.reason).toBe(false);
-    });
-  });
+  it(
+    'a candidate over --max-filesize (in the base, or grown since): scans, and the file is skipped',
+    async () => {
+      const cap = 200;
+      const root = tree('over', { 'a/big.txt': `a big needle\n${'y'.repeat(cap)}\n` });
+      await withIndex(root, async (index) => {
+        for (const r of await sameAsScan(root, index, { maxFilesize: cap })) {
+          expect(listed(r), r.summary.index?.reason).toBe(false);
+          expect(r.events.some((e) => e.type === 'end' && e.path.endsWith('big.txt'))).toBe(false);
+        }
+      });
+      const root2 = tree('grown');
+      await withIndex(root2, async (index) => {
+        expect(listed(await run(root2, { maxFilesize: cap }, index))).toBe(true);
+        fs.appendFileSync(path.join(root2, 'a', 'f0.txt'), `${'z'.repeat(cap)}\n`);
+        for (const r of await sameAsScan(root2, index, { maxFilesize: cap }))
+          expect(listed(r), r.summary.index?.reason).toBe(false);
+      });
+    },
+    SEARCHES_TIMEOUT,
+  );
 
-  it('a list in many batches, held or streamed, answers the same', async () => {
-    const root = tree('batches');
-    await withIndex(root, async (index) => {
-      for (const extra of [{ rgListArgvBytes: 200 }, { rgListArgvBytes: 200, rgHeldOutputBytes: 300 }]) {
-        const runs = await sameAsScan(root, index, extra);
-        expect(listed(runs[0]!)).toBe(true);
-        expect(runs[0]!.argvs.length).toBeGreaterThan(5);
-        if (extra.rgHeldOutputBytes) expect(runs[0]!.argvs.some((a) => a.includes('--threads'))).toBe(true);
-      }
-    });
-  });
+  it(
+    'a list in many batches, held or streamed, answers the same',
+    async () => {
+      const root = tree('batches');
+      await withIndex(root, async (index) => {
+        for (const extra of [{ rgListArgvBytes: 200 }, { rgListArgvBytes: 200, rgHeldOutputBytes: 300 }]) {
+          // A batch per ~8 paths, every rg start counting: three modes (lines held or streamed, counts).
+          const runs = await sameAsScan(root, index, extra, QUERIES.slice(0, 3));
+          expect(listed(runs[0]!)).toBe(true);
+          expect(runs[0]!.argvs.length).toBeGreaterThan(5);
+          if (extra.rgHeldOutputBytes) expect(runs[0]!.argvs.some((a) => a.includes('--threads'))).toBe(true);
+        }
+      });
+    },
+    SEARCHES_TIMEOUT,
+  );
 
-  it('an abort or the deadline mid-list stops it: no later batch runs, what was found is the scan’s', async () => {
-    const root = tree('stop');
-    await withIndex(root, async (index) => {
-      const scan = await run(root, {});
-      const ends = (events: SearchEvent[]) => events.flatMap((e) => (e.type === 'end' ? [e.path] : []));
-      // Abort once the first batch's results arrive.
-      const controller = new AbortController();
-      let spawned = 0;
-      const events: SearchEvent[] = [];
-      for await (const e of search({
-        pattern: 'needle',
-        cwd: root,
-        index,
-        rgListArgvBytes: 200,
-        signal: controller.signal,
-        spawnRg: (cmd, args, options) => {
-          spawned++;
-          return spawn(cmd, args, options);
-        },
-      })) {
-        events.push(e);
-        if (e.type === 'end') controller.abort();
-      }
-      const summary = events.at(-1);
-      expect(summary?.type === 'summary' && summary.summary.outcome).toBe('aborted');
-      expect(spawned).toBe(1);
-      const found = ends(events);
-      expect(found.length).toBeGreaterThan(0);
-      expect(ends(scan.events).slice(0, found.length)).toEqual(found);
-
-      // The deadline passes (an injected clock) once the first batch has started.
-      let late = 0;
-      const timed = await run(
-        root,
-        {
+  it(
+    'an abort or the deadline mid-list stops it: no later batch runs, what was found is the scan’s',
+    async () => {
+      const root = tree('stop');
+      await withIndex(root, async (index) => {
+        const scan = await run(root, {});
+        const ends = (events: SearchEvent[]) => events.flatMap((e) => (e.type === 'end' ? [e.path] : []));
+        // Abort once the first batch's results arrive.
+        const controller = new AbortController();
+        let spawned = 0;
+        const events: SearchEvent[] = [];
+        for await (const e of search({
+          pattern: 'needle',
+          cwd: root,
+          index,
           rgListArgvBytes: 200,
-          deadlineMs: 60_000,
-          now: () => Date.now() + late,
+          signal: controller.signal,
           spawnRg: (cmd, args, options) => {
-            late = 120_000;
+            spawned++;
             return spawn(cmd, args, options);
           },
-        },
-        index,
-      );
-      expect(timed.summary.outcome).toBe('timeout');
-      expect(timed.argvs.length).toBeLessThanOrEqual(2);
-      const partial = ends(timed.events);
-      expect(ends(scan.events).slice(0, partial.length)).toEqual(partial);
-    });
-  });
+        })) {
+          events.push(e);
+          if (e.type === 'end') controller.abort();
+        }
+        const summary = events.at(-1);
+        expect(summary?.type === 'summary' && summary.summary.outcome).toBe('aborted');
+        expect(spawned).toBe(1);
+        const found = ends(events);
+        expect(found.length).toBeGreaterThan(0);
+        expect(ends(scan.events).slice(0, found.length)).toEqual(found);
+
+        // The deadline passes (an injected clock) once the first batch has started.
+        let late = 0;
+        const timed = await run(
+          root,
+          {
+            rgListArgvBytes: 200,
+            deadlineMs: 60_000,
+            now: () => Date.now() + late,
+            spawnRg: (cmd, args, options) => {
+              late = 120_000;
+              return spawn(cmd, args, options);
+            },
+          },
+          index,
+        );
+        expect(timed.summary.outcome).toBe('timeout');
+        expect(timed.argvs.length).toBeLessThanOrEqual(2);
+        const partial = ends(timed.events);
+        expect(ends(scan.events).slice(0, partial.length)).toEqual(partial);
+      });
+    },
+    SEARCHES_TIMEOUT,
+  );
 });
