@@ -6,10 +6,8 @@ import { blockRanges } from '../src/content-index/blocks.js';
 import { buildIndex } from '../src/content-index/build.js';
 import { readIndexFile } from '../src/content-index/format.js';
 import { forEachGram } from '../src/content-index/gram-table.js';
-import { allCases, GramCollector, isUpperClass, literalGramSequence } from '../src/content-index/grams.js';
 import { PostingsBuilder, PostingsMerge, UNLISTED } from '../src/content-index/postings-builder.js';
 import { evaluateBase, evaluateBlocks, gramQuery } from '../src/content-index/query.js';
-import { rng } from './parity/random.js';
 
 /**
  * Block postings: a literal's grams must co-occur in one block or two adjacent ones. A file that holds a
@@ -26,7 +24,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const B = 8;
 
-async function indexOf(files: Record<string, string>, unlistedMinBlocks?: number, caseInsensitive = false) {
+async function indexOf(files: Record<string, string>, unlistedMinBlocks?: number) {
   const root = fs.mkdtempSync(path.join(tmp, 'tree-'));
   for (const [name, body] of Object.entries(files)) fs.writeFileSync(path.join(root, name), body);
   const dir = path.join(root, '..', `${path.basename(root)}-data`);
@@ -36,7 +34,7 @@ async function indexOf(files: Record<string, string>, unlistedMinBlocks?: number
   });
   const data = readIndexFile(dir, root);
   const select = (literals: string[]): string[] => {
-    const bits = evaluateBase(data, gramQuery({ literals, caseInsensitive }));
+    const bits = evaluateBase(data, gramQuery({ literals, caseInsensitive: false }));
     return data.paths.filter((_, i) => bits[i] === 1).sort();
   };
   let unlisted = 0;
@@ -57,8 +55,7 @@ describe('content index blocks', () => {
     for (const lit of ['pm_resume', 'abcd', 'kvmalloc_array_of_many_bytes']) {
       const expected = Object.keys(files).filter((f) => files[f]!.includes(lit.toLowerCase()));
       expect(select([lit])).toEqual(expected.sort());
-      // No block holds the upper-case spelling: its grams' uppercase lists are not in the index, and the query
-      // asks their all-case lists instead (a superset).
+      // Case-folded grams: the upper-case spelling selects the same files.
       expect(select([lit.toUpperCase()])).toEqual(expected.sort());
     }
   });
@@ -83,7 +80,7 @@ describe('content index blocks', () => {
     for (const lit of ['pm_resume', 'abcd', 'kvmalloc_array_of_many_bytes']) {
       const { blocks: ks } = evaluateBlocks(
         data,
-        gramQuery({ literals: [lit.toUpperCase()], caseInsensitive: true }),
+        gramQuery({ literals: [lit.toUpperCase()], caseInsensitive: false }),
       );
       expect(ks).not.toBeNull();
       for (const [id, name] of data.paths.entries()) {
@@ -144,71 +141,6 @@ describe('content index blocks', () => {
     // "pm_re" ends file a, "sume" starts file b: adjacent ids would be, but a separator id lies between.
     const select = await indexOf({ a: `${'.'.repeat(B)}pm_res`, b: `ume${'.'.repeat(B)}` });
     expect(select(['pm_resume'])).toEqual([]);
-  });
-});
-
-describe('content index case', () => {
-  const bodies = {
-    lower: 'x pm_resume y '.repeat(4),
-    upper: 'x PM_RESUME y '.repeat(4),
-    mixed: 'x Pm_Resume y '.repeat(4),
-    camel: 'x pmResume y '.repeat(4),
-    none: 'x nothing y',
-  };
-
-  it('asks a case-sensitive gram with an uppercase letter of its uppercase list, any other of its all-case list', async () => {
-    const select = await indexOf(bodies);
-    const folded = await indexOf(bodies, undefined, true);
-    // `pm_resume`'s grams are in every spelling's blocks: a superset, the searcher decides.
-    expect(select(['pm_resume'])).toEqual(['lower', 'mixed', 'upper']);
-    // Every gram of PM_RESUME has an uppercase letter: a block holding only lowercase or mixed ones is out.
-    expect(select(['PM_RESUME'])).toEqual(['upper']);
-    // Pm_Resume: `Pm_R`, `m_Re`, `_Res`, `Resu` in upper case (PM_RESUME's blocks hold them too), `esum`, `sume`.
-    expect(select(['Pm_Resume'])).toEqual(['mixed', 'upper']);
-    expect(select(['PM_RESUME', 'pmResume'])).toEqual(['camel', 'upper']);
-    // Compared with ASCII case folding (-i): every spelling.
-    for (const lit of ['pm_resume', 'PM_RESUME', 'pM_rEsUmE'])
-      expect(folded([lit]), lit).toEqual(['lower', 'mixed', 'upper']);
-  });
-
-  it('asks the all-case list when the index holds no uppercase list of a gram', async () => {
-    // Only upper-case spellings: each uppercase list equals its all-case list and narrows nothing, so a build
-    // leaves it out; a case-sensitive query must then ask the all-case list, not conclude "nowhere".
-    const select = await indexOf({ upper: bodies.upper, none: bodies.none });
-    let upperLists = 0;
-    forEachGram(select.data.postings, select.data.postings.dataBytes, (e) => {
-      if (isUpperClass(e.gram)) upperLists++;
-    });
-    expect(upperLists).toBe(0);
-    expect(select(['PM_RESUME'])).toEqual(['upper']);
-    expect(select(['pm_resume'])).toEqual(['upper']);
-  });
-
-  it('collects every gram under its all-case key, and under its uppercase key when it holds an uppercase letter', () => {
-    const r = rng(11);
-    const alphabet = 'aAbBzZ_09 \n';
-    const c = new GramCollector();
-    for (let round = 0; round < 50; round++) {
-      let s = '';
-      for (let i = 0; i < 40; i++) s += alphabet[Math.floor(r() * alphabet.length)];
-      c.collect(Buffer.from(s), 0, s.length);
-      const got = [...c.list()].sort((a, b) => a - b);
-      const want = new Set<number>();
-      for (let i = 0; i + 4 <= s.length; i++) {
-        const w = s.slice(i, i + 4);
-        const [key] = literalGramSequence(w, false);
-        const [all] = literalGramSequence(w, true);
-        expect(isUpperClass(key!), JSON.stringify(w)).toBe(/[A-Z]/.test(w));
-        expect(all).toBe(allCases(key!));
-        want.add(key!);
-        want.add(all!);
-      }
-      expect(got, s).toEqual([...want].sort((a, b) => a - b));
-    }
-    // Only ASCII letters have a case here: É and é (C3 89, C3 A9) are bytes like any other.
-    const accents = Buffer.from('ÉéÉÉééÉé');
-    c.collect(accents, 0, accents.length);
-    expect([...c.list()].filter(isUpperClass)).toEqual([]);
   });
 });
 

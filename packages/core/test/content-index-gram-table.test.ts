@@ -12,7 +12,7 @@ function randomTable(n: number, seed: number) {
   };
   const set = new Set<number>();
   // Dense runs (whole buckets, the low bits all used) and scattered grams, the first and last gram included.
-  for (let g = 0; g < 128; g++) set.add(g);
+  for (let g = 0; g < 64; g++) set.add(g);
   set.add(GRAM_SPACE - 1);
   while (set.size < n) set.add(Math.floor(rand() * GRAM_SPACE));
   const keys = Uint32Array.from([...set].sort((a, b) => a - b));

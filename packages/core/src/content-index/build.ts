@@ -57,9 +57,6 @@ export interface BuildOptions {
   now?: () => number;
   blockBytes?: number;
   unlistedMinBlocks?: number;
-  /** The size bound in bytes (tests: a small tree's bound; default MAX_INDEX_TEXT_SHARE of the text, from
-   * MIN_TEXT_FOR_SIZE_BOUND on). */
-  maxIndexBytes?: number;
   /** Threads reading and indexing files (default: BUILD_WORKERS, at most the machine's cores). */
   workers?: number;
   /** A tree with fewer files is built on one thread (a worker's start costs more than it saves). */
@@ -157,19 +154,6 @@ export async function buildIndex(
     parts.map((p) => p.scratch),
   );
   parts.length = 0; // the parts' lists are held by the merge; the rest can go
-  const longest = maxListed(blocks, options.unlistedMinBlocks ?? UNLISTED_MIN_BLOCKS);
-  // The size bound: the lists take what the tables leave of MAX_INDEX_TEXT_SHARE of the text; the uppercase
-  // lists (grams.ts) only what the others leave.
-  const budget =
-    (options.maxIndexBytes ??
-      (textBytes < MIN_TEXT_FOR_SIZE_BOUND ? Number.POSITIVE_INFINITY : MAX_INDEX_TEXT_SHARE * textBytes)) -
-    fixedBytes(paths, nextBlock);
-  merged.setAsideCaseLists();
-  const limit = merged.listLimit(
-    longest,
-    budget - gramTableBytes(merged.counts, merged.lengths, merged.gone),
-  );
-  merged.keepCaseLists(limit, budget - gramTableBytes(new Uint32Array(0), []));
   const data: IndexFileToWrite = {
     root,
     builtAt: started,
@@ -180,7 +164,16 @@ export async function buildIndex(
     firstBlock,
     blocks,
     newlines,
-    postings: merged.serialize(limit),
+    postings: merged.serialize(
+      merged.listLimit(
+        maxListed(blocks, options.unlistedMinBlocks ?? UNLISTED_MIN_BLOCKS),
+        textBytes < MIN_TEXT_FOR_SIZE_BOUND
+          ? Number.POSITIVE_INFINITY
+          : MAX_INDEX_TEXT_SHARE * textBytes -
+              fixedBytes(paths, nextBlock) -
+              gramTableBytes(merged.counts, merged.lengths),
+      ),
+    ),
   };
   const indexBytes = writeIndexFile(dir, data);
   return {
@@ -409,6 +402,6 @@ function maxListed(blocks: Uint32Array, minBlocks: number): number {
  */
 function fixedBytes(paths: readonly string[], blockIds: number): number {
   let pathBytes = 0;
-  for (const p of paths) pathBytes += Buffer.byteLength(p) + 1;
+  for (const p of paths) pathBytes += p.length + 1;
   return paths.length * (32 + 8) + pathBytes + blockIds * 4 + 4096;
 }

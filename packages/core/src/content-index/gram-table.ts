@@ -9,16 +9,13 @@
  * `entries` and `listDir[b]` where its lists start in the lists' bytes (both with one extra slot at the end:
  * the totals). An entry is the gram's low bits (one byte), its count as a varint (0: left out, postings-builder
  * UNLISTED) and, when listed, its list's byte length as a varint. Lists are contiguous in gram order, so a list
- * starts where its bucket's lists start plus the lengths before it: a lookup reads one bucket.
+ * starts where its bucket's lists start plus the lengths before it: a lookup reads one bucket (~30 entries).
  */
 import { GRAM_BITS } from './grams.js';
 import { UNLISTED, varintLength, writeVarint } from './postings-builder.js';
 
-/**
- * Bits of a gram kept in its entry (one byte)… Six: the directory stays 512 KiB (a small tree's whole index is
- * about that) with 22-bit grams (grams.ts), and a bucket ~30 entries on the Linux tree.
- */
-const LOW_BITS = 6;
+/** Bits of a gram kept in its entry (one byte)… */
+const LOW_BITS = 5;
 /** …and the bits that choose its bucket. */
 const DIR_BITS = GRAM_BITS - LOW_BITS;
 const LOW_MASK = (1 << LOW_BITS) - 1;
@@ -85,14 +82,10 @@ export function encodeGramTable(
   return { grams: keys.length, dir, listDir, entries };
 }
 
-/**
- * Bytes of the table for these lists, at most (every list kept: a left-out one takes less); `gone`: keys not
- * written (1 each, postings-builder.ts foldCases).
- */
-export function gramTableBytes(counts: Uint32Array, lengths: ArrayLike<number>, gone?: Uint8Array): number {
+/** Bytes of the table for these lists, at most (every list kept: a left-out one takes less). */
+export function gramTableBytes(counts: Uint32Array, lengths: ArrayLike<number>): number {
   let size = 8 * (BUCKETS + 1);
-  for (let i = 0; i < counts.length; i++)
-    if (gone?.[i] !== 1) size += 1 + varintLength(counts[i]!) + varintLength(lengths[i]!);
+  for (let i = 0; i < counts.length; i++) size += 1 + varintLength(counts[i]!) + varintLength(lengths[i]!);
   return size;
 }
 

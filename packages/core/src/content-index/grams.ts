@@ -1,57 +1,31 @@
 /**
- * Grams: every run of four bytes of a file, ASCII-lowercased, hashed to a GRAM_BITS-bit key (two keys when the
- * bytes hold an ASCII uppercase letter).
+ * Grams: every run of four bytes of a file, ASCII-lowercased, hashed to a GRAM_BITS-bit number.
  *
  * Four bytes, not three: a trigram index answers "does this block hold every trigram of `pm_resume`", and in
  * a kernel tree's 64 KiB blocks of driver code `pm_`, `m_r`, `_re`, `res`, … nearly always co-occur, so a
  * common identifier selected 15× more files than hold it. Quadgrams co-occur far less by chance (measured on
  * the Linux tree: `sched_clock_register` 873 → 109 candidate files for 77 true ones, bench/RESULTS.md), for
- * 1.6× the postings. Hashing folds the 2³² possible quadgrams into 2^(GRAM_BITS − 1) grams of two keys each (a
- * collision only adds candidates) and keeps the builder's tables and the key table small.
+ * 1.6× the postings. Hashing folds the 2³² possible quadgrams into 2²¹ lists: a collision only adds
+ * candidates, and it keeps the builder's tables and the key table small.
  *
- * Case: each gram has two lists, one of every block holding it in any case (the key 2h: what a lowercased index
- * held) and one of the blocks holding it with an ASCII uppercase letter (2h + 1: `PM_R`, `Pm_r`, not `pm_r`).
- * A case-sensitive literal asks its grams with an uppercase letter of the second list: a block holding
- * `pm_resume` a hundred times is then no candidate for `PM_RESUME` (Linux: 1 154 candidate files for 13 true
- * ones with lowercased grams only). Everything else (lowercase grams, `-i`: ASCII folding, match/literals.ts
- * spells out every non-ASCII variant) asks the first. The second lists are extra: a build keeps those that
- * narrow most for their bytes and leaves the rest out of the index (build.ts), and a gram whose uppercase list
- * the index does not hold is asked of its first list — a superset. Bytes are never decoded: the searcher's
- * prefilter reads raw bytes too, so the index is exact wherever it is.
+ * Lowercasing makes one index serve case-sensitive and `-i` searches: the match layer's required literals
+ * (match/literals.ts) are compared as UTF-8 bytes with ASCII folding at most, and already spell out every
+ * non-ASCII case variant, so a file that holds a literal holds the literal's lowercased grams. Bytes are
+ * never decoded: the searcher's prefilter reads raw bytes too, so the index is exact wherever it is.
  */
 
 /** Bytes per gram: a literal shorter than this cannot use the index. */
 export const GRAM = 4;
-export const GRAM_BITS = 22;
+export const GRAM_BITS = 21;
 export const GRAM_SPACE = 1 << GRAM_BITS;
 
 /** ASCII A–Z → a–z; every other byte as is. */
 export const LOWER = new Uint8Array(256);
-/** 1 for ASCII A–Z. */
-const UPPER = new Uint8Array(256);
-for (let b = 0; b < 256; b++) {
-  LOWER[b] = b >= 0x41 && b <= 0x5a ? b + 0x20 : b;
-  UPPER[b] = b >= 0x41 && b <= 0x5a ? 1 : 0;
-}
+for (let b = 0; b < 256; b++) LOWER[b] = b >= 0x41 && b <= 0x5a ? b + 0x20 : b;
 
-/**
- * The gram of four lowercased bytes packed big-endian into `k`: HASH_BITS bits of `k` (Fibonacci hashing: the
- * high bits mix best), then a bit for the uppercase class (`upper`: the occurrences with an ASCII uppercase
- * letter). A gram's two keys are neighbours, 2h and 2h + 1.
- */
-function hash(k: number, upper: boolean): number {
-  return ((Math.imul(k, 0x9e3779b1) >>> (32 - HASH_BITS)) << 1) | (upper ? 1 : 0);
-}
-const HASH_BITS = GRAM_BITS - 1;
-
-/** Whether `key` is a gram's uppercase class (2h + 1). */
-export function isUpperClass(key: number): boolean {
-  return (key & 1) === 1;
-}
-
-/** The key of all occurrences of the gram whose uppercase class is `key`. */
-export function allCases(key: number): number {
-  return key & ~1;
+/** The gram of four lowercased bytes packed big-endian into `k` (Fibonacci hashing: the high bits mix best). */
+function hash(k: number): number {
+  return Math.imul(k, 0x9e3779b1) >>> (32 - GRAM_BITS);
 }
 
 /**
@@ -76,28 +50,22 @@ export class GramCollector {
     for (let i = start; i < Math.min(start + GRAM - 1, end); i++) if (buf[i] === 10) newlines++;
     if (end - start >= GRAM) {
       let k = (LOWER[buf[start]!]! << 16) | (LOWER[buf[start + 1]!]! << 8) | LOWER[buf[start + 2]!]!;
-      // Which of the last four bytes were uppercase letters, one bit each.
-      let up = (UPPER[buf[start]!]! << 2) | (UPPER[buf[start + 1]!]! << 1) | UPPER[buf[start + 2]!]!;
       for (let i = start + 3; i < end; i++) {
         const b = buf[i]!;
         if (b === 10) newlines++;
         k = (k << 8) | LOWER[b]!;
-        up = ((up << 1) | UPPER[b]!) & 15;
-        // Every occurrence is the gram's (2h); one with an uppercase letter is its uppercase class's too (2h + 1).
-        const even = hash(k, false);
-        for (let g = even, last = up !== 0 ? even + 1 : even; g <= last; g++) {
-          const word = g >>> 5;
-          const bit = 1 << (g & 31);
-          if ((seen[word]! & bit) === 0) {
-            seen[word] = seen[word]! | bit;
-            if (n === keys.length) {
-              const grown = new Uint32Array(keys.length * 2);
-              grown.set(keys);
-              keys = grown;
-              this.keys = keys;
-            }
-            keys[n++] = g;
+        const g = hash(k);
+        const word = g >>> 5;
+        const bit = 1 << (g & 31);
+        if ((seen[word]! & bit) === 0) {
+          seen[word] = seen[word]! | bit;
+          if (n === keys.length) {
+            const grown = new Uint32Array(keys.length * 2);
+            grown.set(keys);
+            keys = grown;
+            this.keys = keys;
           }
+          keys[n++] = g;
         }
       }
     }
@@ -115,37 +83,27 @@ export class GramCollector {
 }
 
 /**
- * The grams of one literal (UTF-8) as keys, deduplicated; empty when it is shorter than GRAM bytes.
- * `caseInsensitive`: the literal is compared with ASCII case folding (match/literals.ts), so only a gram's
- * all-case key says anything; otherwise a gram with an uppercase letter is asked of its uppercase key (see
- * `allCases` for where it falls back). `maxBytes` keeps only the literal's first bytes: any part of a literal
- * is in every file that holds it.
+ * The grams of one literal (UTF-8, lowercased), deduplicated; empty when it is shorter than GRAM bytes.
+ * `maxBytes` keeps only the literal's first bytes: any part of a literal is in every file that holds it.
  */
-export function literalGrams(
-  literal: string,
-  caseInsensitive: boolean,
-  maxBytes = Number.POSITIVE_INFINITY,
-): number[] {
-  return [...new Set(literalGramSequence(literal, caseInsensitive, maxBytes))];
+export function literalGrams(literal: string, maxBytes = Number.POSITIVE_INFINITY): number[] {
+  return [...new Set(literalGramSequence(literal, maxBytes))];
 }
 
 /** The grams of one literal in order, one per starting byte (a repeated gram repeats): `literalGrams`' sequence. */
-export function literalGramSequence(
-  literal: string,
-  caseInsensitive: boolean,
-  maxBytes = Number.POSITIVE_INFINITY,
-): number[] {
+export function literalGramSequence(literal: string, maxBytes = Number.POSITIVE_INFINITY): number[] {
   const all = Buffer.from(literal, 'utf8');
   const bytes = all.length > maxBytes ? all.subarray(0, maxBytes) : all;
   const out: number[] = [];
   for (let i = GRAM - 1; i < bytes.length; i++) {
-    const k =
-      (LOWER[bytes[i - 3]!]! << 24) |
-      (LOWER[bytes[i - 2]!]! << 16) |
-      (LOWER[bytes[i - 1]!]! << 8) |
-      LOWER[bytes[i]!]!;
-    const upper = UPPER[bytes[i - 3]!]! | UPPER[bytes[i - 2]!]! | UPPER[bytes[i - 1]!]! | UPPER[bytes[i]!]!;
-    out.push(hash(k, !caseInsensitive && upper !== 0));
+    out.push(
+      hash(
+        (LOWER[bytes[i - 3]!]! << 24) |
+          (LOWER[bytes[i - 2]!]! << 16) |
+          (LOWER[bytes[i - 1]!]! << 8) |
+          LOWER[bytes[i]!]!,
+      ),
+    );
   }
   return out;
 }

@@ -481,9 +481,6 @@ export class PostingsMerge {
   readonly counts: Uint32Array;
   readonly lengths: Float64Array;
   private readonly ranges: EncodedLists[];
-  private readonly idSpace: number;
-  /** Per key, 1 when it is left out of the index altogether (`keepCaseLists`): not in the gram table. */
-  readonly gone: Uint8Array;
 
   /** `idSpace`: the index's number of block ids (every id is below it; list-codec.ts `listOrder`). */
   constructor(
@@ -493,9 +490,7 @@ export class PostingsMerge {
     encoded?: { keys: Uint32Array; ranges: EncodedLists[] },
   ) {
     this.keys = encoded?.keys ?? mergedKeys(parts);
-    this.idSpace = idSpace;
     const n = this.keys.length;
-    this.gone = new Uint8Array(n);
     this.ranges = encoded?.ranges ?? [encodeLists(parts, idOffsets, idSpace, this.keys, 0, n)];
     this.counts = new Uint32Array(n);
     this.lengths = new Float64Array(n);
@@ -510,60 +505,18 @@ export class PostingsMerge {
   }
 
   /**
-   * Sets the uppercase-class lists (keys 2h + 1, grams.ts) aside: they are extra, and the size bound is first
-   * applied to the others (`listLimit`), as if they did not exist; `keepCaseLists` then takes them back.
-   */
-  setAsideCaseLists(): void {
-    for (let j = 0; j < this.keys.length; j++) if ((this.keys[j]! & 1) === 1) this.gone[j] = 1;
-  }
-
-  /**
-   * Takes back the uppercase-class lists that narrow most for their bytes while the gram table's entries and
-   * the lists of at most `maxListed` ids take at most `maxBytes` (the table's fixed part aside); the others
-   * stay out of the index (not unlisted: a case-sensitive query then asks the gram's all-case list, query.ts).
-   * A list narrows a gram's blocks from its all-case list's (or every block, when that is unlisted) to its own.
-   */
-  keepCaseLists(maxListed: number, maxBytes: number): void {
-    const { keys, counts, lengths, gone } = this;
-    const n = keys.length;
-    const entry = (j: number) => 1 + varintLength(counts[j]!) + varintLength(lengths[j]!);
-    let used = 0;
-    for (let j = 0; j < n; j++) {
-      if (gone[j] === 1) continue;
-      used += counts[j]! <= maxListed ? entry(j) + lengths[j]! : 2;
-    }
-    // Best first: the blocks a list leaves out, times its ids (a gram found often in upper case is asked
-    // often: Linux, PM_RESUME 1 154 → 42 candidate files where blocks per byte alone gave 169), per byte. The
-    // all-case key 2h precedes 2h + 1: every uppercase occurrence is an occurrence.
-    const order: Array<[number, number]> = [];
-    for (let j = 1; j < n; j++) {
-      if ((keys[j]! & 1) === 0 || keys[j - 1] !== keys[j]! - 1 || counts[j]! > maxListed) continue;
-      const all = counts[j - 1]! > maxListed ? this.idSpace : counts[j - 1]!;
-      const value = ((all - counts[j]!) * counts[j]!) / (lengths[j]! + entry(j));
-      if (value > 0) order.push([value, j]);
-    }
-    order.sort((a, b) => b[0] - a[0]);
-    for (const [, j] of order) {
-      const cost = lengths[j]! + entry(j);
-      if (used + cost > maxBytes) continue;
-      used += cost;
-      gone[j] = 0;
-    }
-  }
-
-  /**
    * The longest list to keep so that the lists kept take at most `maxBytes`: the longest lists go first (they
    * narrow a query least). At most `maxListed` in any case.
    */
   listLimit(maxListed: number, maxBytes: number): number {
-    const { counts, lengths, gone } = this;
+    const { counts, lengths } = this;
     const n = counts.length;
     let kept = 0;
-    for (let j = 0; j < n; j++) if (counts[j]! <= maxListed && gone[j] === 0) kept += lengths[j]!;
+    for (let j = 0; j < n; j++) if (counts[j]! <= maxListed) kept += lengths[j]!;
     if (kept <= maxBytes) return maxListed;
-    // Longest first: count (high) and gram index (low) packed, descending (keys left out count as empty).
+    // Longest first: count (high) and gram index (low) packed, descending.
     const bySize = new Float64Array(n);
-    for (let j = 0; j < n; j++) bySize[j] = (gone[j] === 0 ? counts[j]! : 0) * 2 ** 24 + j;
+    for (let j = 0; j < n; j++) bySize[j] = counts[j]! * 2 ** 24 + j;
     bySize.sort().reverse();
     let limit = maxListed;
     for (let i = 0; i < n && kept > maxBytes; i++) {
@@ -581,27 +534,21 @@ export class PostingsMerge {
    * The bytes are produced as they are written (`data.emit`), in chunks: never all in memory twice.
    */
   serialize(maxListed = Number.POSITIVE_INFINITY): PostingsToWrite {
-    const { counts, lengths, gone } = this;
-    const n = this.keys.length;
-    let m = 0;
-    for (let j = 0; j < n; j++) if (gone[j] === 0) m++;
-    const keys = new Uint32Array(m);
-    const outCounts = new Uint32Array(m);
-    const offsets = new Uint32Array(m);
-    const outLengths = new Uint32Array(m);
+    const { keys, counts, lengths } = this;
+    const n = keys.length;
+    const outCounts = new Uint32Array(n);
+    const offsets = new Uint32Array(n);
+    const outLengths = new Uint32Array(n);
     let total = 0;
-    for (let j = 0, o = 0; j < n; j++) {
-      if (gone[j] === 1) continue;
-      keys[o] = this.keys[j]!;
-      offsets[o] = total;
-      if (counts[j]! > maxListed)
-        outCounts[o] = UNLISTED; // length stays 0
-      else {
-        outCounts[o] = counts[j]!;
-        outLengths[o] = lengths[j]!;
-        total += lengths[j]!;
+    for (let j = 0; j < n; j++) {
+      offsets[j] = total;
+      if (counts[j]! > maxListed) {
+        outCounts[j] = UNLISTED;
+        continue; // length stays 0
       }
-      o++;
+      outCounts[j] = counts[j]!;
+      outLengths[j] = lengths[j]!;
+      total += lengths[j]!;
     }
     if (total > 0xffffffff) throw new Error('content index postings exceed 4 GiB');
     const emit = (push: (chunk: Uint8Array) => void) => {
@@ -609,7 +556,7 @@ export class PostingsMerge {
       for (const range of this.ranges) {
         let runStart = 0;
         let runEnd = 0;
-        let at = 0; // where key j's encoded list starts in the range's pages
+        let at = 0; // where key j's list starts in the range's pages
         const flush = () => {
           for (let from = runStart; from < runEnd; ) {
             const o = from % STORE_PAGE;
@@ -619,8 +566,8 @@ export class PostingsMerge {
           }
         };
         for (let j = range.from; j < range.to; j++) {
-          const len = range.lengths[j - range.from]!;
-          if (gone[j] === 0 && counts[j]! <= maxListed) {
+          const len = lengths[j]!;
+          if (outCounts[j] !== UNLISTED) {
             if (at !== runEnd) {
               flush();
               runStart = at;

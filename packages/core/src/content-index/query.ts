@@ -1,12 +1,11 @@
 import type { RequiredLiterals } from '../match/index.js';
 import { fileOfBlock } from './blocks.js';
-import { type GramList, type GramLookup, type GramSource, gramBlocks, type IndexFileData } from './format.js';
-import { allCases, GRAM, isUpperClass, literalGramSequence, literalGrams } from './grams.js';
+import { type GramList, type GramSource, gramBlocks, type IndexFileData } from './format.js';
+import { GRAM, literalGramSequence, literalGrams } from './grams.js';
 
 /** One required set of literals: a match holds one of them, so a file holding it holds every gram of one. */
 export interface GramClause {
   literals: string[];
-  /** Per literal, its grams' keys (grams.ts literalGrams). */
   terms: number[][];
 }
 
@@ -15,32 +14,30 @@ export interface GramClause {
  * the file holds every gram of that literal (an AND of ORs of ANDs). Built from the match layer's required
  * literals: every match contains one literal of `literals` and one of each set of `also`. `oneLine`: one
  * match's literals lie in one line, so at block level the clauses must hold near each other (evaluateBlocks).
- * `caseInsensitive`: the literals are compared with ASCII case folding (their grams' keys are all-case keys).
  */
 export type GramQuery =
   | { kind: 'all'; reason: string }
-  | { kind: 'some'; clauses: GramClause[]; oneLine: boolean; caseInsensitive: boolean };
+  | { kind: 'some'; clauses: GramClause[]; oneLine: boolean };
 
 export function gramQuery(required: RequiredLiterals | null): GramQuery {
   if (required === null || required.literals.length === 0)
     return { kind: 'all', reason: 'the pattern has no required literal' };
   const clauses: GramClause[] = [];
   let short: string | null = null;
-  const folded = required.caseInsensitive;
   for (const set of [required.literals, ...(required.also ?? [])]) {
     const terms: number[][] = [];
     for (const lit of set) {
-      const t = literalGrams(lit, folded);
+      const t = literalGrams(lit);
       if (t.length === 0) break;
       terms.push(t);
     }
     // A set with a literal shorter than a gram asks nothing of the index; the others still narrow.
     if (terms.length === set.length) clauses.push({ literals: set, terms });
-    else short ??= set.find((lit) => literalGrams(lit, folded).length === 0)!;
+    else short ??= set.find((lit) => literalGrams(lit).length === 0)!;
   }
   if (clauses.length === 0)
     return { kind: 'all', reason: `required literal ${JSON.stringify(short)} is shorter than ${GRAM} bytes` };
-  return { kind: 'some', clauses, oneLine: required.oneLine === true, caseInsensitive: folded };
+  return { kind: 'some', clauses, oneLine: required.oneLine === true };
 }
 
 /** Whether a file's sorted gram set satisfies the query. */
@@ -97,7 +94,7 @@ export function evaluateBlocks(
   }
   const starts: Uint32Array[] = [];
   for (const c of q.clauses) {
-    const ks = clauseStarts(d, c, q.caseInsensitive);
+    const ks = clauseStarts(d, c);
     if (ks !== null) starts.push(ks);
   }
   if (starts.length === 0) {
@@ -119,10 +116,10 @@ export function evaluateBlocks(
  * The ascending block ids where a literal of the clause may start, or null when one of its literals has only
  * unlisted grams (it may be anywhere: the clause narrows nothing).
  */
-function clauseStarts(d: BlockData, c: GramClause, caseInsensitive: boolean): Uint32Array | null {
+function clauseStarts(d: BlockData, c: GramClause): Uint32Array | null {
   const found: Uint32Array[] = [];
   for (const literal of c.literals) {
-    const ks = literalStarts(d, literal, caseInsensitive);
+    const ks = literalStarts(d, literal);
     if (ks === null) return null;
     if (ks.length > 0) found.push(ks);
   }
@@ -135,14 +132,14 @@ function clauseStarts(d: BlockData, c: GramClause, caseInsensitive: boolean): Ui
  * the block's end, in block k + 1: some split t ≥ 1 puts grams 0 … t − 1 in k and t … in k + 1. Grams merely
  * all in k ∪ k + 1 would also keep the block before every block that holds the whole literal.
  */
-function literalStarts(d: BlockData, literal: string, caseInsensitive: boolean): Uint32Array | null {
-  const seq = literalGramSequence(literal, caseInsensitive, d.blockBytes + GRAM);
+function literalStarts(d: BlockData, literal: string): Uint32Array | null {
+  const seq = literalGramSequence(literal, d.blockBytes + GRAM);
   if (seq.length === 0) return new Uint32Array(0);
   // Per distinct gram: its list, decoded once (null: unlisted — in (nearly) every block, so not a condition).
   const lists = new Map<number, { list: GramList; blocks: Uint32Array | null } | null>();
   for (const g of seq) {
     if (lists.has(g)) continue;
-    const l = keyBlocks(d, g);
+    const l = gramBlocks(d, g);
     if (l === null) return new Uint32Array(0); // a gram no block holds: the literal matches nowhere
     lists.set(g, l === 'unlisted' ? null : { list: l, blocks: null });
   }
@@ -161,15 +158,6 @@ function literalStarts(d: BlockData, literal: string, caseInsensitive: boolean):
       return e === null ? null : blocksOf(e);
     }),
   );
-}
-
-/**
- * What the index says of one key of a literal's gram (format.ts `gramBlocks`). An uppercase-class key the index
- * does not hold is asked of the gram's all-case key: a build keeps only some uppercase lists (grams.ts).
- */
-function keyBlocks(d: GramSource, key: number): GramLookup {
-  const l = gramBlocks(d, key);
-  return l === null && isUpperClass(key) ? gramBlocks(d, allCases(key)) : l;
 }
 
 /**
