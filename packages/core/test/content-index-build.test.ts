@@ -34,6 +34,22 @@ function rng(seed: number): () => number {
   };
 }
 
+/** The merge of parts built over `ids` cut at `cuts` (indexes into ids), each numbering its ids from its first. */
+function mergeOfParts(ids: number[], gramsOf: Uint32Array[], cuts: number[], idSpace: number): PostingsMerge {
+  const bounds = [0, ...cuts, ids.length];
+  const parts = [];
+  const offsets = [];
+  for (let p = 0; p + 1 < bounds.length; p++) {
+    const from = bounds[p]!;
+    const b = new PostingsBuilder();
+    // A part numbers its ids from its first one (build.ts: from the first block of its first file).
+    offsets.push(ids[from]!);
+    for (let i = from; i < bounds[p + 1]!; i++) b.add(ids[i]! - ids[from]!, gramsOf[i]!);
+    parts.push(b.finish());
+  }
+  return new PostingsMerge(parts, offsets, idSpace);
+}
+
 describe('postings parts', () => {
   it('merged parts equal one builder over every id, byte for byte', () => {
     const rand = rng(7);
@@ -58,18 +74,7 @@ describe('postings parts', () => {
     const expectedData = bytesOf(expected.data);
 
     for (const cuts of [[1500], [1, 2999], [700, 1400, 2100]]) {
-      const bounds = [0, ...cuts, ids.length];
-      const parts = [];
-      const offsets = [];
-      for (let p = 0; p + 1 < bounds.length; p++) {
-        const from = bounds[p]!;
-        const b = new PostingsBuilder();
-        // A part numbers its ids from its first one (build.ts: from the first block of its first file).
-        offsets.push(ids[from]!);
-        for (let i = from; i < bounds[p + 1]!; i++) b.add(ids[i]! - ids[from]!, gramsOf[i]!);
-        parts.push(b.finish());
-      }
-      const merged = new PostingsMerge(parts, offsets, idSpace).serialize();
+      const merged = mergeOfParts(ids, gramsOf, cuts, idSpace).serialize();
       expect([...merged.keys], `cuts ${cuts}`).toEqual([...expected.keys]);
       expect([...merged.counts]).toEqual([...expected.counts]);
       expect([...merged.lengths]).toEqual([...expected.lengths]);
@@ -108,17 +113,7 @@ describe('the merge codes lists itself', () => {
     });
     const idSpace = ids[ids.length - 1]! + 1;
     for (const cuts of [[], [1000, 3999]]) {
-      const bounds = [0, ...cuts, ids.length];
-      const parts = [];
-      const offsets = [];
-      for (let p = 0; p + 1 < bounds.length; p++) {
-        const from = bounds[p]!;
-        const b = new PostingsBuilder();
-        offsets.push(ids[from]!);
-        for (let i = from; i < bounds[p + 1]!; i++) b.add(ids[i]! - ids[from]!, gramsOf[i]!);
-        parts.push(b.finish());
-      }
-      const merged = new PostingsMerge(parts, offsets, idSpace).serialize();
+      const merged = mergeOfParts(ids, gramsOf, cuts, idSpace).serialize();
       const data = bytesOf(merged.data);
       expect([...merged.keys]).toEqual([1, 2, 3, 4]);
       for (const [j, gram] of [...merged.keys].entries()) {
