@@ -3,9 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ContentIndex, openIndex } from '../src/content-index/index.js';
+import type { ContentIndex } from '../src/content-index/index.js';
 import { type SearchEvent, type SearchRequest, type SpawnRg, search } from '../src/engine/index.js';
 import type { SearchSummary } from '../src/search/events.js';
+import { withIndex as openedIndex } from './fixtures/with-index.js';
 
 /**
  * A search the index declines for a scan (its candidates are too large a share for the js workers) is read by rg
@@ -41,15 +42,8 @@ function tree(name: string, extra: Record<string, string | Buffer> = {}): string
   return root;
 }
 
-async function withIndex(root: string, f: (index: ContentIndex) => Promise<void>): Promise<void> {
-  const index = openIndex(root, { dataDir: path.join(tmp, `data-${path.basename(root)}`) });
-  try {
-    await index.whenReady();
-    expect(index.status().state).toBe('ready');
-    await f(index);
-  } finally {
-    await index.close();
-  }
+function withIndex(root: string, f: (index: ContentIndex) => Promise<void>): Promise<void> {
+  return openedIndex(root, path.join(tmp, `data-${path.basename(root)}`), f);
 }
 
 interface Ran {

@@ -3,8 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ContentIndex, openIndex } from '../src/content-index/index.js';
+import type { ContentIndex } from '../src/content-index/index.js';
 import { type SearchEvent, type SearchRequest, type SpawnRg, search } from '../src/engine/index.js';
+import { withIndex as openedIndex } from './fixtures/with-index.js';
 
 /**
  * A scan the index declines skips ripgrep's per-file size check (--max-filesize: a stat per file) only when the
@@ -37,19 +38,8 @@ function tree(name: string, extra: Record<string, string> = {}): string {
 }
 
 /** Runs `f` with the tree's index open (watched or not), and closes it. */
-async function withIndex(
-  root: string,
-  watch: boolean,
-  f: (index: ContentIndex) => Promise<void>,
-): Promise<void> {
-  const index = openIndex(root, { dataDir: path.join(tmp, `data-${path.basename(root)}`), watch });
-  try {
-    await index.whenReady();
-    expect(index.status().state).toBe('ready');
-    await f(index);
-  } finally {
-    await index.close();
-  }
+function withIndex(root: string, watch: boolean, f: (index: ContentIndex) => Promise<void>): Promise<void> {
+  return openedIndex(root, path.join(tmp, `data-${path.basename(root)}`), f, { watch });
 }
 
 /** The search's events (elapsed time aside) and the argv of every rg it started. */
