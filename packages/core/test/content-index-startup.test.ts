@@ -4,23 +4,21 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_FILE } from '../src/content-index/format.js';
 import { type ContentIndex, indexDirFor, openIndex } from '../src/content-index/index.js';
-import { LOAD_DIRS_BATCH } from '../src/content-index/limits.js';
 import { nodeWatchDir, type WatchDir } from '../src/content-index/watch.js';
 import { search } from '../src/engine/search.js';
 import type { SearchSummary } from '../src/search/events.js';
 
 /**
- * Start-up with a persisted index (content-index.ts open/loadBase, index-worker.ts `load` and `checksum`): the
- * load worker stats each directory's files once the loading thread has watched it, while a second worker checks
- * the checksum. Whatever changed while no process watched is re-read, wherever it is; a file changed just
+ * Start-up with a persisted index (content-index.ts open/loadBase, index-worker.ts `load`), on worker threads as
+ * a server runs it: whatever changed while no process watched is re-read, wherever it is; a file changed just
  * before its directory's watch is in place is seen too (its stat comes after the watch); a damaged file is
  * never trusted.
  */
 
 let tmp: string;
 let root: string;
-/** More directories than one batch of LOAD_DIRS_BATCH, nested three deep, and files at the root. */
-const DIRS = LOAD_DIRS_BATCH * 2 + 7;
+/** A few hundred directories, nested three deep, and files at the root. */
+const DIRS = 135;
 
 beforeAll(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-cindex-startup-')));
@@ -57,12 +55,12 @@ function files(): string[] {
 }
 
 describe('content index: start-up with a persisted index', () => {
-  it('re-reads every file that changed while no process watched, in any directory of any batch', async () => {
+  it('re-reads every file that changed while no process watched, in any directory', async () => {
     const dataDir = path.join(tmp, 'data-offline');
     await persisted(dataDir);
     const saved = new Map(files().map((f) => [f, fs.readFileSync(path.join(root, f))]));
     try {
-      // Offline: an edit at the root, in the first and the last batch of directories, a new directory, a
+      // Offline: an edit at the root, in the first and the last directory walked, a new directory, a
       // directory removed, a file replaced by a new inode of the same size, a file only touched.
       fs.appendFileSync(path.join(root, 'top2.txt'), 'offline_token_q\n');
       fs.appendFileSync(path.join(root, 'a0', 'b0', 'c', 'f1.txt'), 'offline_token_q\n');
@@ -114,9 +112,9 @@ describe('content index: start-up with a persisted index', () => {
     const target = path.join(root, 'a2', `b${DIRS - 3}`, 'c', 'f1.txt');
     const before = fs.readFileSync(target);
     // The change lands after the load worker started and before the watch exists: no event will report it,
-    // only a stat made after the watch can. A stat made earlier (at the worker's start, or when the directory
-    // was listed before being watched) would find the recorded size and miss it. The pause (a blocked thread,
-    // not a wait for anything) gives a premature stat the time to happen first; the rule holds without it.
+    // only a stat made after the watch can. A stat made earlier (at the worker's start) would find the
+    // recorded size and miss it. The pause (a blocked thread, not a wait for anything) gives a premature stat
+    // the time to happen first; the rule holds without it.
     const watchDir: WatchDir = (dir, onEvent, onError) => {
       if (dir === path.dirname(target)) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);

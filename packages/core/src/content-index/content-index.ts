@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import type { RequiredLiterals } from '../match/index.js';
 import type { ByteWindows } from '../search/windows.js';
@@ -20,10 +20,9 @@ import {
   parseIndexHead,
   readIndexHead,
 } from './format.js';
-import type { IndexWorkerData, LoadDirsMessage } from './index-worker.js';
+import type { IndexWorkerData } from './index-worker.js';
 import {
   BARRIER_TIMEOUT_MS,
-  LOAD_DIRS_BATCH,
   MAX_CACHED_WALKS,
   MAX_CANDIDATE_BYTE_SHARE,
   MAX_CANDIDATE_FILE_SHARE,
@@ -208,14 +207,6 @@ export function indexDirFor(dataDir: string, root: string): string {
   return path.join(dataDir, 'content-index', createHash('sha256').update(root).digest('hex').slice(0, 24));
 }
 
-/** A persisted base being loaded (ContentIndex.loadBase). */
-interface BaseLoad {
-  /** `dir` (root-relative) is watched now: its files may be stat'ed. */
-  watched(dir: string): void;
-  /** The walk is over (`all`: nothing was watched — stat every file); the base and what differs in it. */
-  stat(all: boolean): Promise<{ data: LoadedIndex; check: LoadCheck | null }>;
-}
-
 /**
  * A live gram index of one directory tree: a persisted base (format.ts) plus an in-memory overlay of the
  * files changed since, kept exact by directory watchers. It picks the files a search reads and never changes
@@ -266,7 +257,7 @@ export class ContentIndex implements SearchIndex {
   private background: Promise<void> | null = null;
   private merging = false;
   private building: Worker | null = null;
-  private loading: Worker[] = [];
+  private loading: Worker | null = null;
 
   constructor(
     root: string,
@@ -338,7 +329,7 @@ export class ContentIndex implements SearchIndex {
     for (const resolve of this.barrierWaiters.values()) resolve();
     this.barrierWaiters.clear();
     if (this.building) await this.building.terminate();
-    await Promise.all(this.loading.map((w) => w.terminate()));
+    if (this.loading) await this.loading.terminate();
     this.base?.data.release();
     this.base = null;
     this.walks.clear();
@@ -356,15 +347,12 @@ export class ContentIndex implements SearchIndex {
       clearDeadWriters(this.dir);
       const load = this.options.rebuild ? null : this.loadBase(true);
       if (this.options.rebuild) this.reason = 'rebuilt: asked to';
-      let tree = this.trusted ? this.startWatching(load) : null;
+      let tree = this.trusted ? this.startWatching() : null;
       let loaded: { data: LoadedIndex; check: LoadCheck | null } | null = null;
       if (load) {
-        // Without watchers every file is stat'ed once the walk is done; with them, each directory's files
-        // were stat'ed as soon as it was watched.
-        const watched = tree !== null;
-        tree ??= scanTree(this.root, this.exclude, undefined, false);
+        tree ??= scanTree(this.root, this.exclude);
         try {
-          loaded = await load.stat(!watched);
+          loaded = await load.stat();
         } catch (err) {
           if (!(err instanceof IndexFormatError)) throw err;
           this.reason = `rebuilt: ${err.message}`;
@@ -402,11 +390,12 @@ export class ContentIndex implements SearchIndex {
   }
 
   /**
-   * Reads the persisted index (checksummed) and checks its records against the tree (`withCheck`): the files
-   * of each directory once `watched(dir)` says it is watched (stat'ed meanwhile, in the worker), the rest at
-   * `stat(all: true)`. In a worker unless builds run inline (a CLI with nothing else to do).
+   * Reads the persisted index (checksummed) and, after `stat()` is called, checks its records against the
+   * tree (`withCheck`). In a worker unless builds run inline (a CLI with nothing else to do).
    */
-  private loadBase(withCheck: boolean): BaseLoad {
+  private loadBase(withCheck: boolean): {
+    stat(): Promise<{ data: LoadedIndex; check: LoadCheck | null }>;
+  } {
     // Opened here, before anything is read: the tables checked and the lists read later are the same file's
     // even if a new index is renamed over it meanwhile. The worker reads through this descriptor (a worker's
     // own descriptors are closed when it ends).
@@ -414,11 +403,10 @@ export class ContentIndex implements SearchIndex {
     try {
       fd = openIndexFile(this.dir);
     } catch (err) {
-      return { watched: () => {}, stat: () => Promise.reject(err) };
+      return { stat: () => Promise.reject(err) };
     }
     if (this.options.buildIn === 'inline') {
       return {
-        watched: () => {}, // stat'ed after the walk: nothing to overlap on this thread
         stat: async () => {
           try {
             const data = parseIndexHead(readIndexHead(fd), this.root, true);
@@ -430,42 +418,16 @@ export class ContentIndex implements SearchIndex {
         },
       };
     }
-    const dirs = withCheck ? new MessageChannel() : null;
     const worker = new Worker(workerScriptUrl(), {
-      workerData: {
-        task: 'load',
-        root: this.root,
-        fd,
-        stat: withCheck,
-        ...(dirs ? { dirs: dirs.port2 } : {}),
-      } satisfies IndexWorkerData,
-      transferList: dirs ? [dirs.port2] : [],
+      workerData: { task: 'load', root: this.root, fd, stat: withCheck } satisfies IndexWorkerData,
     });
-    // While the load worker stats files, a second one checks the checksum: the two take about as long as the
-    // walk on this thread, where one doing both took longer (start-up: spawn → ready).
-    const checker = withCheck
-      ? new Worker(workerScriptUrl(), { workerData: { task: 'checksum', fd } satisfies IndexWorkerData })
-      : null;
-    const workers = checker ? [worker, checker] : [worker];
-    this.loading = workers;
+    this.loading = worker;
     let settled = false;
-    let loaded: { data: LoadedIndex; check: LoadCheck | null } | null = null;
-    let checked = checker === null;
     const result = new Promise<{ data: LoadedIndex; check: LoadCheck | null }>((resolve, reject) => {
       const fail = (err: Error) => {
-        // Nothing was handed over: the file is still this thread's alone, closed once no worker reads it.
-        if (!settled) void Promise.all(workers.map((w) => w.terminate())).then(() => fs.closeSync(fd));
+        if (!settled) fs.closeSync(fd); // nothing was handed over: the file is still this thread's alone
         settled = true;
         reject(err);
-      };
-      const done = () => {
-        if (settled || !loaded || !checked) return;
-        settled = true;
-        resolve(loaded);
-      };
-      const refused = (m: { type: string; message?: string }) => {
-        if (m.type === 'unusable') fail(new IndexFormatError(m.message ?? 'unusable'));
-        else if (m.type === 'failed') fail(new Error(`index load failed: ${m.message}`));
       };
       worker.on(
         'message',
@@ -479,42 +441,27 @@ export class ContentIndex implements SearchIndex {
           if (m.type === 'loaded' && m.buffer && m.fileBytes !== undefined) {
             const head = { head: Buffer.from(m.buffer), fd, fileBytes: m.fileBytes };
             try {
-              // Checked whole by the workers; every structural check runs again on the views made here.
-              loaded = { data: parseIndexHead(head, this.root, false), check: m.check ?? null };
-              done();
+              // Checked whole by the worker; every structural check runs again on the views made here.
+              const data = parseIndexHead(head, this.root, false);
+              settled = true;
+              resolve({ data, check: m.check ?? null });
             } catch (err) {
               fail(err as Error);
             }
-          } else refused(m);
+          } else if (m.type === 'unusable') fail(new IndexFormatError(m.message ?? 'unusable'));
+          else if (m.type === 'failed') fail(new Error(`index load failed: ${m.message}`));
         },
       );
-      checker?.on('message', (m: { type: string; message?: string }) => {
-        if (m.type === 'checked') {
-          checked = true;
-          done();
-        } else refused(m);
+      worker.on('error', fail);
+      worker.on('exit', () => {
+        if (this.loading === worker) this.loading = null;
+        fail(new Error('index load stopped'));
       });
-      for (const w of workers) {
-        w.on('error', fail);
-        w.on('exit', () => {
-          this.loading = this.loading.filter((l) => l !== w);
-          if (!(w === worker ? loaded : checked)) fail(new Error('index load stopped'));
-        });
-      }
     });
     result.catch(() => {});
-    let batch: string[] = [];
     return {
-      watched: (rel) => {
-        if (!dirs) return;
-        batch.push(rel);
-        if (batch.length < LOAD_DIRS_BATCH) return;
-        dirs.port1.postMessage({ dirs: batch } satisfies LoadDirsMessage);
-        batch = [];
-      },
-      stat: (all) => {
-        dirs?.port1.postMessage({ dirs: batch, done: true, all } satisfies LoadDirsMessage);
-        batch = [];
+      stat: () => {
+        if (withCheck) worker.postMessage('stat');
         return result;
       },
     };
@@ -527,7 +474,7 @@ export class ContentIndex implements SearchIndex {
     const result = await this.runBuild();
     if (this.isClosed) return;
     this.lastBuild = result;
-    const { data } = await this.loadBase(false).stat(false);
+    const { data } = await this.loadBase(false).stat();
     if (this.isClosed) {
       data.release();
       return;
@@ -646,11 +593,8 @@ export class ContentIndex implements SearchIndex {
 
   // ---- watching -------------------------------------------------------------------------------------------------
 
-  /**
-   * Watches the barrier directory and every directory of the tree, telling `load` (a persisted base being
-   * loaded) of each directory once it is watched; returns the walk, its files unordered (null: not watching).
-   */
-  private startWatching(load: BaseLoad | null): TreeScan | null {
+  /** Watches the barrier directory and every directory of the tree; returns the walk (null: not watching). */
+  private startWatching(): TreeScan | null {
     fs.mkdirSync(path.join(this.dir, 'barrier'), { recursive: true, mode: 0o700 });
     for (const f of fs.readdirSync(path.join(this.dir, 'barrier')))
       fs.rmSync(path.join(this.dir, 'barrier', f), { force: true });
@@ -664,15 +608,7 @@ export class ContentIndex implements SearchIndex {
       this.distrust(`cannot watch the barrier directory: ${(err as Error).message}`);
       return null;
     }
-    const tree = scanTree(
-      this.root,
-      this.exclude,
-      (rel) => {
-        this.watch(rel);
-        load?.watched(rel);
-      },
-      false,
-    );
+    const tree = scanTree(this.root, this.exclude, (rel) => this.watch(rel));
     this.gitDirs = new Set(tree.gitDirs);
     if (tree.truncated) this.distrust('the tree exceeds the watch budget');
     return tree;

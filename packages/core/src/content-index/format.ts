@@ -310,7 +310,19 @@ function parseIndex(
   if (!Array.isArray(span) || !(span[0] >= 0) || !(span[1] >= 0) || span[0] + span[1] !== bodyBytes)
     throw new IndexFormatError('bad section data');
   const dataAt = 16 + headLen + span[0];
-  if (checksum) checkBody(body, span, header.crc32, file, dataAt);
+  if (checksum) {
+    let crc = crc32(body.subarray(0, Math.min(span[0], body.length)));
+    if (file) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHECK_CHUNK, Math.max(1, span[1])));
+      for (let at = 0; at < span[1]; ) {
+        const n = fs.readSync(file.fd, chunk, 0, Math.min(chunk.length, span[1] - at), dataAt + at);
+        if (n === 0) throw new IndexFormatError('truncated lists');
+        crc = crc32(chunk.subarray(0, n), crc);
+        at += n;
+      }
+    } else crc = crc32(body.subarray(span[0], span[0] + span[1]), crc);
+    if (hex8(crc) !== header.crc32) throw new IndexFormatError('checksum mismatch');
+  }
   const section = (name: SectionName): Uint8Array => {
     const s = header.sections?.[name];
     if (!Array.isArray(s) || s[0] < 0 || s[1] < 0 || s[0] + s[1] > Math.min(body.length, span[0]))
@@ -393,48 +405,6 @@ function parseIndex(
 
 /** The lists' bytes are checked through a buffer this large, not read into memory whole. */
 const CHECK_CHUNK = 4 * 1024 * 1024;
-
-/**
- * Checks the CRC of a body: the tables in `body`, then the lists (span = their [offset, length] in the body) from
- * `file` at `dataAt`, or from `body` when it holds them. IndexFormatError on a mismatch.
- */
-function checkBody(
-  body: Uint8Array,
-  span: [number, number],
-  expected: string,
-  file: { fd: number } | null,
-  dataAt: number,
-): void {
-  let crc = crc32(body.subarray(0, Math.min(span[0], body.length)));
-  if (file) {
-    const chunk = Buffer.allocUnsafe(Math.min(CHECK_CHUNK, Math.max(1, span[1])));
-    for (let at = 0; at < span[1]; ) {
-      const n = fs.readSync(file.fd, chunk, 0, Math.min(chunk.length, span[1] - at), dataAt + at);
-      if (n === 0) throw new IndexFormatError('truncated lists');
-      crc = crc32(chunk.subarray(0, n), crc);
-      at += n;
-    }
-  } else crc = crc32(body.subarray(span[0], span[0] + span[1]), crc);
-  if (hex8(crc) !== expected) throw new IndexFormatError('checksum mismatch');
-}
-
-/**
- * The checksum check of `parseIndexHead(h, root, true)` alone (the start-up's second worker runs it while the
- * first parses the same head with `checksum: false` and stats files). IndexFormatError on a mismatch.
- */
-export function checkIndexChecksum(h: IndexHead): void {
-  const headLen = h.head.readUInt32LE(12);
-  const header = parseHeader(h.head.subarray(16, 16 + headLen));
-  const span = header.sections?.data;
-  if (
-    !Array.isArray(span) ||
-    !(span[0] >= 0) ||
-    !(span[1] >= 0) ||
-    span[0] + span[1] !== h.fileBytes - 16 - headLen
-  )
-    throw new IndexFormatError('bad section data');
-  checkBody(h.head.subarray(16 + headLen), span, header.crc32, h, 16 + headLen + span[0]);
-}
 
 function parseHeader(bytes: Uint8Array): Header {
   let header: unknown;

@@ -1,8 +1,8 @@
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { createSensitiveFence } from '../fence/index.js';
 import { buildIndex, buildPart } from './build.js';
-import { checkIndexChecksum, IndexFormatError, parseIndexHead, readIndexHead } from './format.js';
-import { type LoadCheck, RecordCheck } from './load.js';
+import { IndexFormatError, parseIndexHead, readIndexHead } from './format.js';
+import { checkRecords } from './load.js';
 import { encodeLists, type PostingsPart } from './postings-builder.js';
 
 /**
@@ -14,10 +14,9 @@ import { encodeLists, type PostingsPart } from './postings-builder.js';
  *   transfers its lists back.
  * - `encode`: encodes a range of the merged lists of a build's parts (their pages are shared memory) while
  *   the build's thread encodes the rest.
- * - `load`: opens a persisted index, reads its tables and checks their structure; with `stat`, it stats the
- *   indexed files of each directory as the caller says it has watched it (so whatever changes later is an
- *   event) while a `checksum` worker checks the file's checksum, and hands the tables over (transferred, not
- *   copied) with the ids that changed once the caller's walk is done. It reads through the caller's open
+ * - `load`: opens a persisted index, reads its tables and checks it whole (checksum, structure); then — once
+ *   the caller sends `stat` (its watchers are in place by then) — stats every indexed file and hands the
+ *   tables over (transferred, not copied) with the ids that changed. It reads through the caller's open
  *   file, which the caller keeps (it reads lists from it), and re-parses the tables without the checksum.
  *   With `stat: false` (a base just built, its changes tracked by the caller) it hands the buffer over as
  *   soon as it is checked.
@@ -57,24 +56,7 @@ export type IndexWorkerData =
       root: string;
       fd: number;
       stat: boolean;
-      /** With `stat`: the directories the loading thread has watched, as it watches them (LoadDirsMessage). */
-      dirs?: MessagePort;
-    }
-  | {
-      /** The checksum of the index file open as `fd` (the loading thread's), checked beside a `load`. */
-      task: 'checksum';
-      fd: number;
     };
-
-/**
- * What the loading thread sends a `load` worker: directories now watched (their files may be stat'ed), then
- * `done` once the walk is over — `all`: stat every indexed file left (a walk without watchers).
- */
-export interface LoadDirsMessage {
-  dirs?: string[];
-  done?: boolean;
-  all?: boolean;
-}
 
 const data = workerData as IndexWorkerData;
 const post = (m: unknown, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(m, transfer);
@@ -119,33 +101,16 @@ if (data.task === 'build') {
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message });
   }
-} else if (data.task === 'checksum') {
-  try {
-    checkIndexChecksum(readIndexHead(data.fd));
-    post({ type: 'checked' });
-  } catch (err) {
-    post({ type: err instanceof IndexFormatError ? 'unusable' : 'failed', message: (err as Error).message });
-  }
 } else {
+  // Listening before the synchronous work: the caller's `stat` may arrive while it runs.
+  const statAllowed = data.stat
+    ? new Promise<void>((resolve) => parentPort?.once('message', () => resolve()))
+    : Promise.resolve();
   try {
     const head = readIndexHead(data.fd);
-    // With `stat`, a `checksum` worker checks the checksum meanwhile (the caller waits for both).
-    const parsed = parseIndexHead(head, data.root, !data.stat);
-    let check: LoadCheck | null = null;
-    if (data.stat) {
-      const records = new RecordCheck(data.root, parsed);
-      // Directories sent meanwhile waited in the port.
-      await new Promise<void>((resolve) =>
-        data.dirs?.on('message', (m: LoadDirsMessage) => {
-          if (m.dirs) records.dirs(m.dirs);
-          if (m.done) {
-            if (m.all) records.rest();
-            resolve();
-          }
-        }),
-      );
-      check = records.result();
-    }
+    const parsed = parseIndexHead(head, data.root, true);
+    await statAllowed;
+    const check = data.stat ? checkRecords(data.root, parsed) : null;
     const buf = head.head;
     // A buffer this large owns its ArrayBuffer; slice when it does not (a tiny index from the pool).
     const owned = buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength;
@@ -157,7 +122,5 @@ if (data.task === 'build') {
     post({ type: 'loaded', buffer: ab, fileBytes: head.fileBytes, check }, transfer);
   } catch (err) {
     post({ type: err instanceof IndexFormatError ? 'unusable' : 'failed', message: (err as Error).message });
-  } finally {
-    data.dirs?.close();
   }
 }

@@ -120,9 +120,3 @@ export const BUILD_PROGRESS_MS = 200;
 
 /** Walk lists (one per distinct set of walk options) kept per index. */
 export const MAX_CACHED_WALKS = 16;
-
-/**
- * Start-up: the loading thread hands directories it has watched to the load worker in batches this large (the
- * worker stats their files while the walk goes on; a message costs ~20 µs, a directory's files ~0.1 ms).
- */
-export const LOAD_DIRS_BATCH = 64;

@@ -9,7 +9,7 @@ import { MAX_INDEXED_DIRS, MAX_INDEXED_FILES } from './limits.js';
  * that does walks them finds files the index does not know, and those are searched.
  */
 export interface TreeScan {
-  /** Root-relative file paths, `/`-separated, in byte order (unless asked for walk order). */
+  /** Root-relative file paths, `/`-separated, in byte order. */
   files: string[];
   /** Root-relative directories entered ('' is the root), parents before children. */
   dirs: string[];
@@ -21,12 +21,10 @@ export interface TreeScan {
 
 export const NEVER_ENTERED = new Set(['.git']);
 
-/** `sorted: false`: the files in walk order (a caller that only looks them up; sorting 78 k paths is ~0.1 s). */
 export function scanTree(
   root: string,
   exclude: (abs: string) => boolean,
   onDir?: (rel: string) => void,
-  sorted = true,
 ): TreeScan {
   const files: string[] = [];
   const dirs: string[] = [];
@@ -69,6 +67,6 @@ export function scanTree(
     sub.sort((a, b) => compareUtf8(b, a));
     stack.push(...sub);
   }
-  if (sorted) files.sort(compareUtf8);
+  files.sort(compareUtf8);
   return { files, dirs, gitDirs, truncated };
 }
