@@ -11,3 +11,10 @@
 export const RG_SEMI_SPACE_GROWTH_FACTOR = 1;
 /** … and the old generation may grow 10 % past what was live after a full collection before the next. */
 export const RG_HEAP_GROWING_PERCENT = 10;
+
+/**
+ * The longest `trawl serve --grep-deadline` (seconds). A content search runs on a transfer-pool worker, and a call
+ * still running at TRANSFER_EXEC_CEILING_MS (60 s) is taken for wedged and its worker replaced: half of it leaves
+ * the search room to answer with what it found.
+ */
+export const MAX_GREP_DEADLINE_S = 30;

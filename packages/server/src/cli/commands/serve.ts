@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { splitShellWords } from '../../conversations/shell-words.js';
 import { UsageError, write } from '../io.js';
+import { MAX_GREP_DEADLINE_S } from '../limits.js';
 import type { RegisterCommand } from '../program.js';
 import { cliRoot } from '../root.js';
 
@@ -17,6 +18,7 @@ interface ServeFlags {
   open: boolean;
   index: boolean;
   agent?: string;
+  grepDeadline?: number;
 }
 
 type IO = Parameters<RegisterCommand>[1];
@@ -42,12 +44,27 @@ export const registerServe: RegisterCommand = (program, io, setExit) => {
       '--agent <cmd>',
       'run CMD for each message sent in the workbench: JSON on stdin, its stdout is the reply (split into words, no shell)',
     )
+    .option(
+      '--grep-deadline <seconds>',
+      'time a content search (/api/file-grep) may take before it answers with what it found, marked partial (default 2)',
+      parseGrepDeadline,
+    )
     .option('--no-open', 'do not open a browser')
     .option('--no-index', 'do not build name indexes for the projects (every search walks)')
     .action(async (dirs: string[], flags: ServeFlags) => {
       setExit(await runServe(dirs, flags, io));
     });
 };
+
+function parseGrepDeadline(raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_GREP_DEADLINE_S) {
+    throw new UsageError(
+      `--grep-deadline expects seconds, more than 0 and at most ${MAX_GREP_DEADLINE_S}, got '${raw}'`,
+    );
+  }
+  return n;
+}
 
 function parsePort(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -106,6 +123,7 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
       log,
       index: flags.index,
       ...(agent ? { agent } : {}),
+      ...(flags.grepDeadline !== undefined ? { grepBudgetMs: Math.round(flags.grepDeadline * 1000) } : {}),
       ...(port !== undefined ? { port } : {}),
       ...(flags.host ? { host: flags.host } : {}),
       ...(token ? { token } : {}),
