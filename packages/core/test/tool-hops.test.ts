@@ -79,7 +79,11 @@ describe('worker round trips of a search through the index', () => {
       const before = searchWorkerStats().batches;
       let summary: SearchSummary | null = null;
       let ends = 0;
-      for await (const batch of searchBatches({ pattern: 'many_token', cwd: tmp, engine: 'js', index }))
+      // A clock that jumps at every reading: a batch cut when a walk's time slice is spent would be one per file.
+      let t = 0;
+      const now = () => (t += 50);
+      const request = { pattern: 'many_token', cwd: tmp, engine: 'js' as const, index, now, deadlineMs: 1e9 };
+      for await (const batch of searchBatches(request))
         for (const e of batch) {
           if (e.type === 'end') ends++;
           if (e.type === 'summary') summary = e.summary;

@@ -186,7 +186,9 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       filesWalked++;
       batch.push({ seq: seqCount++, abs: e.abs, explicit: e.explicit, ...(windows ? { windows } : {}) });
       paths.push(e.path);
-      if (run.now() - sliceStart > WALK_SLICE_MS) break;
+      // A walk yields the thread when its slice is spent; a list given whole costs nothing to batch, and a batch
+      // cut by the clock would be one more round trip to a worker (more of them the more loaded the machine).
+      if (!run.files && run.now() - sliceStart > WALK_SLICE_MS) break;
     }
     return batch;
   };
