@@ -120,6 +120,45 @@ async function sameAsScan(
 
 describe('rg over the index candidate list', () => {
   it(
+    'a listed file swapped for a link before rg reads it is left out, as the walk would leave it (security)',
+    async () => {
+      const root = tree('swapped');
+      const outside = path.join(tmp, 'outside-swapped');
+      fs.mkdirSync(outside, { recursive: true });
+      fs.writeFileSync(path.join(outside, 'secret.txt'), 'needle SECRET_FILE\n');
+      for (const k of [0, 3, 6, 9, 12, 15])
+        fs.writeFileSync(path.join(outside, `f${k}.txt`), 'needle SECRET_DIR\n');
+      await withIndex(root, async (index) => {
+        const before = await run(root, {}, index);
+        expect(listed(before)).toBe(true);
+        // Between the index's answer and rg's read: a file becomes a link out of the tree, a directory too.
+        let swapped = false;
+        const spawnRg: SpawnRg = (cmd, args, options) => {
+          if (!swapped) {
+            swapped = true;
+            fs.rmSync(path.join(root, 'a', 'f0.txt'));
+            fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'a', 'f0.txt'));
+            fs.rmSync(path.join(root, 'c'), { recursive: true });
+            fs.symlinkSync(outside, path.join(root, 'c'));
+          }
+          return spawn(cmd, args, options);
+        };
+        const r = await run(root, { spawnRg }, index);
+        expect(listed(r)).toBe(true);
+        const text = JSON.stringify(r.events);
+        expect(text).not.toContain('SECRET');
+        const ends = r.events.filter((e) => e.type === 'end').map((e) => (e.type === 'end' ? e.path : ''));
+        expect(ends).not.toContain('a/f0.txt');
+        expect(ends.some((p) => p.startsWith('c/'))).toBe(false);
+        expect(ends.length).toBeGreaterThan(0);
+        const found = r.summary.filesWithMatch;
+        expect(found).toBe(ends.length);
+      });
+    },
+    SEARCHES_TIMEOUT,
+  );
+
+  it(
     'answers as the scan in every mode, as named files without walk flags, and says so',
     async () => {
       const root = tree('plain');
@@ -134,6 +173,10 @@ describe('rg over the index candidate list', () => {
         expect(first.argvs[0]).toContain('./-');
         expect(first.events.some((e) => e.type === 'end' && e.path === '-')).toBe(true);
         expect(first.events.some((e) => e.type === 'end' && e.path.includes('ignored'))).toBe(false);
+        // Under the root `.` the walk spells the file `./-`, and so must the list's answer (as the scan's).
+        const dotted = await sameAsScan(root, index, { paths: ['.'] }, [{}]);
+        expect(listed(dotted[0]!)).toBe(true);
+        expect(dotted[0]!.events.some((e) => e.type === 'end' && e.path === './-')).toBe(true);
       });
     },
     SEARCHES_TIMEOUT,

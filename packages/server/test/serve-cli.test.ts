@@ -126,10 +126,13 @@ describe('trawl serve (a real child process)', () => {
     [() => ['--port', 'abc'], /^trawl: --port expects a port number/],
     [() => ['--port', '70000'], /^trawl: --port expects a port number/],
     [() => ['--port', '0', '--token', 'short'], /^trawl: the access token must be at least 16/],
-    [() => ['--port', '0', '--grep-deadline', '0'], /^trawl: --grep-deadline expects seconds, more than 0/],
+    [
+      () => ['--port', '0', '--grep-deadline', '0'],
+      /^trawl: --grep-deadline expects seconds from 0.1 to 30, got '0'/,
+    ],
     [
       () => ['--port', '0', '--grep-deadline', '31'],
-      /^trawl: --grep-deadline expects seconds, .* at most 30/,
+      /^trawl: --grep-deadline expects seconds from 0.1 to 30, got '31'/,
     ],
   ] as Array<[() => string[], RegExp]>)(
     'refuses a caller mistake (%#) with one line on stderr and exit 2',

@@ -214,6 +214,8 @@ function afterDecline(
   if (
     p.engine === 'rg' &&
     list &&
+    // Reported files are checked to be where the walk found them, reached by no link (rg-engine.ts).
+    !p.run.walk.followLinks &&
     list.entries.length <= list.stats.files * RG_LIST_MAX_SHARE &&
     list.bytes <= list.totalBytes * RG_LIST_MAX_SHARE
   ) {
@@ -344,8 +346,8 @@ function selectRequestOf(run: EngineRun, compiled: CompiledPattern): IndexSelect
 
 /**
  * A search given an index: the index narrows the walk to the files that may match, and the js engine reads
- * those; when it cannot (not ready, no literal, a broad pattern, rg asked for) the search runs as without it.
- * Either way the summary says which path ran and why.
+ * those; when it declines (not ready, no literal, a broad pattern, rg asked for) the search runs as without it,
+ * or rg reads the index's candidate list (`afterDecline`). Either way the summary says which path ran and why.
  */
 async function* throughIndex(
   index: SearchIndex,

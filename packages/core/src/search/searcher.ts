@@ -545,7 +545,6 @@ function findMultilineBlocks(
   }
 }
 
-/** Char index just past the `n`-th line after `from` (a line start). */
 /**
  * The lines after the last match within the cap whose matches ripgrep still reports (as matches, not context):
  * its after-context, none for -l (which stops at the first match).
@@ -554,6 +553,7 @@ export function afterContextAtCap(config: Pick<SearcherConfig, 'mode' | 'afterCo
   return config.mode === 'files-with-matches' ? 0 : config.afterContext;
 }
 
+/** Char index just past the `n`-th line after `from` (a line start). */
 function endOfAfterContext(file: DecodedFile, from: number, n: number): number {
   let end = from;
   for (let k = 0; k < n && end < file.text.length; k++) end = file.lineEndAfter(end);

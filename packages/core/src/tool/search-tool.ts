@@ -225,10 +225,11 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
 }
 
 /**
- * Readies `options.index` for this tool's searches of `paths` (default `['.']`, the working directory): the walks such a call asks the index for, and those of its check for matches hidden by ignore rules
- * (made when it finds nothing), are listed and kept now, so the first real calls do not walk the tree (~0.5 s
- * each on the Linux tree). For a long-lived host, once its index is ready; it runs on this thread in slices, as a
- * search's own walk does. Returns how many walks were kept.
+ * Readies `options.index` for this tool's searches of `paths` (default `['.']`, the working directory): the walks
+ * such a call asks the index for, and those of its check for matches hidden by ignore rules (made when it finds
+ * nothing), are listed and kept now, so the first real calls do not walk the tree (~0.5 s each on the Linux tree).
+ * For a long-lived host, once its index is ready; it runs on this thread in slices, as a search's own walk does.
+ * Returns how many walks were kept.
  *
  * It is the tool's own call, so the walks are exactly those a real call asks for: answered by a stand-in for the
  * index that lists each walk it is asked for and reports no candidate (the call's answer is dropped).

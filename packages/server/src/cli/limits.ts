@@ -18,3 +18,5 @@ export const RG_HEAP_GROWING_PERCENT = 10;
  * the search room to answer with what it found.
  */
 export const MAX_GREP_DEADLINE_S = 30;
+/** The shortest: less leaves a search no time to run at all (every answer partial and empty). */
+export const MIN_GREP_DEADLINE_S = 0.1;

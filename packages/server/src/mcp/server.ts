@@ -58,7 +58,9 @@ export async function createMcpServer(
   let disposed = false;
   if (index)
     void prepareWhenReady(index, searchTool.prepare, log, () => {
-      if (!disposed) releaseWorkers = keepSearchWorkersWarm(1);
+      if (disposed) return false;
+      releaseWorkers = keepSearchWorkersWarm(1);
+      return true;
     });
   const stopIndex = registerFindFilesTool(server, { root: options.root, ...(log ? { log } : {}) });
   registerGrepFilesTool(server, {
@@ -104,19 +106,19 @@ function startContentIndex(
 
 /**
  * Once the index is ready, the walks of the search tool's usual calls are listed (prepareSearchTool), so the
- * agent's first searches do not each walk the tree.
+ * agent's first searches do not each walk the tree. `onReady` says whether the server still serves (it warms a
+ * worker then). Never rejects: nothing here may take the server down.
  */
 async function prepareWhenReady(
   index: ContentIndex,
   prepare: () => Promise<number>,
   log: ((line: string) => void) | undefined,
-  warmWorkers: () => void,
+  onReady: () => boolean,
 ): Promise<void> {
-  await index.whenReady();
-  warmWorkers();
-  if (index.status().state !== 'ready') return;
-  const began = Date.now();
   try {
+    await index.whenReady();
+    if (!onReady() || index.status().state !== 'ready') return;
+    const began = Date.now();
     const kept = await prepare();
     log?.(`trawl mcp: ${kept} walk(s) of the search tool listed ahead (${Date.now() - began} ms)`);
   } catch (err) {

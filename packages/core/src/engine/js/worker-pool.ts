@@ -8,7 +8,7 @@ import type { FromWorker, ToWorker } from './protocol.js';
  * Search workers kept warm between searches. Starting a worker and loading the searcher into it costs
  * 40–80 ms on this machine kind — more than a whole search of one file — so a long-lived process (MCP
  * server, `trawl serve`, an agent host calling the library) pays it once. An idle worker never keeps
- * the process alive and leaves after IDLE_SEARCH_WORKER_MS.
+ * the process alive and leaves after IDLE_SEARCH_WORKER_MS, unless a host holds it (`keepSearchWorkersWarm`).
  *
  * A worker serves one search at a time (a lease). A lease is returned only when no request of its
  * search is still in flight; a worker stopped mid-search (deadline, abort) is terminated instead, which
@@ -120,6 +120,8 @@ function start(): PooledWorker {
   pooled.worker.on('message', (msg: FromWorker) => pooled.handlers?.onMessage(msg));
   const fail = (err: Error) => {
     forget(pooled);
+    // A kept worker that died leaves its place to the next idle one.
+    settleExpiry();
     const h = pooled.handlers;
     pooled.handlers = null;
     h?.onError(err);

@@ -44,11 +44,7 @@ interface FileBlock {
  */
 export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[], void, undefined> {
   if (run.files) {
-    yield* runRgList(
-      run,
-      run.files.entries.map((e) => e.path),
-      run.files.stats,
-    );
+    yield* runRgList(run, run.files.entries, run.files.stats);
     return;
   }
   const started = run.now();
@@ -108,14 +104,8 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       b.rootIndex = rootIndexOf(b.path, existing);
     }
     if (!b.continued) admitted = !keep || keep(b);
-    if (admitted) return true;
-    const end = b.events.at(-1);
-    if (end?.type === 'end' && end.stats.matchedLines > 0) {
-      summary.filesWithMatch--;
-      summary.matches -= end.stats.matches;
-      summary.matchedLines -= end.stats.matchedLines;
-    }
-    return false;
+    if (!admitted) unreport(b, summary);
+    return admitted;
   };
   let outcome: SearchOutcome = 'complete';
   for (const inv of invocations) {
@@ -180,10 +170,13 @@ async function holdBlocks(
  * back in the order given is walk order. A batch whose output outgrows what is held runs again with
  * `--threads 1`, which searches named files in the order given, and streams. The walk's own report (errors,
  * missing roots) is the summary's, as the js engine reports a list.
+ *
+ * rg opens a named file whatever it has become since the index listed it, following a link: each file reported
+ * is checked to be where the walk found it (`stillWalked`), else it is left out, as the walk would leave it now.
  */
 async function* runRgList(
   run: EngineRun,
-  paths: string[],
+  entries: ReadonlyArray<{ path: string; abs: string }>,
   walked: NonNullable<EngineRun['files']>['stats'],
 ): AsyncGenerator<SearchEvent[], void, undefined> {
   const started = run.now();
@@ -191,25 +184,37 @@ async function* runRgList(
   summary.missingRoots = [...walked.missingRoots];
   summary.errors.push(...walked.errors);
   let outcome: SearchOutcome = 'complete';
-  const argv = paths.map((p) => (p === '-' ? NAMED_DASH : p));
+  // `-` would be standard input to rg: it is named `./-`, and spelled back only when the walk spelled it `-`.
+  const dash = entries.some((e) => e.path === '-');
+  const argv = entries.map((e) => (e.path === '-' ? NAMED_DASH : e.path));
+  const absOf = new Map(entries.map((e) => [e.path, e.abs]));
+  const still = stillWalked();
+  let admitted = true;
+  const admit = (b: FileBlock): boolean => {
+    if (!b.continued) admitted = still(absOf.get(b.path)!);
+    if (!admitted) unreport(b, summary);
+    return admitted;
+  };
   for (const batch of argvBatches(argv, run.rgListArgvBytes ?? RG_LIST_ARGV_BYTES)) {
     if (outcome !== 'complete' || run.signal?.aborted) break;
     const before = countersOf(summary);
     const control: RgControl = { outcome: 'complete' };
     const cwd = run.walk.cwd;
-    const held = await holdBlocks(rgBlocks(run, cwd, batch, summary, [], control, true), run, control);
+    const named = { dash };
+    const held = await holdBlocks(rgBlocks(run, cwd, batch, summary, [], control, named), run, control);
     outcome = control.outcome;
     if (held !== null) {
       // Each file's place in the batch, looked up once (not per comparison).
-      const rank = new Map(batch.map((p, i) => [p === NAMED_DASH ? '-' : p, i]));
-      for (const b of held) b.rootIndex = rank.get(b.path)!;
-      held.sort((a, b) => a.rootIndex - b.rootIndex);
-      yield* inBatches(held);
+      const rank = new Map(batch.map((p, i) => [dash && p === NAMED_DASH ? '-' : p, i]));
+      const kept = held.filter(admit);
+      for (const b of kept) b.rootIndex = rank.get(b.path)!;
+      kept.sort((a, b) => a.rootIndex - b.rootIndex);
+      yield* inBatches(kept);
       continue;
     }
     restoreCounters(summary, before);
-    for await (const b of rgBlocks(run, cwd, batch, summary, ['--threads', '1'], control, true))
-      yield b.events;
+    for await (const b of rgBlocks(run, cwd, batch, summary, ['--threads', '1'], control, named))
+      if (admit(b)) yield b.events;
     outcome = control.outcome;
   }
   if (outcome === 'complete' && run.signal?.aborted) outcome = 'aborted';
@@ -218,12 +223,50 @@ async function* runRgList(
   yield [{ type: 'summary', summary }];
 }
 
-/** Consecutive stretches of `paths` whose argv bytes (each path plus its NUL) stay within `budget`. */
+/**
+ * Whether a listed file is still where the walk found it: a regular file, not a link, in a directory reached by
+ * no link (a list's roots are canonical: the index refuses roots through links). Directories are resolved once
+ * per list. A file swapped for a link after the index listed it (to a credential store, or out of the tree) is
+ * left out — the walk would not follow it — instead of reported with what rg read through the link.
+ */
+function stillWalked(): (abs: string) => boolean {
+  const dirs = new Map<string, boolean>();
+  return (abs) => {
+    const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+    if (!st?.isFile()) return false;
+    const dir = path.dirname(abs);
+    let plain = dirs.get(dir);
+    if (plain === undefined) {
+      try {
+        plain = fs.realpathSync.native(dir) === dir;
+      } catch {
+        plain = false;
+      }
+      dirs.set(dir, plain);
+    }
+    return plain;
+  };
+}
+
+/** Takes a file left out after rg reported it back out of the summary's counts. */
+function unreport(b: FileBlock, summary: SearchSummary): void {
+  const end = b.events.at(-1);
+  if (end?.type === 'end' && end.stats.matchedLines > 0) {
+    summary.filesWithMatch--;
+    summary.matches -= end.stats.matches;
+    summary.matchedLines -= end.stats.matchedLines;
+  }
+}
+
+/**
+ * Consecutive stretches of `paths` whose argv bytes stay within `budget`: each path, its NUL and its pointer in
+ * the argument vector (what the kernel counts against ARG_MAX).
+ */
 export function* argvBatches(paths: readonly string[], budget: number): Generator<string[], void, undefined> {
   let batch: string[] = [];
   let bytes = 0;
   for (const p of paths) {
-    const n = Buffer.byteLength(p, 'utf8') + 1;
+    const n = Buffer.byteLength(p, 'utf8') + 1 + ARGV_POINTER_BYTES;
     if (batch.length > 0 && bytes + n > budget) {
       yield batch;
       batch = [];
@@ -455,9 +498,10 @@ async function* rgBlocks(
   summary: SearchSummary,
   extraArgs: string[],
   control: RgControl,
-  named = false,
+  /** The roots are a candidate list's files; `dash`: `./-` among them stands for the walk's `-`. */
+  named: { dash: boolean } | null = null,
 ): AsyncGenerator<FileBlock, void, undefined> {
-  const { args, stdin: patternInput } = buildRgArgs(run, roots, named);
+  const { args, stdin: patternInput } = buildRgArgs(run, roots, named !== null);
   args.unshift(...extraArgs);
   // The root `-`: rg reads the caller's standard input, handed over here (the pattern is on argv then).
   const stdin = roots.includes('-') && run.stdinContent ? run.stdinContent : patternInput;
@@ -635,14 +679,19 @@ const readJson: OutputReader = async function* (stdout, spell, run, summary, sto
  * named `-` is given to rg as `./-` (`-` alone is standard input to it): given back as `-`. Decided once per run,
  * not per path (a candidate list has thousands of roots).
  */
-function outputSpelling(roots: readonly string[], named: boolean): (rgPath: string) => string {
-  if (named) return roots.includes(NAMED_DASH) ? (p) => (p === NAMED_DASH ? '-' : p) : (p) => p;
+function outputSpelling(
+  roots: readonly string[],
+  named: { dash: boolean } | null,
+): (rgPath: string) => string {
+  if (named) return named.dash ? (p) => (p === NAMED_DASH ? '-' : p) : (p) => p;
   if (roots.includes('') && !roots.includes('.')) return (p) => (p.startsWith('./') ? p.slice(2) : p);
   return (p) => p;
 }
 
 /** A file named `-` in the working directory, as rg is given it among named files (see `outputSpelling`). */
 const NAMED_DASH = './-';
+/** An argument's pointer in the vector execve copies (64-bit). */
+const ARGV_POINTER_BYTES = 8;
 
 function killChild(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { splitShellWords } from '../../conversations/shell-words.js';
 import { UsageError, write } from '../io.js';
-import { MAX_GREP_DEADLINE_S } from '../limits.js';
+import { MAX_GREP_DEADLINE_S, MIN_GREP_DEADLINE_S } from '../limits.js';
 import type { RegisterCommand } from '../program.js';
 import { cliRoot } from '../root.js';
 
@@ -58,9 +58,9 @@ export const registerServe: RegisterCommand = (program, io, setExit) => {
 
 function parseGrepDeadline(raw: string): number {
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_GREP_DEADLINE_S) {
+  if (raw.trim() === '' || !Number.isFinite(n) || n < MIN_GREP_DEADLINE_S || n > MAX_GREP_DEADLINE_S) {
     throw new UsageError(
-      `--grep-deadline expects seconds, more than 0 and at most ${MAX_GREP_DEADLINE_S}, got '${raw}'`,
+      `--grep-deadline expects seconds from ${MIN_GREP_DEADLINE_S} to ${MAX_GREP_DEADLINE_S}, got '${raw}'`,
     );
   }
   return n;
