@@ -50,8 +50,8 @@ const WORDS = [
   '();',
   '1234',
   'deadbeef',
-  // Case (the index keeps uppercase lists, grams.ts): spellings of one word, and letters whose folding
-  // changes their UTF-8 length (ſ ~ s, ẞ ~ ß ~ ss, K ~ KELVIN SIGN above).
+  // Case (grams are lowercased; any scheme that narrows by case must keep these exact): spellings of one
+  // word, and letters whose folding changes their UTF-8 length (ſ ~ s, ẞ ~ ß ~ ss, K ~ KELVIN SIGN above).
   'PM_RESUME',
   'pm_resume',
   'Pm_Resume',
@@ -332,7 +332,7 @@ const EDITS: Edit[] = [
     return `delete ${f}`;
   },
   (root, r) => {
-    // The same words in another case: the overlay must know the new spelling's uppercase grams.
+    // The same words in another case: the overlay must know the new spelling (any case scheme included).
     const f = pick(r, listFiles(root));
     const old = fs.readFileSync(f, 'latin1');
     const flipped = old.replace(/[a-zA-Z]/g, (c) =>

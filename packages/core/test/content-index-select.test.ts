@@ -207,6 +207,24 @@ describe('content index: select', () => {
     }
   });
 
+  // Each walk option shapes the walk the index keeps: a walk kept for one search must not answer another.
+  it('a walk kept for one set of walk options does not answer a search with others', () =>
+    withIndex('walk-options', async (index) => {
+      const q = { pattern: 'rare_token_xyz' };
+      for (const extra of [
+        { maxDepth: 1 },
+        {},
+        { fileTypes: { include: ['*.md'], exclude: [] } },
+        {},
+        { fileTypes: { include: [], exclude: ['*.txt'] } },
+        { maxDepth: 2 },
+        {},
+      ] as Array<Partial<SearchRequest>>) {
+        const through = await answer({ ...q, ...extra, index });
+        expect(through.files, JSON.stringify(extra)).toEqual((await answer({ ...q, ...extra })).files);
+      }
+    }));
+
   it('files past the size cap and walks that yield a file twice answer as a scan does', () =>
     withIndex('caps', async (index) => {
       // big.txt holds no token, but past the cap the searcher reports it as skipped: it must be handed over.

@@ -1139,6 +1139,10 @@ export class ContentIndex implements SearchIndex {
       w.skipDirs ? [...w.skipDirs].sort() : null,
       w.maxEntries,
       w.maxDirs,
+      w.maxDepth,
+      w.fileTypes,
+      w.vcsIgnore,
+      w.dotIgnore,
     ]);
     const signature = this.ignoreSignature(w.parents ?? true);
     const cached = this.walks.get(key);
@@ -1162,7 +1166,8 @@ export class ContentIndex implements SearchIndex {
     const rels: string[] = [];
     const base = this.base!;
     const idList: number[] = [];
-    let cacheable = trusted;
+    // Links followed lead where the watchers do not look, and an extra ignore file may sit outside the tree.
+    let cacheable = trusted && !w.followLinks && !(w.extraIgnoreFiles?.length ?? 0);
     const prefix = `${this.root}/`;
     let slice = now();
     for (const e of walker.entries()) {
@@ -1240,7 +1245,7 @@ export class ContentIndex implements SearchIndex {
   }
 }
 
-/** Picked positions (and their windows) sorted into walk order, with the bytes counted. */
+/** Picked positions (and their windows) sorted into walk order. */
 function inWalkOrder(
   positions: number[],
   windows: Array<ByteWindows | undefined>,

@@ -47,7 +47,7 @@ export type IndexWorkerData =
       keys: Uint32Array;
       from: number;
       to: number;
-      /** Touched memory for the stored lists (encodeLists' pool): a part's scratch, transferred. */
+      /** Touched memory for the stored lists (encodeLists' pool): the scratch of every part but the first. */
       pool: ArrayBuffer[];
     }
   | {

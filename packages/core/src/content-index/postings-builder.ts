@@ -55,8 +55,8 @@ export interface PostingsToWrite extends Omit<SerializedPostings, 'data'> {
 }
 
 /**
- * The lists of one part as the builder left them (plain typed arrays: a worker transfers them): per slot,
- * in gram order, the gram and the slot's record fields; the cells.
+ * The lists of one part as the builder left them (in shared memory: the merge's helper reads them in place):
+ * per slot, in gram order, the gram and the slot's record fields; the cells.
  */
 export interface PostingsPart {
   /** Grams seen, ascending, and the slot of each (shared memory, as the pages: a merge's helper reads them). */
