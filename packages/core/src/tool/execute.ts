@@ -269,9 +269,10 @@ function acceptFile(
   stats: FileStats,
   binaryOffset: number | null,
 ): void {
+  const key = `f:${info.abs}`;
   // Made only for a file on the page: most files of a broad search are only counted.
   const file = (): PendingFile => ({
-    key: `f:${info.abs}`,
+    key,
     display: info.display,
     kind: info.kind,
     abs: info.abs,
@@ -299,7 +300,7 @@ function acceptFile(
   }
   // Counting: the lines shaped (ranged files) or the engine's count; a names-only walk knows none.
   const count = ctx.output !== 'count' ? null : shaped ? shaped.matches : stats.matchedLines;
-  keep(ctx, `f:${info.abs}`, file, lines ? shaped : null, count);
+  keep(ctx, key, file, lines ? shaped : null, count);
 }
 
 /** Counts a matching file (and its lines, when counting) and keeps it when it falls on the page. */
