@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -110,6 +110,52 @@ describe('content index: the persisted file', () => {
     // An index of another root (a hash collision, a copied data directory) is not used either.
     expect(() => readIndexFile(dir, path.join(tmp, 'elsewhere'))).toThrow(/another root/);
   });
+
+  it('a FIFO or a link at the index file is refused without blocking, and rebuilt over', async () => {
+    const dataDir = path.join(tmp, 'data-fifo');
+    const dir = indexDirFor(dataDir, root);
+    await buildIndex(root, dir, () => false);
+    const file = path.join(dir, INDEX_FILE);
+    const elsewhere = path.join(tmp, 'elsewhere-index.bin');
+    fs.copyFileSync(file, elsewhere);
+    const cases: Array<[string, () => void, RegExp]> = [
+      [
+        'fifo',
+        () => {
+          fs.rmSync(file);
+          execFileSync('mkfifo', [file]);
+        },
+        /not a regular file/,
+      ],
+      [
+        'link',
+        () => {
+          fs.rmSync(file);
+          fs.symlinkSync(elsewhere, file);
+        },
+        /symbolic link/,
+      ],
+    ];
+    for (const [what, plant, reason] of cases) {
+      plant();
+      // A blocking open of the FIFO would wait on this thread for a writer: this one comes (much) later, so
+      // an open that blocked ends with the wrong reason instead of hanging the run.
+      const writer =
+        what === 'fifo' ? spawn('sh', ['-c', `sleep 20; exec 3>'${file}'`], { stdio: 'ignore' }) : null;
+      try {
+        expect(() => readIndexFile(dir, root), what).toThrow(reason);
+        const index = openIndex(root, { dataDir, watch: false });
+        await index.whenReady();
+        expect(index.status().reason, what).toMatch(reason);
+        expect(index.status().state, what).toBe('ready');
+        expect((await summaryOf('rare_token_xyz', index)).filesWithMatch, what).toBe(11);
+        await index.close();
+        expect(fs.lstatSync(file).isFile(), what).toBe(true);
+      } finally {
+        writer?.kill('SIGKILL');
+      }
+    }
+  }, 60_000);
 
   it('survives kill -9 in the middle of writing: the old index or the new one, never a torn one', async () => {
     const dataDir = path.join(tmp, 'data-kill');

@@ -229,11 +229,14 @@ export class IndexFormatError extends Error {
  * (with the reason) for anything not trustworthy.
  */
 export function readIndexFile(dir: string, expectedRoot: string): LoadedIndex {
+  const fd = openIndexFile(dir);
   let buf: Buffer;
   try {
-    buf = fs.readFileSync(path.join(dir, INDEX_FILE));
+    buf = fs.readFileSync(fd);
   } catch (err) {
     throw new IndexFormatError(`no index (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  } finally {
+    fs.closeSync(fd);
   }
   return parseIndex(buf, expectedRoot, true, null);
 }
@@ -245,13 +248,31 @@ export interface IndexHead {
   fileBytes: number;
 }
 
-/** Opens an index file for reading (IndexFormatError when there is none). The caller closes it. */
+/**
+ * Opens an index file for reading (IndexFormatError when there is none, or it is not a regular file). The
+ * caller closes it. Opened without blocking and without following a link, then judged by what was opened: a
+ * FIFO put at `index.bin` would otherwise block the opening thread until some writer came (a server that never
+ * starts), and a link would make another file the index. Whatever is refused is rebuilt (renamed over it).
+ */
 export function openIndexFile(dir: string): number {
+  const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+  let fd: number;
   try {
-    return fs.openSync(path.join(dir, INDEX_FILE), fs.constants.O_RDONLY);
+    fd = fs.openSync(path.join(dir, INDEX_FILE), flags);
   } catch (err) {
-    throw new IndexFormatError(`no index (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new IndexFormatError(
+      code === 'ELOOP' ? 'the index is a symbolic link' : `no index (${code ?? 'unreadable'})`,
+    );
   }
+  let regular = false;
+  try {
+    regular = fs.fstatSync(fd).isFile();
+  } finally {
+    if (!regular) fs.closeSync(fd);
+  }
+  if (!regular) throw new IndexFormatError('the index is not a regular file');
+  return fd;
 }
 
 /**
