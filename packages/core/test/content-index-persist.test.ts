@@ -157,6 +157,33 @@ describe('content index: the persisted file', () => {
     }
   }, 60_000);
 
+  it('an index file truncated in place while loaded is let go: searches scan, exact, until it is rebuilt', async () => {
+    const dataDir = path.join(tmp, 'data-truncated-live');
+    const dir = indexDirFor(dataDir, root);
+    await buildIndex(root, dir, () => false);
+    const file = path.join(dir, INDEX_FILE);
+    const index = openIndex(root, { dataDir });
+    await index.whenReady();
+    expect(index.status().reason).toMatch(/^loaded;/);
+    expect((await summaryOf('rare_token_xyz', index)).index).toMatchObject({ used: true, candidates: 11 });
+    // Cut into the lists, on the same inode the index holds open (not a rename).
+    fs.truncateSync(file, index.status().indexBytes - 64);
+    for (const pattern of ['rare_token_xyz', 'common words']) {
+      const s = await summaryOf(pattern, index);
+      expect(s.index?.used, pattern).toBe(false);
+      expect(s.index?.reason, pattern).toMatch(/rebuilding: the index file was changed in place/);
+      expect(s.filesWithMatch, pattern).toBe(pattern === 'rare_token_xyz' ? 11 : 300 - 11);
+    }
+    await index.whenReady();
+    expect(index.status()).toMatchObject({ state: 'ready', files: 300 });
+    expect(index.status().reason).toMatch(/^rebuilt: the index file was changed in place/);
+    const s = await summaryOf('rare_token_xyz', index);
+    expect(s.index).toMatchObject({ used: true, candidates: 11 });
+    expect(s.filesWithMatch).toBe(11);
+    await index.close();
+    expect(() => readIndexFile(dir, root)).not.toThrow();
+  });
+
   it('survives kill -9 in the middle of writing: the old index or the new one, never a torn one', async () => {
     const dataDir = path.join(tmp, 'data-kill');
     const dir = indexDirFor(dataDir, root);

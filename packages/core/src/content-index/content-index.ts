@@ -245,7 +245,8 @@ export class ContentIndex implements SearchIndex {
   private readonly fence: SensitiveFence;
   private readonly watchDir: WatchDir;
   private readonly now: () => number;
-  private readonly ready: Promise<void>;
+  /** Start-up, or the rebuild that replaces a base lost on disk (see `lose`). */
+  private ready: Promise<void>;
   private progress: BuildProgress | undefined;
   private changedSinceBuild: number | null = null;
   private lastBuild: BuildResult | undefined;
@@ -435,11 +436,12 @@ export class ContentIndex implements SearchIndex {
           type: string;
           buffer?: ArrayBuffer;
           fileBytes?: number;
+          mtimeMs?: number;
           check?: LoadCheck;
           message?: string;
         }) => {
-          if (m.type === 'loaded' && m.buffer && m.fileBytes !== undefined) {
-            const head = { head: Buffer.from(m.buffer), fd, fileBytes: m.fileBytes };
+          if (m.type === 'loaded' && m.buffer && m.fileBytes !== undefined && m.mtimeMs !== undefined) {
+            const head = { head: Buffer.from(m.buffer), fd, fileBytes: m.fileBytes, mtimeMs: m.mtimeMs };
             try {
               // Checked whole by the worker; every structural check runs again on the views made here.
               const data = parseIndexHead(head, this.root, false);
@@ -485,6 +487,36 @@ export class ContentIndex implements SearchIndex {
       if ((this.changedAt.get(rel) ?? 0) < startSeq) this.overlay.delete(rel);
     for (const [rel, s] of this.changedAt) if (s < startSeq) this.changedAt.delete(rel);
     this.setBase(data);
+  }
+
+  /**
+   * The base's file no longer holds what was checked (truncated or rewritten in place): let go of it and
+   * rebuild in the background. Searches scan meanwhile; `whenReady` waits for the new base.
+   */
+  private lose(reason: string): void {
+    if (this.state !== 'ready') return;
+    this.state = 'building';
+    this.reason = `rebuilding: ${reason}`;
+    this.base?.data.release();
+    this.base = null;
+    this.walks.clear();
+    // After any merge under way (it would swap in a base of its own meanwhile).
+    const pending = this.background ?? Promise.resolve();
+    this.ready = pending.then(async () => {
+      try {
+        await this.rebuildBase();
+        if (this.isClosed) return;
+        this.state = 'ready';
+        this.reason = `rebuilt: ${reason}`;
+        this.scheduleBackground();
+      } catch (err) {
+        if (this.isClosed) return;
+        this.state = 'failed';
+        this.reason = `rebuild failed: ${(err as Error).message}`;
+        throw err;
+      }
+    });
+    this.ready.catch(() => {});
   }
 
   /** Per path, the event sequence of its last change or re-index. */
@@ -850,7 +882,17 @@ export class ContentIndex implements SearchIndex {
     if (list === null) return scan('the walk stopped (deadline, abort or budget)');
     const base = this.base;
     if (list.base !== base) return scan('the index was replaced during the walk');
-    const { files: bits, blocks: ks } = evaluationOf(base, query);
+    let evaluation: ReturnType<typeof evaluateBlocks>;
+    try {
+      if (!base.data.intact()) throw new IndexFormatError('the index file was changed in place');
+      evaluation = evaluationOf(base, query);
+    } catch (err) {
+      // The lists are read from the file (pread, not mmap: a truncated file fails a read, never faults).
+      const reason = (err as Error).message;
+      this.lose(reason);
+      return scan(`index rebuilding: ${reason}`);
+    }
+    const { files: bits, blocks: ks } = evaluation;
     const picked =
       trusted && list.posOf
         ? this.pickWatched(list, list.posOf, bits, ks, query, req.maxFilesize)

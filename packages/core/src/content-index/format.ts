@@ -94,7 +94,17 @@ export function gramBlocks(d: GramSource, gram: number): GramLookup {
 }
 
 /** An index read for searching: its file's size, the bytes kept in memory, and its open file to let go of. */
-export type LoadedIndex = IndexFileData & { fileBytes: number; residentBytes: number; release(): void };
+export type LoadedIndex = IndexFileData & {
+  fileBytes: number;
+  residentBytes: number;
+  /**
+   * Whether the open file still has the size and mtime it was checked with (always, for an index read whole).
+   * Lists are read from the file per query: one truncated or rewritten in place (not replaced by a rename,
+   * which leaves the open file as it was) would answer wrong or fail; its owner lets go of it and rebuilds.
+   */
+  intact(): boolean;
+  release(): void;
+};
 
 interface Header {
   root: string;
@@ -246,6 +256,8 @@ export interface IndexHead {
   head: Buffer;
   fd: number;
   fileBytes: number;
+  /** The file's mtime when its head was read (see `LoadedIndex.intact`). */
+  mtimeMs: number;
 }
 
 /**
@@ -282,7 +294,7 @@ export function openIndexFile(dir: string): number {
  */
 export function readIndexHead(fd: number): IndexHead {
   try {
-    const fileBytes = fs.fstatSync(fd).size;
+    const { size: fileBytes, mtimeMs } = fs.fstatSync(fd);
     const fixed = readAt(fd, 0, Math.min(16, fileBytes));
     if (fixed.length < 16 || !fixed.subarray(0, 8).equals(MAGIC))
       throw new IndexFormatError('not a trawl index');
@@ -292,7 +304,7 @@ export function readIndexHead(fd: number): IndexHead {
     const data = header.sections?.data;
     if (!Array.isArray(data) || !(data[0] >= 0) || 16 + headLen + data[0] > fileBytes)
       throw new IndexFormatError('bad section data');
-    return { head: readAt(fd, 0, 16 + headLen + data[0]), fd, fileBytes };
+    return { head: readAt(fd, 0, 16 + headLen + data[0]), fd, fileBytes, mtimeMs };
   } catch (err) {
     if (err instanceof IndexFormatError) throw err;
     throw new IndexFormatError(`unreadable index (${(err as NodeJS.ErrnoException).code ?? 'read failed'})`);
@@ -306,7 +318,7 @@ export function readIndexHead(fd: number): IndexHead {
  * file: `release()` closes it.
  */
 export function parseIndexHead(h: IndexHead, expectedRoot: string, checksum: boolean): LoadedIndex {
-  return parseIndex(h.head, expectedRoot, checksum, { fd: h.fd, fileBytes: h.fileBytes });
+  return parseIndex(h.head, expectedRoot, checksum, { fd: h.fd, fileBytes: h.fileBytes, mtimeMs: h.mtimeMs });
 }
 
 /** Checks and views an index: `buf` is the whole file (`file` null) or its head (the lists read from `file`). */
@@ -314,7 +326,7 @@ function parseIndex(
   buf: Buffer,
   expectedRoot: string,
   checksum: boolean,
-  file: { fd: number; fileBytes: number } | null,
+  file: { fd: number; fileBytes: number; mtimeMs: number } | null,
 ): LoadedIndex {
   if (buf.length < 16 || !buf.subarray(0, 8).equals(MAGIC)) throw new IndexFormatError('not a trawl index');
   const version = buf.readUInt32LE(8);
@@ -375,7 +387,7 @@ function parseIndex(
       let got = 0;
       while (got < length) {
         const n = fs.readSync(file!.fd, scratch, got, length - got, dataAt + offset + got);
-        if (n === 0) throw new Error('content index: lists truncated');
+        if (n === 0) throw new IndexFormatError('lists truncated');
         got += n;
       }
       return scratch.subarray(0, length);
@@ -417,6 +429,12 @@ function parseIndex(
     postings,
     fileBytes: 16 + headLen + bodyBytes,
     residentBytes: buf.length,
+    intact: () => {
+      if (!file) return true;
+      if (released) return false;
+      const st = fs.fstatSync(file.fd);
+      return st.size === file.fileBytes && st.mtimeMs === file.mtimeMs;
+    },
     release: () => {
       if (file && !released) fs.closeSync(file.fd);
       released = true;

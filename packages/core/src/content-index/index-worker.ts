@@ -119,7 +119,7 @@ if (data.task === 'build') {
     ) as ArrayBuffer;
     const transfer = [ab];
     if (check) transfer.push(check.changed.buffer as ArrayBuffer, check.racy.buffer as ArrayBuffer);
-    post({ type: 'loaded', buffer: ab, fileBytes: head.fileBytes, check }, transfer);
+    post({ type: 'loaded', buffer: ab, fileBytes: head.fileBytes, mtimeMs: head.mtimeMs, check }, transfer);
   } catch (err) {
     post({ type: err instanceof IndexFormatError ? 'unusable' : 'failed', message: (err as Error).message });
   }
