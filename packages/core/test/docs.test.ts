@@ -123,18 +123,19 @@ describe('extraction', () => {
 });
 
 describe('the zip vet runs before anything is inflated', () => {
-  it('refuses a container with more members than the cap', async () => {
+  it('refuses a container with more members than the cap: skipped, not a settled answer', async () => {
     const { segments, result } = await all('docx', docx(['WIDGET']), { zip: { maxMembers: 2 } });
     expect(segments).toEqual([]);
-    expect(result.refused).toMatch(/members/);
-    expect(result.whole).toBe(true); // a settled answer, not a partial one
+    expect(result.skipped).toMatch(/members/);
+    expect(result.refused).toBeUndefined();
+    expect(result.whole).toBe(false); // its text was never searched
   });
 
   it('refuses a workbook whose members declare more than the expansion cap', async () => {
     const book = xlsx([{ name: 'S', rows: [['x'.repeat(2 * 1024 * 1024)]] }]);
     const { segments, result } = await all('xlsx', book, { zip: { maxTotalBytes: 1024 } });
     expect(segments).toEqual([]);
-    expect(result.refused).toMatch(/declare/);
+    expect(result.skipped).toMatch(/declare/);
   });
 
   it('refuses a compression-ratio bomb', async () => {
@@ -145,7 +146,7 @@ describe('the zip vet runs before anything is inflated', () => {
       },
     ]);
     const { result } = await all('docx', bomb);
-    expect(result.refused).toMatch(/compresses/);
+    expect(result.skipped).toMatch(/compresses/);
   });
 
   it('refuses a member that inflates past its declared size (yauzl checks as it inflates)', async () => {
@@ -161,8 +162,10 @@ describe('the zip vet runs before anything is inflated', () => {
     expect(result.whole).toBe(false);
   });
 
-  it('a file that is not a zip is refused, not thrown', async () => {
+  it('a file that is not a zip is refused (a settled answer), not thrown', async () => {
     const { result } = await all('xlsx', Buffer.from('not a zip at all'));
     expect(result.refused).toMatch(/not a readable zip/);
+    expect(result.skipped).toBeUndefined();
+    expect(result.whole).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SensitiveFence } from '../src/fence/index.js';
-import { type GrepRequest, grepFiles, grepQuery, rgExclusions } from '../src/grep/index.js';
+import { formatGrepText, type GrepRequest, grepFiles, grepQuery, rgExclusions } from '../src/grep/index.js';
 import { grepEngines, specDocs, specTree, write } from './fixtures/grep-trees.js';
 import { docx, pptx, xlsx } from './fixtures/office-docs.js';
 import { TempTrees } from './fixtures/temp-trees.js';
@@ -204,6 +204,22 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     expect(p.truncated).toBe(false);
     expect(p.skipped_docs).toBe(0);
   }, 120_000);
+
+  it('an Office file refused by a zip cap counts in skipped_docs and makes the answer partial', async () => {
+    const root = fresh({ 'a.txt': 'widget\n', 'hidden.docx': docx(['the WIDGET spec']) });
+    const p = await run(root, 'widget', { extract: { zip: { maxMembers: 2 } } });
+    expect(p.results.map((r) => r.file)).toEqual(['a.txt']);
+    expect(p.skipped_docs).toBe(1);
+    expect(p.truncated).toBe(true);
+    // In words (trawl grep, MCP grep_files): never "no match" said as if complete.
+    const none = formatGrepText({ ...p, results: [] }, undefined, 'widget');
+    expect(none).toMatch(/^No file matched "widget" in the part of the tree that was searched\./);
+    expect(none).toMatch(/At least 1 document was not searched \(too large, refused by a zip safety cap/);
+    // A file with an Office name that is not a zip is a settled answer, as a PDF the parser rejects.
+    const plain = fresh({ 'a.txt': 'widget\n', 'notes.docx': 'the widget, in plain text' });
+    const q = await run(plain, 'widget');
+    expect([q.skipped_docs, q.truncated]).toEqual([0, false]);
+  });
 
   it('skips an oversize document into skipped_docs without parsing it', async () => {
     const root = specDocs(fresh({ 'a.txt': 'widget\n' }));

@@ -28,7 +28,7 @@ export function documentKindOf(name: string): DocumentKind | null {
 /**
  * Extracts a document's text from bytes already in memory (the file is never re-opened by path), delivering
  * segments in document order until the sink stops it, the deadline passes or the character cap is reached.
- * Never throws for a bad document: a container it will not inflate is `refused`.
+ * Never throws for a bad document: a file that is not a zip is `refused`, one a zip cap refuses is `skipped`.
  */
 export async function extractDocument(
   kind: DocumentKind,
@@ -44,7 +44,10 @@ export async function extractDocument(
   try {
     office = await openOfficeZip(bytes, { ...DEFAULT_ZIP_LIMITS, ...options.zip });
   } catch (err) {
-    if (err instanceof ZipRefused) return { whole: true, stopped: false, refused: err.reason };
+    if (err instanceof ZipRefused)
+      return err.kind === 'unreadable'
+        ? { whole: true, stopped: false, refused: err.reason }
+        : { whole: false, stopped: false, skipped: err.reason };
     throw err;
   }
   try {

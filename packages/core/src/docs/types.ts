@@ -27,9 +27,9 @@ export interface ExtractOptions {
 
 /**
  * How an extraction ended. `whole`: every character of the document's text was delivered (false after the deadline,
- * the character cap, or a failure part-way). `stopped`: the sink asked to stop. `refused`: the container was not
- * inflated at all (vet refusal, not a zip, a PDF the parser rejects) — a settled answer, not a partial one.
- * `skipped`: a resource ceiling stopped it (the PDF child's memory or time) — the document was not searched.
+ * the character cap, or a failure part-way). `stopped`: the sink asked to stop. `refused`: the file is not of its
+ * kind (not a zip, a PDF the parser rejects) — a settled answer, not a partial one. `skipped`: a resource ceiling
+ * stopped it (a zip cap refused its inventory, the PDF child's memory or time) — the document was not searched.
  */
 export interface ExtractResult {
   whole: boolean;

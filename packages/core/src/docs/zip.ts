@@ -24,9 +24,16 @@ export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxRatio: DOC_ZIP_MAX_RATIO,
 };
 
-/** The container is not one this layer will inflate (a vet refusal or an unreadable zip): a settled answer. */
+/**
+ * The container is not one this layer will inflate. `vet`: it is a zip, refused by a cap (members, declared
+ * sizes, ratio) — its text was never searched, so the document counts as skipped (a hostile file could hide
+ * behind a cap otherwise); `unreadable`: not a zip at all — a settled answer, as a file pdf.js rejects is.
+ */
 export class ZipRefused extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly kind: 'vet' | 'unreadable' = 'vet',
+  ) {
     super(reason);
     this.name = 'ZipRefused';
   }
@@ -55,7 +62,7 @@ export async function openOfficeZip(
   try {
     zip = await zipLib.fromBufferPromise(bytes, { lazyEntries: true, validateEntrySizes: true });
   } catch (err) {
-    throw new ZipRefused(`not a readable zip: ${(err as Error).message}`);
+    throw new ZipRefused(`not a readable zip: ${(err as Error).message}`, 'unreadable');
   }
   const close = () => zip.close();
   try {
@@ -85,7 +92,7 @@ export async function openOfficeZip(
   } catch (err) {
     close();
     if (err instanceof ZipRefused) throw err;
-    throw new ZipRefused(`not a readable zip: ${(err as Error).message}`);
+    throw new ZipRefused(`not a readable zip: ${(err as Error).message}`, 'unreadable');
   }
 }
 

@@ -37,7 +37,7 @@ export function grepNotes(payload: GrepPayload, detail: GrepDetail | undefined):
     );
   if (payload.skipped_docs > 0)
     notes.push(
-      `${payload.skipped_docs === 1 ? 'At least 1 document was' : `At least ${payload.skipped_docs} documents were`} not searched (too large, or not reached in time).`,
+      `${payload.skipped_docs === 1 ? 'At least 1 document was' : `At least ${payload.skipped_docs} documents were`} not searched (too large, refused by a zip safety cap, or not reached in time).`,
     );
   if (notes.length === 0)
     notes.push('The answer is partial: a document was read only in part, or the search stopped early.');
