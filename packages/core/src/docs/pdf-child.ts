@@ -5,6 +5,7 @@
 // (`{"doc", "page", "text"}`) and then `{"doc", "end": "whole"|"cut"|"stopped"}`, or `{"doc", "error": "parse",
 // "message"}` when the parser rejects the file. The end of stdin (the parent closed it, exited, or died) ends the child
 // at once, mid-document or not: no child outlives the process that started it.
+import './pdf-child-globals.js';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 interface Header {
@@ -116,7 +117,6 @@ async function extract(header: Header, data: Uint8Array): Promise<void> {
 }
 
 // pdf.js runs its parser on a "fake worker" in this thread, imported on the first document; importing it here puts
-// that cost in the start-up, before `ready`, so no document pays it.
-const workerModule = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-await import(workerModule);
+// that cost in the start-up, before `ready`, so no document pays it (and names it, so the packed child can carry it).
+await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
 await send({ ready: true });
