@@ -76,6 +76,19 @@ describe('GET /api/file-search through the worker pools (spec §5.1)', () => {
     expect(a.body.root).toBe(proj);
   });
 
+  it('says which characters of each row matched: offsets into its path, read from the root', async () => {
+    const a = await search({ q: 'hello', project: proj });
+    for (const r of a.body.results!) {
+      const p = r['path'] as string;
+      const marked = (r['positions'] as number[]).map((i) => p[i]).join('');
+      expect(marked.toLowerCase()).toBe('hello');
+      // inside the name, never in the project's own path
+      expect(Math.min(...(r['positions'] as number[]))).toBeGreaterThanOrEqual(
+        p.length - (r['name'] as string).length,
+      );
+    }
+  });
+
   it('test_skips_hidden_files 🔒', async () => {
     const a = await search({ q: 'secret', project: proj });
     expect(names(a)).not.toContain('.secret');
@@ -181,10 +194,10 @@ describe('GET /api/file-search through the worker pools (spec §5.1)', () => {
     expect(names(await search({ q: 'test', project: root }))[0]).toBe('test_utils.py');
   });
 
-  it('test_no_score_field_in_response: rows carry exactly path, name, kind, size, mtime', async () => {
+  it('test_no_score_field_in_response: rows carry exactly path, name, kind, size, mtime (and positions)', async () => {
     const a = await search({ q: 'hello', project: proj });
     for (const r of a.body.results!)
-      expect(Object.keys(r).sort()).toEqual(['kind', 'mtime', 'name', 'path', 'size']);
+      expect(Object.keys(r).sort()).toEqual(['kind', 'mtime', 'name', 'path', 'positions', 'size']);
   });
 
   it('test_fuzzy_no_match_excluded', async () => {
@@ -465,7 +478,11 @@ describe('GET /api/file-search: the index fast path', () => {
     };
     await withTestServer({ projects: [root], home, dataDir, inline: true, indexes: fake }, async (s) => {
       const a = await s.get('/api/file-search', { q: 'widgets', project: root, kinds: 'dirs', limit: '30' });
-      expect(a.body).toEqual({ results: [row], root });
+      const at = row.path.length - row.name.length;
+      expect(a.body).toEqual({
+        results: [{ ...row, positions: [0, 1, 2, 3, 4, 5, 6].map((i) => at + i) }],
+        root,
+      });
       expect(calls).toEqual([{ root, q: 'widgets', limit: 30, kinds: 'dirs' }]);
       expect(s.audit.last('file_search')!.resources).toBe(
         'q=widgets kinds=dirs indexed=true entries=7 results=1',

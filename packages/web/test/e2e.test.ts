@@ -184,7 +184,7 @@ process.stdin.on('end', async () => {
       .getByTestId('file-grep-status')
       .getByText(/1 result · one row per file/)
       .waitFor();
-    await page.locator('.hit', { hasText: 'src/main.ts' }).click();
+    await page.locator('.hit[title="src/main.ts"]').click();
     await page.locator('.code-line.hit[data-line="2"]').waitFor();
     expect(await page.locator('.code-line.hit').textContent()).toContain('return "needle";');
 

@@ -196,6 +196,69 @@ function nonAsciiIn(q: string): boolean {
   return false;
 }
 
+/**
+ * Where the best alignment of `q` (lowercased) falls in `t.rel`: the matched offsets, ascending, or null when `q` is
+ * not a subsequence of the path. The same gains and gap costs as {@link fuzzyQuality}, kept with back-pointers; a
+ * gap's cost stops growing after {@link F_GAP_MAX}, so each row keeps a running best and the work is
+ * O(query × path). For the rows a search returns (a surface highlights them), never while ranking.
+ */
+export function fuzzyPositions(q: string, t: NameTarget): number[] | null {
+  const s = t.lower;
+  const n = s.length;
+  const m = q.length;
+  if (m === 0 || m > n) return null;
+  const gain = (j: number) =>
+    F_BASE + boundaryBonus(t.rel, j, t.nameStart) + (j >= t.nameStart ? F_IN_NAME : 0);
+  // the smallest gap whose cost is the cap: every farther predecessor costs the same
+  let far = 2;
+  while (gapCost(far) < F_GAP_MAX) far++;
+  const back: Int32Array[] = [];
+  let prev = new Float64Array(n).fill(NEG);
+  for (let j = 0; j < n; j++) if (s.charCodeAt(j) === q.charCodeAt(0)) prev[j] = gain(j);
+  back.push(new Int32Array(n).fill(-1));
+  for (let i = 1; i < m; i++) {
+    const cur = new Float64Array(n).fill(NEG);
+    const from = new Int32Array(n).fill(-1);
+    const c = q.charCodeAt(i);
+    let farBest = NEG;
+    let farArg = -1;
+    for (let j = 0; j < n; j++) {
+      const k0 = j - far;
+      if (k0 >= 0 && prev[k0]! > farBest) {
+        farBest = prev[k0]!;
+        farArg = k0;
+      }
+      if (s.charCodeAt(j) !== c) continue;
+      let best = farArg >= 0 && farBest > NEG / 2 ? farBest - F_GAP_MAX : NEG;
+      let arg = best > NEG / 2 ? farArg : -1;
+      for (let d = 1; d < far && j - d >= 0; d++) {
+        const v = prev[j - d]!;
+        if (v <= NEG / 2) continue;
+        const cand = transition(v, d);
+        if (cand > best) {
+          best = cand;
+          arg = j - d;
+        }
+      }
+      if (arg >= 0) {
+        cur[j] = best + gain(j);
+        from[j] = arg;
+      }
+    }
+    prev = cur;
+    back.push(from);
+  }
+  let end = -1;
+  for (let j = 0; j < n; j++) if (prev[j]! > NEG / 2 && (end < 0 || prev[j]! >= prev[end]!)) end = j;
+  if (end < 0) return null;
+  const out: number[] = new Array(m);
+  for (let i = m - 1, j = end; i >= 0; i--) {
+    out[i] = j;
+    j = back[i]![j]!;
+  }
+  return out;
+}
+
 /** The same alignment computed densely over every position: the oracle the sparse one is tested against. */
 export function fuzzyQualityDense(q: string, t: NameTarget): number {
   const s = t.lower;

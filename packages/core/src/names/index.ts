@@ -5,7 +5,7 @@
  *
  * Module map: search.ts (`searchNames`: index fast path or walk), file-index.ts + store.ts (the index and its
  * packed entries), freshness.ts (watchers, polling, the settle window, full rebuilds; a clock seam),
- * registry.ts (one index per root), walk.ts (the walk fallback), score.ts (the scorer; its header explains the
+ * positions.ts (which characters a returned row matched, for highlighting), registry.ts (one index per root), walk.ts (the walk fallback), score.ts (the scorer; its header explains the
  * tiers) over target.ts, query.ts, tiers.ts, lexical.ts and fuzzy.ts, rules.ts (which entries are admitted, one
  * rule for the walk and the index), types.ts (results, the filesystem seam).
  *
@@ -22,6 +22,7 @@
 export { FileIndex, type FileIndexOptions, type FileIndexProgress } from './file-index.js';
 export type { FreshnessClock } from './freshness.js';
 export { NAME_DEFAULT_LIMIT, NAME_LIMIT_CEILING, NAME_LIMIT_FLOOR, NAME_MIN_QUERY_CHARS } from './limits.js';
+export { matchPositions } from './positions.js';
 export { FileIndexRegistry, type FileIndexRegistryOptions } from './registry.js';
 export { NAME_SKIP_DIRS } from './rules.js';
 export { fuzzyScore } from './score.js';

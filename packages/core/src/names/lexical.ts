@@ -145,7 +145,8 @@ function compactTiers(qc: string, t: NameTarget): number {
   return SCORE_COMPACT_PREFIX;
 }
 
-function startsWord(rel: string, i: number): boolean {
+/** A word starts at `i` of `rel`: the path's start, after a separator, a camelCase hump or a digit run. */
+export function startsWord(rel: string, i: number): boolean {
   if (i === 0) return true;
   const prev = rel.charCodeAt(i - 1);
   if (prev === SLASH || isSeparator(prev)) return true;

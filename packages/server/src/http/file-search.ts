@@ -1,4 +1,10 @@
-import { NAME_MIN_QUERY_CHARS, normaliseNameLimit, parseNameKinds } from '@trawl/core/names';
+import {
+  matchPositions,
+  NAME_MIN_QUERY_CHARS,
+  type NameResult,
+  normaliseNameLimit,
+  parseNameKinds,
+} from '@trawl/core/names';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { poolRefusal, type ServerContext } from './context.js';
@@ -117,7 +123,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
           outcome: 'allowed',
           resources: `q=${logged} kinds=${kinds} indexed=true entries=${hit.entries} results=${hit.results.length}`,
         });
-        return c.json({ results: hit.results, root });
+        return c.json({ results: withPositions(hit.results, q, roots), root });
       }
     }
     const walked = await ctx.transfer.run<WalkNamesResult>('walk-names', {
@@ -135,7 +141,11 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
       }`,
     });
     // `truncated` goes beyond the seed's contract (which has none): a picker can say "partial" instead of "none".
-    return c.json({ results: walked.results, root, ...(walked.partial ? { truncated: true } : {}) });
+    return c.json({
+      results: withPositions(walked.results, q, roots),
+      root,
+      ...(walked.partial ? { truncated: true } : {}),
+    });
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged}` });
   }
@@ -156,4 +166,17 @@ function keepSafe(ctx: ServerContext, probed: ProbedRoot[], logged: string, cano
     }
   }
   return out;
+}
+
+/**
+ * Each row with `positions`: the offsets into its `path` of the characters the query matched (trawl's addition, for
+ * highlighting), read against the path relative to the root it was found under, as the scorer read it.
+ */
+function withPositions(rows: NameResult[], q: string, roots: readonly string[]) {
+  return rows.map((r) => {
+    const root = roots.find((x) => r.path.startsWith(x.endsWith('/') ? x : `${x}/`));
+    const rel = root === undefined ? r.name : r.path.slice(root.length).replace(/^\/+/, '');
+    const offset = r.path.length - rel.length;
+    return { ...r, positions: matchPositions(q, rel, r.kind === 'dir').map((i) => i + offset) };
+  });
 }

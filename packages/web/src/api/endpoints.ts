@@ -13,6 +13,8 @@ export interface FileRow {
   kind?: Kind;
   size: number;
   mtime: number;
+  /** /api/file-search only: offsets into `path` of the characters the query matched. */
+  positions?: number[];
 }
 export interface Project {
   path: string;
@@ -44,8 +46,11 @@ export const api = {
   projects: (signal?: AbortSignal) => getJson<{ projects: Project[] }>('/api/projects', signal),
   openProject: (project: string) => sendJson<{ project: Project }>('POST', '/api/projects/open', { project }),
 
-  fileSearch: (q: string, project: string | undefined, signal?: AbortSignal) =>
-    getJson<{ results: FileRow[]; root?: string }>(`/api/file-search?${qs({ q, project })}`, signal),
+  fileSearch: (q: string, project: string | undefined, signal?: AbortSignal, limit?: number) =>
+    getJson<{ results: FileRow[]; root?: string; truncated?: boolean }>(
+      `/api/file-search?${qs({ q, project, limit })}`,
+      signal,
+    ),
   pathComplete: (project: string, dir: string, q: string, signal?: AbortSignal) =>
     getJson<{ results: FileRow[]; root: string; outside?: boolean }>(
       `/api/path-complete?${qs({ path: project, dir, q })}`,

@@ -3,9 +3,9 @@
  * composer (the list opens upward from it), and one `role="status"` region whose text changes in place.
  */
 import { useEffect, useRef } from 'react';
-import { makeRelative } from '../tokens/paths.js';
+import { TypeIcon } from '../ui/fileTypes.js';
 import { formatAge, formatSize } from '../ui/format.js';
-import { FileIcon, FolderIcon } from '../ui/icons.js';
+import { RowLabel } from '../ui/RowLabel.js';
 import { type PickerState, rowKind } from './usePicker.js';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -67,12 +67,18 @@ export function Picker({
               }}
               onMouseMove={() => i !== selected && picker.setSelected(i)}
             >
-              {kind === 'dir' ? <FolderIcon label="Folder" /> : <FileIcon />}
-              <span className="picker-name">
-                {r.name}
-                {kind === 'dir' ? '/' : ''}
+              <TypeIcon name={r.name} kind={kind} />
+              <span className="picker-label">
+                <RowLabel
+                  path={r.path}
+                  name={r.name}
+                  kind={kind}
+                  root={picker.root}
+                  positions={r.positions}
+                  dirChars={32}
+                  nameClass="picker-name"
+                />
               </span>
-              <span className="picker-path">{makeRelative(r.path, picker.root)}</span>
               <span className="picker-meta">
                 {kind === 'dir' ? 'folder' : formatSize(r.size)} · {formatAge(r.mtime)}
               </span>

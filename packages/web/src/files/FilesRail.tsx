@@ -8,16 +8,21 @@ import { useEffect, useState } from 'react';
 import { busyRetryDelay, retryWhenBusy } from '../api/client.js';
 import { api, type FileRow, type GrepAnswer } from '../api/endpoints.js';
 import { makeRelative } from '../tokens/paths.js';
-import { CloseIcon, FileIcon, FolderIcon } from '../ui/icons.js';
+import { TypeIcon } from '../ui/fileTypes.js';
+import { CloseIcon } from '../ui/icons.js';
+import { RowLabel } from '../ui/RowLabel.js';
 import { useDebounced } from '../ui/useDebounced.js';
 import { AddToMessage, type OnAttach } from './AddToMessage.js';
-import { Highlighted } from './highlight.js';
+import { centreOnMatch, Highlighted } from './highlight.js';
 import { Tree } from './Tree.js';
 
 /** Content search asks for nothing below two characters (the endpoint's floor) and waits out a burst of keys. */
 export const GREP_MIN_CHARS = 2;
 export const GREP_DEBOUNCE_MS = 250;
 export const NAME_DEBOUNCE_MS = 200;
+/** Name hits asked for at first, and after "Show more" (the endpoint's ceiling). */
+export const NAME_FIRST_PAGE = 15;
+export const NAME_MORE_PAGE = 60;
 
 export type SearchMode = 'name' | 'content';
 
@@ -152,9 +157,11 @@ function NameResults({
   onAttach: OnAttach | undefined;
 }) {
   const settled = useDebounced(query.trim(), NAME_DEBOUNCE_MS);
+  const [more, setMore] = useState<string | null>(null);
+  const limit = more === settled ? NAME_MORE_PAGE : NAME_FIRST_PAGE;
   const q = useQuery({
-    queryKey: ['file-search', settled, project, 'rail'],
-    queryFn: ({ signal }) => api.fileSearch(settled, project, signal),
+    queryKey: ['file-search', settled, project, 'rail', limit],
+    queryFn: ({ signal }) => api.fileSearch(settled, project, signal, limit),
     enabled: settled.length >= 2,
     placeholderData: keepPreviousData,
     staleTime: 10_000,
@@ -170,31 +177,46 @@ function NameResults({
     );
   const rows = q.data?.results ?? [];
   const root = q.data?.root || project;
+  // The endpoint answers the best `limit` rows and no total: a full page says "the best N", never "N results".
+  const full = rows.length >= limit;
+  let status = `${rows.length} ${rows.length === 1 ? 'result' : 'results'}`;
+  if (full) status = `best ${rows.length} · more may match`;
+  if (q.data?.truncated) status += ' · partial';
   return (
     <>
-      <div className="rail-status" role="status">
-        {q.isFetching ? 'Searching…' : `${rows.length} ${rows.length === 1 ? 'result' : 'results'}`}
+      <div className="rail-status" role="status" data-testid="file-search-status">
+        {q.isFetching ? 'Searching…' : status}
       </div>
       {rows.length === 0 && !q.isFetching && q.data ? <p className="rail-note">No results</p> : null}
       <ul className="hits">
         {rows.map((r) => {
           const rel = makeRelative(r.path, root);
+          const kind = r.kind === 'dir' ? 'dir' : 'file';
           return (
             <li key={r.path} className="row-line">
-              <button type="button" className="hit" title={r.path} onClick={() => onOpen(r, rel)}>
-                {r.kind === 'dir' ? <FolderIcon /> : <FileIcon />}
-                <span className="hit-path">
-                  {rel}
-                  {r.kind === 'dir' ? '/' : ''}
+              <button type="button" className="hit hit-name" title={r.path} onClick={() => onOpen(r, rel)}>
+                <TypeIcon name={r.name} kind={kind} />
+                <span className="hit-label">
+                  <RowLabel
+                    path={r.path}
+                    name={r.name}
+                    kind={kind}
+                    root={root}
+                    positions={r.positions}
+                    dirChars={28}
+                  />
                 </span>
               </button>
-              {onAttach && rel !== r.path ? (
-                <AddToMessage item={{ kind: r.kind === 'dir' ? 'dir' : 'file', rel }} onAttach={onAttach} />
-              ) : null}
+              {onAttach && rel !== r.path ? <AddToMessage item={{ kind, rel }} onAttach={onAttach} /> : null}
             </li>
           );
         })}
       </ul>
+      {full && limit < NAME_MORE_PAGE && !q.isFetching ? (
+        <button type="button" className="link-button show-more" onClick={() => setMore(settled)}>
+          Show more
+        </button>
+      ) : null}
     </>
   );
 }
@@ -268,18 +290,23 @@ function ContentResults({
         {data?.results.map((r) => {
           const rel = makeRelative(r.file, data.root || project).replace(/^\/+/, '');
           const tag = r.label ? r.label : r.line > 0 ? `:${r.line}` : '';
+          const name = rel.slice(rel.lastIndexOf('/') + 1);
+          const shown = centreOnMatch(r.preview, r.ranges, settled);
           return (
             <li key={`${r.file}:${r.line}`} className="row-line">
               <button
                 type="button"
                 className="hit"
+                title={rel}
                 onClick={() => onOpenFile(rel, r.line > 0 ? r.line : undefined)}
               >
-                <FileIcon />
-                <span className="hit-path">{rel}</span>
+                <TypeIcon name={name} kind="file" />
+                <span className="hit-label">
+                  <RowLabel path={rel} name={name} kind="file" root="" dirChars={28} />
+                </span>
                 {tag ? <span className="hit-tag">{tag}</span> : null}
                 <span className="hit-preview">
-                  <Highlighted text={r.preview} ranges={r.ranges} query={settled} />
+                  <Highlighted text={shown.text} ranges={shown.ranges} query={settled} />
                 </span>
               </button>
               {onAttach ? <AddToMessage item={{ kind: 'file', rel }} onAttach={onAttach} /> : null}

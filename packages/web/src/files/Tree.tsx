@@ -5,7 +5,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api, type FileRow } from '../api/endpoints.js';
-import { ChevronIcon, FileIcon, FolderIcon } from '../ui/icons.js';
+import { TypeIcon } from '../ui/fileTypes.js';
+import { ChevronIcon, FolderIcon } from '../ui/icons.js';
 import { AddToMessage, type OnAttach } from './AddToMessage.js';
 
 export interface TreeProps {
@@ -90,7 +91,7 @@ function Node({ project, row, depth, ...rest }: TreeProps & { row: FileRow; dept
           ) : (
             <span className="chevron-pad" />
           )}
-          {isDir ? <FolderIcon /> : <FileIcon />}
+          {isDir ? <FolderIcon /> : <TypeIcon name={row.name} kind="file" />}
           <span className="tree-name">{row.name}</span>
         </button>
         {rest.onAttach ? (

@@ -11,6 +11,31 @@ export function findFolded(text: string, query: string): [number, number] | null
   return at < 0 ? null : [at, at + query.length];
 }
 
+/** Characters of a preview kept before its first match when the start is cut (room for context, not a whole line). */
+export const PREVIEW_LEAD_CHARS = 24;
+
+/**
+ * A preview whose first match would sit past the lead, cut to start a little before it (`…` in place of the cut),
+ * so a narrow row shows the match rather than the line's beginning; the ranges move with it.
+ */
+export function centreOnMatch(
+  text: string,
+  ranges: [number, number][] | undefined,
+  query: string,
+): { text: string; ranges: [number, number][] | undefined } {
+  const first =
+    ranges && ranges.length > 0 ? Math.min(...ranges.map((r) => r[0])) : findFolded(text, query)?.[0];
+  if (first === undefined || first <= PREVIEW_LEAD_CHARS) return { text, ranges };
+  let cut = first - PREVIEW_LEAD_CHARS;
+  // never split a surrogate pair
+  if (/[\uDC00-\uDFFF]/.test(text[cut] ?? '')) cut -= 1;
+  const shift = cut - 1;
+  return {
+    text: `…${text.slice(cut)}`,
+    ranges: ranges?.map(([s, e]) => [s - shift, e - shift] as [number, number]).filter(([s]) => s >= 1),
+  };
+}
+
 export function Highlighted({
   text,
   ranges,

@@ -3,7 +3,8 @@ import type { SVGProps } from 'react';
 
 type IconProps = SVGProps<SVGSVGElement> & { label?: string };
 
-function Svg({ label, children, ...rest }: IconProps & { children: React.ReactNode }) {
+/** The frame every icon shares: 16 px, stroked in the text colour; `label` makes it an image, else it is hidden. */
+export function Svg({ label, children, ...rest }: IconProps & { children: React.ReactNode }) {
   const a11y = label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true as const };
   return (
     // biome-ignore lint/a11y/noSvgWithoutTitle: decorative icons are aria-hidden; labelled ones get a <title>

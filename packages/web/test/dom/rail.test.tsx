@@ -96,7 +96,7 @@ describe('FilesRail search-mode toggle', () => {
     clock.advance(GREP_DEBOUNCE_MS - 1);
     expect(m.grep()).toHaveLength(0);
     clock.advance(1);
-    await screen.findByText('src/a.ts');
+    await screen.findByTitle('src/a.ts');
     expect(m.grep().map((c) => (c.body as { q: string }).q)).toEqual(['ne']);
   });
 
@@ -105,7 +105,7 @@ describe('FilesRail search-mode toggle', () => {
     content();
     for (const v of ['ne', 'nee', 'need', 'needl', 'needle'])
       fireEvent.change(field(), { target: { value: v } });
-    await screen.findByText('src/a.ts');
+    await screen.findByTitle('src/a.ts');
     expect(m.grep()).toHaveLength(1);
     expect(m.grep()[0]!.body).toEqual({ root: '/repo', q: 'needle' });
   });
@@ -115,7 +115,7 @@ describe('FilesRail content results', () => {
   async function search(m: ReturnType<typeof mount>) {
     content();
     fireEvent.change(field(), { target: { value: 'needle' } });
-    await screen.findByText('src/a.ts');
+    await screen.findByTitle('src/a.ts');
     return m;
   }
 
@@ -124,9 +124,9 @@ describe('FilesRail content results', () => {
     expect(document.querySelector('mark')?.textContent).toBe('NEEDLE');
     expect(screen.getByText(':12')).toBeTruthy();
     expect(screen.queryByText(':0')).toBeNull();
-    fireEvent.click(screen.getByText('src/a.ts'));
+    fireEvent.click(screen.getByTitle('src/a.ts'));
     expect(m.onOpenFile).toHaveBeenCalledWith('src/a.ts', 12);
-    fireEvent.click(screen.getByText('docs/spec.docx'));
+    fireEvent.click(screen.getByTitle('docs/spec.docx'));
     expect(m.onOpenFile).toHaveBeenLastCalledWith('docs/spec.docx', undefined);
     expect(screen.getByTestId('file-grep-doc-note').textContent).toMatch(/opens from the start/);
   });
@@ -186,7 +186,7 @@ describe('FilesRail content results', () => {
     await search(m);
     fireEvent.change(field(), { target: { value: 'needles' } });
     await waitFor(() => expect(m.grep()).toHaveLength(2));
-    expect(screen.getByText('src/a.ts')).toBeTruthy();
+    expect(screen.getByTitle('src/a.ts')).toBeTruthy();
   });
 
   it("drops the previous project's hits when the project changes", async () => {
@@ -201,7 +201,7 @@ describe('FilesRail content results', () => {
     await waitFor(() =>
       expect(m.grep().some((c) => (c.body as { root: string }).root === '/other')).toBe(true),
     );
-    expect(screen.queryByText('src/a.ts')).toBeNull();
+    expect(screen.queryByTitle('src/a.ts')).toBeNull();
   });
 });
 
@@ -214,7 +214,7 @@ describe('FilesRail and a busy server', () => {
     });
     content();
     fireEvent.change(field(), { target: { value: 'needle' } });
-    await screen.findByText('src/a.ts', {}, { timeout: 10_000 });
+    await screen.findByTitle('src/a.ts', {}, { timeout: 10_000 });
     expect(m.grep()).toHaveLength(2);
     expect(screen.queryByTestId('file-grep-error')).toBeNull();
   });
