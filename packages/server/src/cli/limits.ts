@@ -20,3 +20,9 @@ export const RG_HEAP_GROWING_PERCENT = 10;
 export const MAX_GREP_DEADLINE_S = 30;
 /** The shortest: less leaves a search no time to run at all (every answer partial and empty). */
 export const MIN_GREP_DEADLINE_S = 0.1;
+
+/**
+ * How often `trawl serve` and `trawl mcp` check that the process that started them is still there (lifetime.ts):
+ * a second is soon enough for a stale server to let its port go, and costs a few /proc reads.
+ */
+export const PARENT_POLL_MS = 1_000;

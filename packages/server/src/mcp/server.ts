@@ -127,21 +127,31 @@ async function prepareWhenReady(
 }
 
 /**
- * Serves MCP on stdin/stdout until the client closes stdin. stdout carries only protocol messages;
+ * Serves MCP on stdin/stdout until the client closes stdin or `stop` aborts. stdout carries only protocol messages;
  * anything else goes to `log` (stderr). A message the transport refuses (too large, not JSON, not
  * JSON-RPC) is answered with a JSON-RPC error and logged; the server goes on serving.
  */
-export async function serveMcpStdio(options: TrawlMcpOptions, log: (line: string) => void): Promise<void> {
+export async function serveMcpStdio(
+  options: TrawlMcpOptions,
+  log: (line: string) => void,
+  stop?: AbortSignal,
+): Promise<void> {
   const { server, dispose } = await createMcpServer(options, log);
   const transport = new LineTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
+  const closed = new Promise<string>((resolve) => {
+    transport.onclose = () => resolve('stdin closed');
   });
   // connect() chains these with the server's own handlers.
   transport.onerror = (err) => log(err.message);
   await server.connect(transport);
   log(`trawl mcp: serving ${options.root} on stdio`);
-  await closed;
+  // The client closing stdin is the usual end; `stop` (the CLI's: a signal, the client gone) is the other.
+  const stopped = new Promise<string>((resolve) => {
+    if (stop?.aborted) resolve(String(stop.reason));
+    stop?.addEventListener('abort', () => resolve(String(stop.reason)), { once: true });
+  });
+  const reason = await Promise.race([closed, stopped]);
+  log(`trawl mcp: stopping (${reason})`);
   dispose();
   await server.close();
 }

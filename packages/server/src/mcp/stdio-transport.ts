@@ -77,6 +77,8 @@ export class LineTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('error', this.onError);
+    // Closed before the input ended (a signal): stop reading, so an open stdin keeps no process alive.
+    this.input.pause();
     this.drop();
     this.onclose?.();
   }

@@ -2,6 +2,7 @@ import type { EngineChoice } from '@trawl/core/engine';
 import { Option } from 'commander';
 import { dataDirOf } from '../data-dir.js';
 import { UsageError } from '../io.js';
+import { untilStopped } from '../lifetime.js';
 import type { RegisterCommand } from '../program.js';
 import { cliRoot } from '../root.js';
 
@@ -55,6 +56,9 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
       }
       // The MCP SDK takes a while to load; only this command needs it.
       const { serveMcpStdio } = await import('../../mcp/server.js');
+      const lifetime = untilStopped();
+      const stop = new AbortController();
+      void lifetime.stopped.then((reason) => stop.abort(reason));
       await serveMcpStdio(
         {
           root: roots[0]!,
@@ -65,7 +69,9 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
           ...(flags.index ? { indexDataDir: await dataDirOf(flags.dataDir, io) } : {}),
         },
         (line) => io.stderr.write(`${line}\n`),
+        stop.signal,
       );
+      lifetime.dispose();
       setExit(0);
     });
 };

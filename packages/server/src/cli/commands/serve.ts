@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { splitShellWords } from '../../conversations/shell-words.js';
 import { UsageError, write } from '../io.js';
+import { untilStopped } from '../lifetime.js';
 import { MAX_GREP_DEADLINE_S, MIN_GREP_DEADLINE_S } from '../limits.js';
 import type { RegisterCommand } from '../program.js';
 import { cliRoot } from '../root.js';
@@ -158,16 +159,8 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
   if (flags.open && io.stdout.isTTY && !env['CI'])
     opened = openBrowser(server.url, dataDir, server.port, log);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  log('trawl serve: stopping');
+  const reason = await untilStopped().stopped;
+  log(`trawl serve: stopping (${reason})`);
   if (opened) fs.rmSync(opened, { force: true });
   await server.close();
   return 0;
