@@ -6,7 +6,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { api, type Message } from '../api/endpoints.js';
 import { readEventStream } from '../api/stream.js';
+import { CopyButton } from '../ui/CopyButton.js';
 import { StopIcon } from '../ui/icons.js';
+import { Markdown } from './Markdown.js';
 import { MessageText } from './MessageText.js';
 
 export const messagesKey = (conversationId: string) => ['messages', conversationId] as const;
@@ -21,6 +23,15 @@ function AssistantBubble({ conversationId, message }: { conversationId: string; 
     if (!streaming) return;
     const ctl = new AbortController();
     setLive('');
+    // Chunks are painted once a frame: an agent writing thousands of small pieces costs one render per frame.
+    let pending = '';
+    let frame = 0;
+    const flush = () => {
+      frame = 0;
+      const add = pending;
+      pending = '';
+      setLive((t) => t + add);
+    };
     const finish = (m: Message | null) => {
       qc.setQueryData<{ messages: Message[] }>(messagesKey(conversationId), (old) =>
         old && m ? { messages: old.messages.map((x) => (x.id === m.id ? m : x)) } : old,
@@ -32,8 +43,10 @@ function AssistantBubble({ conversationId, message }: { conversationId: string; 
       (e) => {
         try {
           const data = JSON.parse(e.data) as { text?: string; message?: Message; error?: string };
-          if (e.event === 'chunk' && typeof data.text === 'string') setLive((t) => t + data.text);
-          else if (e.event === 'done') finish(data.message ?? null);
+          if (e.event === 'chunk' && typeof data.text === 'string') {
+            pending += data.text;
+            frame ||= requestAnimationFrame(flush);
+          } else if (e.event === 'done') finish(data.message ?? null);
           else if (e.event === 'error') {
             setError(data.error ?? 'the agent failed');
             finish(null);
@@ -46,7 +59,10 @@ function AssistantBubble({ conversationId, message }: { conversationId: string; 
     ).catch((err: Error) => {
       if (err.name !== 'AbortError') setError(err.message);
     });
-    return () => ctl.abort();
+    return () => {
+      ctl.abort();
+      cancelAnimationFrame(frame);
+    };
   }, [conversationId, message.id, streaming, qc]);
 
   const text = streaming ? live : message.text;
@@ -56,8 +72,9 @@ function AssistantBubble({ conversationId, message }: { conversationId: string; 
       data-status={message.status ?? 'done'}
       data-testid="assistant-message"
     >
-      <pre className="assistant-text">{text || (streaming ? '…' : '')}</pre>
+      {text ? <Markdown text={text} final={!streaming} /> : streaming ? <p className="typing">…</p> : null}
       <div className="bubble-foot">
+        {!streaming && text ? <CopyButton text={text} label="Copy reply" /> : null}
         {streaming ? (
           <button
             type="button"

@@ -63,3 +63,29 @@ export const StopIcon = (p: IconProps) => (
     <rect x="4" y="4" width="8" height="8" rx="1" />
   </Svg>
 );
+export const CopyIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="5.5" y="5.5" width="8" height="8" rx="1" />
+    <path d="M10.5 5.5V3.5a1 1 0 0 0-1-1h-6a1 1 0 0 0-1 1v6a1 1 0 0 0 1 1h2" />
+  </Svg>
+);
+export const RetryIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M13 8a5 5 0 1 1-1.5-3.6M13 2.5V5h-2.5" />
+  </Svg>
+);
+export const EditIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M10.5 2.5l3 3-8 8H2.5v-3z" />
+  </Svg>
+);
+export const ArrowDownIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 3v10M4 9l4 4 4-4" />
+  </Svg>
+);
+export const TrashIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />
+  </Svg>
+);
