@@ -163,6 +163,7 @@ process.stdin.on('end', async () => {
   /** Starts a fresh conversation and sends `text`; resolves with the reply's locator. */
   const ask = async (page: Page, text: string) => {
     await page.locator('button.new-conv').click();
+    await page.locator('.thread-empty').waitFor();
     const box = page.getByLabel('Message', { exact: true });
     await box.fill(text);
     await box.press('Enter');
