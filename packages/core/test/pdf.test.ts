@@ -1,8 +1,14 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { type DocSegment, extractDocument, PdfPool, type PdfPoolOptions } from '../src/docs/index.js';
+import {
+  type DocSegment,
+  extractDocument,
+  PDF_CHILD_DATA_HEADROOM_MB,
+  PdfPool,
+  type PdfPoolOptions,
+} from '../src/docs/index.js';
 import { SensitiveFence } from '../src/fence/index.js';
 import { grepFiles } from '../src/grep/index.js';
 import { write } from './fixtures/grep-trees.js';
@@ -271,6 +277,65 @@ describe('the warm PDF pool', () => {
     expect(out.closed).toEqual([]);
     expect(out.pids).toHaveLength(1);
     return vi.waitFor(() => expect(alive(out.pids[0]!)).toBe(false), { timeout: 60_000, interval: 50 });
+  }, 120_000);
+});
+
+describe('PDF child bounds that hold while the thread that owns the pool is blocked', () => {
+  it('a bomb on page 2 is stopped while the sink of page 1 never returns', async () => {
+    // The sink (the grep's match, on the pool's thread) blocks for good on page 1: none of this thread's timers can
+    // run again, so only the child's own watchdog, or the kernel, can stop page 2 from inflating 768 MiB.
+    const script = `
+      const fs = await import('node:fs');
+      const { PdfPool } = await import(${JSON.stringify(new URL('../dist/docs/index.js', import.meta.url).href)});
+      const { pdf } = await import(${JSON.stringify(new URL('./fixtures/office-docs.ts', import.meta.url).href)});
+      const pool = new PdfPool();
+      await pool.warm(128, 200);
+      await pool.extract({ bytes: pdf(['first page'], { bombBytes: 768 * 1024 * 1024 }), heapMb: 128, maxRssMb: 200,
+        maxPages: 10, maxChars: 1000, wallMs: 600_000, sink: () => {
+          fs.writeSync(1, pool.stats().pids[0] + '\\n');
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+        } });`;
+    const owner = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let out = '';
+      owner.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      await vi.waitFor(() => expect(out).toMatch(/^\d+\n/), { timeout: 100_000, interval: 20 });
+      const pid = Number(out.trim());
+      let peakMb = 0;
+      const running = () => {
+        try {
+          const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+          if (/^State:\s+Z/m.test(status)) return false;
+          peakMb = Math.max(peakMb, Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await vi.waitFor(() => expect(running()).toBe(false), { timeout: 100_000, interval: 10 });
+      expect(owner.exitCode).toBeNull(); // the owner is still blocked: it did not end the child
+      // A sample, not the exact peak: the child was stopped near its 200 MiB, nowhere near the bomb's 768.
+      expect(peakMb).toBeLessThan(400);
+    } finally {
+      owner.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('a child runs under the kernel limit on its data, and leaves no core file', async () => {
+    const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].some((p) => fs.existsSync(p));
+    if (!prlimit && process.env['TRAWL_REQUIRE_SYSTEM_DEPS'] === '1')
+      throw new Error('TRAWL_REQUIRE_SYSTEM_DEPS=1 but util-linux prlimit is not installed');
+    const p = pool();
+    await p.warm(128, 200);
+    const limits = fs.readFileSync(`/proc/${p.stats().pids[0]}/limits`, 'utf8');
+    if (!prlimit) return;
+    const data = (128 + 200 + PDF_CHILD_DATA_HEADROOM_MB) * 1024 * 1024;
+    expect(limits).toMatch(new RegExp(`^Max data size\\s+${data}\\s+${data}\\s+bytes`, 'm'));
+    expect(limits).toMatch(/^Max core file size\s+0\s+0\s/m);
   }, 120_000);
 });
 

@@ -7,7 +7,7 @@
  * - `xml.ts`     — streams an XML member through htmlparser2 (XML mode), element names without prefixes.
  * - `docx.ts`, `pptx.ts`, `xlsx.ts` — one format each, segments in document order.
  * - `pdf.ts`, `pdf-pool.ts`, `pdf-child.ts` — PDF through pdf.js in a pool of warm, bounded child processes,
- *   pages labelled `p N`.
+ *   pages labelled `p N`; `pdf-watchdog.ts` — the child's own watchdog thread.
  * - `types.ts`   — segments, the sink, the shared text budget.
  *
  * ```ts

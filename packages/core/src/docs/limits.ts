@@ -37,7 +37,18 @@ export const PDF_CHILD_HEAP_MB = 256;
  * live outside the V8 heap, so the heap flag alone does not bound the process.
  */
 export const PDF_CHILD_MAX_RSS_MB = 512;
-/** PDF: how often the watchdog reads the child's resident set (ms). */
+/**
+ * PDF: the extractor child's own wall-time limit is the document's plus this (ms): the parent's timer normally ends
+ * an overrun first and names it; the child's holds when the parent's thread is too busy to run its timer.
+ */
+export const PDF_CHILD_SELF_GRACE_MS = 250;
+/**
+ * PDF: the kernel's limit on the extractor child's data (RLIMIT_DATA: its writable private memory, what typed
+ * arrays and the heap are made of), as headroom over its heap and RSS ceilings (MiB). A child at rest uses about
+ * 145 MiB of it. Set through util-linux `prlimit` where it is installed; a backstop under both watchdogs.
+ */
+export const PDF_CHILD_DATA_HEADROOM_MB = 256;
+/** PDF: how often the watchdogs (the parent's and the child's own) read the child's resident set (ms). */
 export const PDF_RSS_POLL_MS = 25;
 /**
  * PDF: wall time of one extraction at most (ms), from when a child takes the document, inside whatever deadline

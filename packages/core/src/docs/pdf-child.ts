@@ -1,22 +1,32 @@
-// The PDF extractor child, kept warm by pdf-pool.ts (which spawns it with a V8 heap ceiling and bounds every document
-// with an RSS watchdog and a wall-time limit). It loads pdf.js once, says `{"ready":true}`, then serves documents one
-// at a time from stdin: a header line `{"doc", "bytes", "maxPages", "maxChars"}` followed by that many raw bytes, and
-// possibly `{"stop": doc}` (the caller found its match). For each document it writes one JSON line per page with text
+// The PDF extractor child, kept warm by pdf-pool.ts (which spawns it with a V8 heap ceiling, under a kernel limit on
+// its data where it can, and bounds every document with an RSS watchdog and a wall-time limit). It watches itself
+// too, on a thread of its own (`--max-rss-mb=N`, each document's `wallMs`): the parent's watchdog shares a thread
+// with the parent's work, and may not run while a document balloons. It loads pdf.js once, says `{"ready":true}`,
+// then serves documents one at a time from stdin: a header line `{"doc", "bytes", "maxPages", "maxChars", "wallMs"}`
+// followed by that many raw bytes, and possibly `{"stop": doc}` (the caller found its match). For each document it writes one JSON line per page with text
 // (`{"doc", "page", "text"}`) and then `{"doc", "end": "whole"|"cut"|"stopped"}`, or `{"doc", "error": "parse",
 // "message"}` when the parser rejects the file. The end of stdin (the parent closed it, exited, or died) ends the child
 // at once, mid-document or not: no child outlives the process that started it.
 import './pdf-child-globals.js';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PDF_CHILD_SELF_GRACE_MS, PDF_RSS_POLL_MS } from './limits.js';
+import { startPdfWatchdog } from './pdf-watchdog.js';
 
 interface Header {
   doc: number;
   bytes: number;
   maxPages: number;
   maxChars: number;
+  /** Wall time the parent gave this document (ms). */
+  wallMs: number;
 }
 
 /** A header line longer than this is a broken parent: the child leaves rather than buffer it. */
 const MAX_HEADER_CHARS = 4096;
+
+const maxRssMb = Number(process.argv.find((a) => a.startsWith('--max-rss-mb='))?.slice(13));
+if (!(maxRssMb > 0)) process.exit(2); // a child without its own ceiling is never started
+const watchdog = await startPdfWatchdog(maxRssMb, PDF_RSS_POLL_MS);
 
 let pending: Buffer = Buffer.alloc(0);
 let body: { header: Header; chunks: Buffer[]; got: number } | undefined;
@@ -44,7 +54,10 @@ process.stdin.on('data', (chunk: Buffer) => {
       body = undefined;
       if (busy !== undefined) process.exit(2); // the parent sends one document at a time
       busy = header.doc;
+      // The parent's own timer normally ends an overrun first (and names it a timeout); this one holds when it cannot.
+      watchdog.begin(header.wallMs + PDF_CHILD_SELF_GRACE_MS);
       void extract(header, new Uint8Array(Buffer.concat(chunks))).finally(() => {
+        watchdog.end();
         stopped.delete(header.doc);
         busy = undefined;
       });
@@ -60,7 +73,11 @@ process.stdin.on('data', (chunk: Buffer) => {
     const msg = JSON.parse(line) as Partial<Header> & { stop?: number };
     if (typeof msg.stop === 'number') {
       if (msg.stop === busy) stopped.add(msg.stop);
-    } else if (typeof msg.doc === 'number' && typeof msg.bytes === 'number') {
+    } else if (
+      typeof msg.doc === 'number' &&
+      typeof msg.bytes === 'number' &&
+      typeof msg.wallMs === 'number'
+    ) {
       body = { header: msg as Header, chunks: [], got: 0 };
     } else process.exit(2);
   }

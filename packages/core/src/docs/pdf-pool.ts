@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
+  PDF_CHILD_DATA_HEADROOM_MB,
   PDF_CHILD_START_MS,
   PDF_POOL_DOCS_PER_CHILD,
   PDF_POOL_IDLE_MS,
@@ -12,7 +13,7 @@ import {
 } from './limits.js';
 import type { ExtractResult, SegmentSink } from './types.js';
 
-/** One document's bounds inside a warm child (the heap ceiling is the child's, fixed when it starts). */
+/** One document's bounds inside a warm child (the heap and memory ceilings are the child's, fixed when it starts). */
 export interface PdfJob {
   bytes: Buffer;
   sink: SegmentSink;
@@ -84,16 +85,23 @@ class PdfChild {
 
   constructor(
     readonly heapMb: number,
-    /** The RSS ceiling while it starts (its first requester's), kept for a successor. */
-    readonly startRssMb: number,
+    /** The RSS ceiling: the child's own watchdog's, and this thread's for its documents. */
+    readonly maxRssMb: number,
     /** The pool's generation it belongs to (a closed pool starts no successor for it). */
     readonly generation: number,
     script: string,
     startMs: number,
     private readonly changed: () => void,
   ) {
-    // No environment and no argument but the heap ceiling; documents arrive over stdin.
-    this.proc = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, script], {
+    // No environment and no argument but the ceilings; documents arrive over stdin.
+    const [command, ...args] = [
+      ...kernelLimits(heapMb, maxRssMb),
+      process.execPath,
+      `--max-old-space-size=${heapMb}`,
+      script,
+      `--max-rss-mb=${maxRssMb}`,
+    ];
+    this.proc = spawn(command!, args, {
       stdio: ['pipe', 'pipe', 'ignore'],
       env: {},
       windowsHide: true,
@@ -111,7 +119,7 @@ class PdfChild {
     this.proc.on('error', () => this.died('spawn'));
     this.startTimer = setTimeout(() => this.kill('start'), startMs);
     this.startTimer.unref();
-    this.watch(startRssMb);
+    this.watch(maxRssMb);
     this.hold(false);
   }
 
@@ -124,7 +132,10 @@ class PdfChild {
     for (const h of handles) if (h) on ? h.ref() : h.unref();
   }
 
-  /** Reads the child's resident set every few ms; above `maxRssMb` it is killed (typed arrays live off the V8 heap). */
+  /**
+   * Reads the child's resident set every few ms; above `maxRssMb` it is killed (typed arrays live off the V8 heap).
+   * The child's own watchdog holds the same ceiling when this thread is too busy to run this timer.
+   */
   watch(maxRssMb: number): void {
     clearInterval(this.watchdog);
     this.watchdog = setInterval(() => {
@@ -197,7 +208,8 @@ class PdfChild {
  * more than a document's whole wall-time limit). Started lazily, reused across documents and searches, one document
  * at a time per child, each document under the same bounds a fresh child had: the heap ceiling (the child's V8
  * flag), the RSS watchdog, the wall-time limit (waiting for a child counts against it; a child that is already warm
- * costs nothing), the page and character caps. A child that overruns or dies is killed and replaced, and counts as a
+ * costs nothing), the page and character caps. The memory and time bounds hold whatever this thread is doing: the
+ * child runs its own watchdog thread on the same ceilings, and the kernel limits its data (`kernelLimits`). A child that overruns or dies is killed and replaced, and counts as a
  * skipped document; a child is retired after `docsPerChild` documents, when it grew past `recycleRssMb`, or after
  * `idleMs` idle. Idle children do not keep this process alive, and each ends when its stdin closes — so none outlives
  * the process (or worker thread) that started it.
@@ -229,10 +241,10 @@ export class PdfPool {
     };
   }
 
-  /** Resolves when a child with this heap ceiling is ready (starting one if none is): a caller warms ahead of use. */
+  /** Resolves when a child with these ceilings is ready (starting one if none is): a caller warms ahead of use. */
   async warm(heapMb: number, maxRssMb: number): Promise<void> {
     for (;;) {
-      const child = this.children.find((c) => c.heapMb === heapMb && c.state !== 'dead');
+      const child = this.children.find((c) => fits(c, heapMb, maxRssMb) && c.state !== 'dead');
       if (child?.state === 'idle' || child?.state === 'busy') return;
       if (!child) this.start(heapMb, maxRssMb);
       // Someone waits on the starting child: keep this process alive for it.
@@ -270,18 +282,18 @@ export class PdfPool {
     return this.run(child, job, Math.min(deadline, Date.now() + job.wallMs));
   }
 
-  /** An idle child with the job's heap ceiling, waiting (until `until`) for one to start or free up. */
+  /** An idle child with the job's ceilings, waiting (until `until`) for one to start or free up. */
   private async acquire(job: PdfJob, until: number): Promise<PdfChild | null> {
     for (;;) {
       this.children.splice(0, this.children.length, ...this.children.filter((c) => c.state !== 'dead'));
-      const idle = this.children.find((c) => c.heapMb === job.heapMb && c.state === 'idle');
+      const idle = this.children.find((c) => fits(c, job.heapMb, job.maxRssMb) && c.state === 'idle');
       if (idle) {
         idle.state = 'busy';
         return idle;
       }
-      if (!this.children.some((c) => c.heapMb === job.heapMb && c.state === 'starting')) {
+      if (!this.children.some((c) => fits(c, job.heapMb, job.maxRssMb) && c.state === 'starting')) {
         if (this.children.length >= this.opts.size) {
-          const other = this.children.find((c) => c.heapMb !== job.heapMb && c.state === 'idle');
+          const other = this.children.find((c) => !fits(c, job.heapMb, job.maxRssMb) && c.state === 'idle');
           if (other) this.retire(other);
         }
         if (this.children.length < this.opts.size) this.start(job.heapMb, job.maxRssMb);
@@ -352,7 +364,11 @@ export class PdfPool {
         else answer({ whole: msg.end === 'whole', stopped: msg.end === 'stopped' });
         this.release(child);
       };
-      child.send({ doc, bytes: job.bytes.length, maxPages: job.maxPages, maxChars: job.maxChars }, job.bytes);
+      const wallMs = Math.max(0, until - Date.now());
+      child.send(
+        { doc, bytes: job.bytes.length, maxPages: job.maxPages, maxChars: job.maxChars, wallMs },
+        job.bytes,
+      );
     });
   }
 
@@ -375,7 +391,7 @@ export class PdfPool {
     const i = this.children.indexOf(gone);
     if (i >= 0) this.children.splice(i, 1);
     if (gone.generation === this.generation && this.children.length < this.opts.size)
-      this.start(gone.heapMb, gone.startRssMb);
+      this.start(gone.heapMb, gone.maxRssMb);
     this.armIdle();
     this.notify();
   }
@@ -434,6 +450,38 @@ export function sharedPdfPool(): PdfPool {
  */
 export function closeSharedPdfPool(): Promise<void> {
   return shared?.close() ?? Promise.resolve();
+}
+
+/** A child fits a document when both its ceilings are the document's. */
+function fits(child: PdfChild, heapMb: number, maxRssMb: number): boolean {
+  return child.heapMb === heapMb && child.maxRssMb === maxRssMb;
+}
+
+let prlimit: string | null | undefined;
+
+/**
+ * The command that puts the child under the kernel's limit on its data (RLIMIT_DATA; its heap and typed arrays
+ * live there) and no core file (a core would hold a document's text), or nothing where util-linux `prlimit` is
+ * not installed. `prlimit` sets the limits on itself and execs the child, so the child keeps its pid. Only a system
+ * directory's copy is used: a PATH can name a project's directory first.
+ */
+function kernelLimits(heapMb: number, maxRssMb: number): string[] {
+  if (prlimit === undefined) {
+    prlimit =
+      process.platform !== 'linux'
+        ? null
+        : (['/usr/bin/prlimit', '/bin/prlimit'].find((p) => {
+            try {
+              fs.accessSync(p, fs.constants.X_OK);
+              return true;
+            } catch {
+              return false;
+            }
+          }) ?? null);
+  }
+  if (prlimit === null) return [];
+  const dataBytes = (heapMb + maxRssMb + PDF_CHILD_DATA_HEADROOM_MB) * 1024 * 1024;
+  return [prlimit, `--data=${dataBytes}`, '--core=0', '--'];
 }
 
 /** A process's resident set in MiB (Linux `/proc/<pid>/statm`); null where it cannot be read. */
