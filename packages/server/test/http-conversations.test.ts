@@ -471,3 +471,110 @@ describe("trawl serve --agent: the operator's command, streamed, bounded, stoppa
     });
   });
 });
+
+describe('retry, regenerate and delete', () => {
+  it('runs the agent again on the same wire text; every attempt is kept, the old one marked superseded', async () => {
+    // Fails the first time it sees a message, answers the second: a flaky model.
+    const marker = path.join(tmp, `seen${n++}`);
+    const agent = agentScript(`
+import * as fs from 'node:fs';
+let input = '';
+process.stdin.on('data', (c) => { input += c; });
+process.stdin.on('end', () => {
+  const p = JSON.parse(input);
+  if (!fs.existsSync(${JSON.stringify(marker)})) {
+    fs.writeFileSync(${JSON.stringify(marker)}, '');
+    process.stdout.write('half an answer');
+    process.stderr.write('rate limited\\n');
+    process.exit(2);
+  }
+  process.stdout.write('answer to ' + p.text);
+});
+`);
+    await withTestServer(opts({ agent }), async (s) => {
+      const id = await newConversation(s);
+      const sent = await send(s, id, 'see @main.ts', 'see [attached_file 1] /x/main.ts');
+      const userId = (sent.body['message'] as { id: string }).id;
+      const first = (sent.body['reply'] as { id: string }).id;
+      await stream(s, id, first);
+
+      const again = await json(s, 'POST', `/api/conversations/${id}/messages/${first}/retry`, {});
+      expect(again.status).toBe(201);
+      const second = (again.body['reply'] as { id: string }).id;
+      expect(again.body['replaces']).toBe(first);
+      expect(replyText(await stream(s, id, second))).toBe('answer to see [attached_file 1] /x/main.ts');
+
+      const list = (await json(s, 'GET', `/api/conversations/${id}/messages`)).body['messages'] as Msg[];
+      expect(list.map((m) => [m['role'], m['status'] ?? null, m['superseded_by'] ?? null])).toEqual([
+        ['user', null, null],
+        ['assistant', 'failed', second],
+        ['assistant', 'done', null],
+      ]);
+      expect(list[1]).toMatchObject({
+        text: 'half an answer',
+        reply_to: userId,
+        error: { code: 'agent_failed' },
+      });
+      expect(list[2]).toMatchObject({ reply_to: userId });
+
+      // Only the latest reply runs again; a superseded or unknown one does not.
+      const stale = await json(s, 'POST', `/api/conversations/${id}/messages/${first}/retry`, {});
+      expect(stale.status).toBe(404);
+      const user = await json(s, 'POST', `/api/conversations/${id}/messages/${userId}/retry`, {});
+      expect(user.body['code']).toBe('unknown_message');
+      // Regenerate after a finished reply: a third attempt, the second kept.
+      const third = await json(s, 'POST', `/api/conversations/${id}/messages/${second}/retry`, {});
+      expect(third.status).toBe(201);
+      await stream(s, id, (third.body['reply'] as { id: string }).id);
+      const after = (await json(s, 'GET', `/api/conversations/${id}/messages`)).body['messages'] as Msg[];
+      expect(after.filter((m) => !m['superseded_by']).map((m) => m['role'])).toEqual(['user', 'assistant']);
+      expect(after).toHaveLength(4);
+    });
+  });
+
+  it('refuses to run again while a reply is being written, and only the latest reply', async () => {
+    const agent = agentScript(`process.stdout.write('x'); setInterval(() => {}, 1000);`);
+    await withTestServer(opts({ agent }), async (s) => {
+      const id = await newConversation(s);
+      const sent = await send(s, id, 'go');
+      const mid = (sent.body['reply'] as { id: string }).id;
+      const busy = await json(s, 'POST', `/api/conversations/${id}/messages/${mid}/retry`, {});
+      expect([busy.status, busy.body['code']]).toEqual([409, 'reply_in_progress']);
+      await json(s, 'POST', `/api/conversations/${id}/messages/${mid}/stop`, {});
+      await stream(s, id, mid);
+      const next = await send(s, id, 'second');
+      await json(
+        s,
+        'POST',
+        `/api/conversations/${id}/messages/${(next.body['reply'] as { id: string }).id}/stop`,
+        {},
+      );
+      const old = await json(s, 'POST', `/api/conversations/${id}/messages/${mid}/retry`, {});
+      expect([old.status, old.body['code']]).toEqual([409, 'not_latest_reply']);
+    });
+  });
+
+  it('deletes a conversation, its files and a reply being written; an unknown id is 404', async () => {
+    const agent = agentScript(`process.stdout.write('x'); setInterval(() => {}, 1000);`);
+    const dataDir = path.join(tmp, `data${n++}`);
+    await withTestServer(opts({ agent }, dataDir), async (s) => {
+      const id = await newConversation(s);
+      const sent = await send(s, id, 'go');
+      const mid = (sent.body['reply'] as { id: string }).id;
+      const del = await json(s, 'DELETE', `/api/conversations/${id}`);
+      expect([del.status, del.body['deleted']]).toEqual([200, true]);
+      // The stopped run's last write finds no conversation: the stream ends and no file comes back.
+      await fetch(`${s.origin}/api/conversations/${id}/messages/${mid}/stream`, {
+        headers: { authorization: `Bearer ${s.token}` },
+      }).then((r) => r.text());
+      const list = (await json(s, 'GET', '/api/conversations')).body['conversations'] as Msg[];
+      expect(list.map((c) => c['id'])).not.toContain(id);
+      expect((await json(s, 'DELETE', `/api/conversations/${id}`)).status).toBe(404);
+      expect((await json(s, 'GET', `/api/conversations/${id}/messages`)).status).toBe(404);
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fs.readdirSync(path.join(dataDir, CONVERSATIONS_DIR)).filter((f) => !f.endsWith('.tmp'))).toEqual(
+      [],
+    );
+  });
+});

@@ -3,7 +3,7 @@ import type { ServerContext } from '../http/context.js';
 import { type AgentCommand, type AgentEnd, runAgent } from './agent.js';
 import { type AgentPayload, knownRoots, previewText, readAttachments } from './attachments.js';
 import { AGENT_MAX_RUNNING } from './limits.js';
-import type { ConversationStore } from './store.js';
+import { type ConversationStore, UnknownConversationError } from './store.js';
 import type { Message, MessageMeta } from './types.js';
 
 /** What a reply stream carries: text as it comes, then exactly one `done` or `error`. */
@@ -15,6 +15,8 @@ export type ReplyEvent =
 interface Run {
   conversationId: string;
   messageId: string;
+  /** The user message being answered. */
+  replyTo: string;
   text: string;
   listeners: Set<(e: ReplyEvent) => void>;
   stopRequested: boolean;
@@ -64,7 +66,7 @@ export class Replies {
   async start(
     conversationId: string,
     project: string | null,
-    user: { wire: string; meta: MessageMeta },
+    user: { id: string; wire: string; meta: MessageMeta },
   ): Promise<string> {
     const messageId = randomUUID();
     await this.o.store.append(conversationId, {
@@ -75,11 +77,13 @@ export class Replies {
       meta: {},
       at: new Date().toISOString(),
       status: 'streaming',
+      reply_to: user.id,
     });
     let resolveFinished!: () => void;
     const run: Run = {
       conversationId,
       messageId,
+      replyTo: user.id,
       text: '',
       listeners: new Set(),
       stopRequested: false,
@@ -106,7 +110,7 @@ export class Replies {
   private async produce(
     run: Run,
     project: string | null,
-    user: { wire: string; meta: MessageMeta },
+    user: { id: string; wire: string; meta: MessageMeta },
     emit: (text: string) => void,
   ): Promise<AgentEnd> {
     const roots = await knownRoots(this.o.ctx, project);
@@ -139,12 +143,15 @@ export class Replies {
       meta: {},
       at: new Date().toISOString(),
       status,
+      reply_to: run.replyTo,
       ...(failure ? { error: failure } : {}),
     };
     try {
       message = await this.o.store.append(run.conversationId, message);
     } catch (err) {
-      this.o.ctx.log(`trawl serve: could not store reply ${run.messageId}: ${(err as Error).message}`);
+      // A conversation deleted while its reply ran has nowhere to keep it, as intended.
+      if (!(err instanceof UnknownConversationError))
+        this.o.ctx.log(`trawl serve: could not store reply ${run.messageId}: ${(err as Error).message}`);
     }
     this.o.ctx.audit.record({
       operation: 'agent_run',

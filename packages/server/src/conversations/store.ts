@@ -20,6 +20,13 @@ export class ConversationFullError extends Error {
     super('this conversation is full; start a new one');
   }
 }
+/** The conversation is not (or no longer) in the store. */
+export class UnknownConversationError extends Error {
+  readonly code = 'unknown_conversation';
+  constructor() {
+    super('no such conversation');
+  }
+}
 /** One conversation more than the store keeps. */
 export class TooManyConversationsError extends Error {
   readonly code = 'too_many_conversations';
@@ -105,6 +112,20 @@ export class ConversationStore {
     return next;
   }
 
+  /**
+   * Deletes a conversation: its meta and its messages. False for an unknown id. An append still queued for it (a
+   * reply finishing) then finds no conversation and writes nothing.
+   */
+  async remove(id: string): Promise<boolean> {
+    if (!(await this.get(id))) return false;
+    (await this.index()).delete(id);
+    await this.serial(id, async () => {
+      await fs.promises.rm(path.join(this.dir, `${id}.json`), { force: true });
+      await fs.promises.rm(this.messagesFile(id), { force: true });
+    });
+    return true;
+  }
+
   /** The conversation's messages in order (the last record of each id), or undefined for an unknown id. */
   async messages(id: string): Promise<Message[] | undefined> {
     if (!(await this.get(id))) return undefined;
@@ -141,6 +162,8 @@ export class ConversationStore {
     };
     const line = `${JSON.stringify(stored)}\n`;
     await this.serial(id, async () => {
+      // Deleted meanwhile: a file created now would outlive its conversation.
+      if (!(await this.index()).has(id)) throw new UnknownConversationError();
       const file = this.messagesFile(id);
       const handle = await fs.promises.open(
         file,

@@ -45,4 +45,11 @@ export interface Message {
   status?: MessageStatus;
   /** Why a reply failed (assistant messages with status `failed`). */
   error?: { code: string; error: string };
+  /** A reply: the id of the user message it answers (its wire text and meta are what the agent was sent). */
+  reply_to?: string;
+  /**
+   * A reply another attempt replaced (retry or regenerate): the id of the attempt that replaced it. Every attempt is
+   * kept; the workbench shows the latest.
+   */
+  superseded_by?: string;
 }

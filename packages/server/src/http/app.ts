@@ -29,10 +29,11 @@ const GET_ROUTES = [
 const OTHER_ROUTES: ReadonlyArray<[string, string]> = [
   ['/api/projects/open', 'POST'],
   ['/api/conversations', 'GET, HEAD, POST'],
-  ['/api/conversations/:id', 'PATCH'],
+  ['/api/conversations/:id', 'PATCH, DELETE'],
   ['/api/conversations/:id/messages', 'GET, HEAD, POST'],
   ['/api/conversations/:id/messages/:mid/stream', 'GET, HEAD'],
   ['/api/conversations/:id/messages/:mid/stop', 'POST'],
+  ['/api/conversations/:id/messages/:mid/retry', 'POST'],
   ['/api/file-grep', 'POST'],
 ];
 /** The one route whose body may exceed the general limit: a message carries up to 100 000 characters twice. */
@@ -90,10 +91,12 @@ export function createApp(options: AppOptions): Hono {
   app.get('/api/conversations', conv.list);
   app.post('/api/conversations', conv.create);
   app.patch('/api/conversations/:id', conv.rename);
+  app.delete('/api/conversations/:id', conv.remove);
   app.get('/api/conversations/:id/messages', conv.messages);
   app.post('/api/conversations/:id/messages', conv.send);
   app.get('/api/conversations/:id/messages/:mid/stream', conv.stream);
   app.post('/api/conversations/:id/messages/:mid/stop', conv.stop);
+  app.post('/api/conversations/:id/messages/:mid/retry', conv.retry);
   const notAllowed = (allow: string) => (c: Context) => {
     c.header('Allow', allow);
     return c.json({ error: 'method not allowed', code: 'method_not_allowed' }, 405);

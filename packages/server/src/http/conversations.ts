@@ -13,6 +13,7 @@ import {
   ConversationFullError,
   type ConversationStore,
   TooManyConversationsError,
+  UnknownConversationError,
 } from '../conversations/store.js';
 import type { Message } from '../conversations/types.js';
 import type { ServerContext } from './context.js';
@@ -227,7 +228,11 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         }
         throw err;
       }
-      const replyId = await replies.start(id, conversation.project, { wire: b.value.wire, meta });
+      const replyId = await replies.start(id, conversation.project, {
+        id: message.id,
+        wire: message.wire,
+        meta,
+      });
       ctx.audit.record({
         operation: OP,
         outcome: 'allowed',
@@ -294,6 +299,77 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         }
         sub.unsubscribe();
       });
+    },
+
+    /**
+     * Runs the agent again on what the conversation's latest reply answered (its user message's wire text and
+     * meta): Retry after a failure or a stop, Regenerate after a finished reply. The new attempt is a new reply; the
+     * old one is kept, marked `superseded_by` it.
+     */
+    async retry(c: Context) {
+      const OP = 'message_retry';
+      const id = c.req.param('id') ?? '';
+      const mid = c.req.param('mid') ?? '';
+      const conversation = await store.get(id);
+      if (!conversation) return unknownConversation(c);
+      const all = (await store.messages(id)) ?? [];
+      const current = all.filter((m) => !m.superseded_by);
+      const at = current.findIndex((m) => m.id === mid && m.role === 'assistant');
+      if (at < 0) return unknownMessage(c);
+      if (at !== current.length - 1) {
+        return c.json({ error: 'only the latest reply can be run again', code: 'not_latest_reply' }, 409);
+      }
+      if (replies.busy(id)) {
+        return c.json(
+          { error: 'a reply is still being written; stop it first', code: 'reply_in_progress' },
+          409,
+        );
+      }
+      if (replies.full()) {
+        return c.json(
+          { error: 'too many replies are being written; retry shortly', code: 'agent_busy' },
+          429,
+        );
+      }
+      const old = settled(current[at]!, replies);
+      const user =
+        current.find((m) => m.id === old.reply_to && m.role === 'user') ??
+        current
+          .slice(0, at)
+          .reverse()
+          .find((m) => m.role === 'user');
+      if (!user) return c.json({ error: 'this reply answers no message', code: 'unknown_message' }, 404);
+      let replyId: string;
+      try {
+        replyId = await replies.start(id, conversation.project, user);
+        await store.append(id, { ...old, superseded_by: replyId });
+      } catch (err) {
+        if (err instanceof ConversationFullError) return c.json({ error: err.message, code: err.code }, 413);
+        if (err instanceof UnknownConversationError) return unknownConversation(c);
+        throw err;
+      }
+      ctx.audit.record({
+        operation: OP,
+        outcome: 'allowed',
+        resources: `conversation=${id} message=${user.id} replaces=${old.id} reply=${replyId}`,
+      });
+      return c.json({ reply: { id: replyId }, replaces: old.id }, 201);
+    },
+
+    /** Deletes a conversation; a reply being written for it is stopped first. */
+    async remove(c: Context) {
+      const id = c.req.param('id') ?? '';
+      const conversation = await store.get(id);
+      if (!conversation) return unknownConversation(c);
+      const running = (await store.messages(id))?.find((m) => m.status === 'streaming');
+      if (running) replies.stop(id, running.id);
+      await store.remove(id);
+      ctx.audit.record({
+        operation: 'conversation_delete',
+        outcome: 'allowed',
+        resources: `conversation=${id}`,
+      });
+      return c.json({ deleted: true });
     },
 
     async stop(c: Context) {
