@@ -6,8 +6,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, type Conversation, type Message } from './api/endpoints.js';
 import { type AttachRequest, Composer, type Outgoing } from './composer/Composer.js';
+import { noteRecent } from './composer/recent.js';
 import { FilesRail } from './files/FilesRail.js';
 import { FileViewer } from './files/FileViewer.js';
+import { QuickOpen } from './files/QuickOpen.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';
 import { Sidebar } from './Sidebar.js';
 import { messagesKey, Thread } from './thread/Thread.js';
@@ -36,6 +38,7 @@ export function App() {
   const [reveal, setReveal] = useState<{ rel: string; n: number } | null>(null);
   const [pane, setPane] = useState<Pane>('thread');
   const [attach, setAttach] = useState<AttachRequest | null>(null);
+  const [quickOpen, setQuickOpen] = useState(false);
 
   const list = convs.data?.conversations ?? [];
   const active: Conversation | undefined = list.find((c) => c.id === activeId) ?? list[0];
@@ -91,6 +94,24 @@ export function App() {
     void renamed.then(() => qc.invalidateQueries({ queryKey: ['conversations'] }));
   };
 
+  // Ctrl+P (⌘P on a Mac) opens quick open over the project, as in an editor; the browser's print stays on the menu.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'p') {
+        e.preventDefault();
+        if (project) setQuickOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [project]);
+
+  /** Shows a project file in the viewer and remembers it among the project's recent files. */
+  const showFile = (rel: string, line?: number) => {
+    setViewer(line ? { rel, line } : { rel });
+    noteRecent(project, dirFullPath(rel, project));
+  };
+
   const openFolder = (abs: string) => {
     const rel = makeRelative(abs, project);
     if (rel === abs && abs !== project) return;
@@ -100,7 +121,7 @@ export function App() {
   const openFile = (abs: string, line?: number) => {
     const rel = makeRelative(abs, project);
     if (rel === abs) return;
-    setViewer(line ? { rel, line } : { rel });
+    showFile(rel, line);
   };
 
   // "Add to message" in the Files rail: the composer inserts the token; at narrow widths the thread pane shows it.
@@ -180,10 +201,21 @@ export function App() {
         reveal={reveal}
         onAttach={active ? attachToMessage : undefined}
         onOpenFile={(rel, line) => {
-          setViewer(line ? { rel, line } : { rel });
+          showFile(rel, line);
           setPane('thread');
         }}
       />
+      {quickOpen && project ? (
+        <QuickOpen
+          project={project}
+          onClose={() => setQuickOpen(false)}
+          onOpen={(rel) => {
+            setQuickOpen(false);
+            showFile(rel);
+            setPane('thread');
+          }}
+        />
+      ) : null}
     </div>
   );
 }

@@ -99,15 +99,18 @@ describe.runIf(CHROMIUM)('search surfaces end to end', () => {
 
   /** What each option shows: its name, its (dim) directory and the characters marked. */
   const optionRows = (page: Page) =>
-    page.getByRole('option').evaluateAll((els) =>
-      els.map((el) => ({
-        name: el.querySelector('.row-name')?.textContent ?? '',
-        dir: el.querySelector('.row-dir')?.textContent ?? '',
-        dirShown: (el.querySelector('.row-dir') as HTMLElement | null)?.offsetWidth ?? 0,
-        marked: [...el.querySelectorAll('.row-name mark')].map((m) => m.textContent).join(''),
-        type: el.querySelector('svg')?.getAttribute('data-file-type') ?? '',
-      })),
-    );
+    page
+      .getByRole('listbox', { name: 'Files and folders' })
+      .getByRole('option')
+      .evaluateAll((els) =>
+        els.map((el) => ({
+          name: el.querySelector('.row-name')?.textContent ?? '',
+          dir: el.querySelector('.row-dir')?.textContent ?? '',
+          dirShown: (el.querySelector('.row-dir') as HTMLElement | null)?.offsetWidth ?? 0,
+          marked: [...el.querySelectorAll('.row-name mark')].map((m) => m.textContent).join(''),
+          type: el.querySelector('svg')?.getAttribute('data-file-type') ?? '',
+        })),
+      );
 
   for (const width of [1280, 390]) {
     it(`picker rows read name first, the directory cut from its start, the match marked (${width} px)`, async () => {
@@ -167,6 +170,139 @@ describe.runIf(CHROMIUM)('search surfaces end to end', () => {
     // the marked match lies inside the visible preview box
     expect(mark!.x + mark!.width).toBeLessThanOrEqual(preview!.x + preview!.width);
     if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'rail-content-hit.png') });
+    await context.close();
+  }, 120_000);
+  it('the best match sits nearest the caret and is announced first; Up moves to the second, drawn above it', async () => {
+    const { context, page } = await open(1280);
+    const box = page.getByLabel('Message', { exact: true });
+    await box.click();
+    await box.pressSequentially('@widget');
+    await page.locator('[role="option"][aria-posinset="2"]').waitFor();
+    const best = page.locator('[role="option"][aria-posinset="1"]');
+    expect(await best.getAttribute('aria-selected')).toBe('true');
+    const setsize = Number(await best.getAttribute('aria-setsize'));
+    expect(setsize).toBeGreaterThan(2);
+    const area = (await box.boundingBox())!;
+    const bestBox = (await best.boundingBox())!;
+    const secondBox = (await page.locator('[role="option"][aria-posinset="2"]').boundingBox())!;
+    expect(bestBox.y).toBeGreaterThan(secondBox.y); // nearest the composer, below the rest
+    const lowest = await page
+      .locator('[role="option"][aria-posinset]')
+      .evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom)));
+    expect(bestBox.y + bestBox.height).toBe(lowest); // no row is drawn between it and the composer
+    expect(area.y).toBeGreaterThan(lowest);
+    await box.press('ArrowUp');
+    const active = await box.getAttribute('aria-activedescendant');
+    expect(await page.locator(`[id="${active}"]`).getAttribute('aria-posinset')).toBe('2');
+    // the textarea is the combobox that owns the list
+    expect(await box.getAttribute('role')).toBe('combobox');
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    await context.close();
+  }, 120_000);
+
+  it('an Enter pressed before the answer arrives picks the first row of that answer', async () => {
+    const { context, page } = await open(1280);
+    // Hold the name search until the Enter has been pressed: the answer arrives strictly after the key.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let asked!: () => void;
+    const askedFor = new Promise<void>((r) => (asked = r));
+    await page.route('**/api/file-search?*', async (route) => {
+      if (new URL(route.request().url()).searchParams.get('q') === 'Butto') {
+        asked();
+        await released;
+      }
+      await route.continue();
+    });
+    const box = page.getByLabel('Message', { exact: true });
+    await box.click();
+    await box.pressSequentially('see @Butto');
+    await box.press('Enter');
+    await askedFor;
+    release();
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('textarea') as HTMLTextAreaElement).value ===
+        'see @src/components/Button.tsx ',
+    );
+    await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+    await context.close();
+  }, 120_000);
+
+  it('Enter on no match sends nothing: the unresolved @query stays in the box', async () => {
+    const { context, page } = await open(1280);
+    const bodies: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/messages$/.test(r.url())) bodies.push(r.postData() ?? '');
+    });
+    const box = page.getByLabel('Message', { exact: true });
+    await box.click();
+    await box.pressSequentially('hello @zzzqqq');
+    await page
+      .getByRole('status')
+      .getByText(/No matching files/)
+      .waitFor();
+    await box.press('Enter');
+    await box.pressSequentially(' more');
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && /\/messages$/.test(r.url()));
+    await box.press('Enter');
+    await sent;
+    expect(bodies).toHaveLength(1);
+    expect(JSON.parse(bodies[0]!).text).toBe('hello @zzzqqq more');
+    await context.close();
+  }, 120_000);
+
+  it('./ completion attaches the file it completes, and a bare @ then offers it as recent', async () => {
+    const { context, page } = await open(1280);
+    const box = page.getByLabel('Message', { exact: true });
+    await box.click();
+    await box.pressSequentially('./src/ma');
+    await option(page, 'main.ts').waitFor();
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('@src/main.ts ');
+    await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+    await box.fill('');
+    await box.pressSequentially('@');
+    await page
+      .getByRole('status')
+      .getByText(/Recent files/)
+      .waitFor();
+    const recent = await optionRows(page);
+    expect(recent.map((r) => `${r.dir}${r.name}`)).toEqual(['src/main.ts']);
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('@src/main.ts ');
+    await context.close();
+  }, 120_000);
+
+  it('Ctrl+P opens quick open over the project; Enter opens the file in the viewer', async () => {
+    const { context, page } = await open(1280);
+    await page.keyboard.press('Control+P');
+    const field = page.getByRole('combobox', { name: 'Go to file' });
+    await field.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Go to file');
+    await field.pressSequentially('Butt');
+    await page
+      .getByRole('dialog', { name: 'Go to file' })
+      .locator('.row-name', { hasText: 'Button.tsx' })
+      .waitFor();
+    await page
+      .getByRole('dialog')
+      .getByRole('status')
+      .getByText(/1 file/)
+      .waitFor();
+    await field.press('Enter');
+    await page.getByRole('region', { name: 'File src/components/Button.tsx' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    if (SCREENSHOTS) {
+      await page.keyboard.press('Control+P');
+      await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('schem');
+      await page
+        .getByRole('dialog')
+        .getByRole('status')
+        .getByText(/2 files/)
+        .waitFor();
+      await page.screenshot({ path: path.join(DOCS, 'quick-open.png') });
+    }
     await context.close();
   }, 120_000);
 });

@@ -46,9 +46,15 @@ export const api = {
   projects: (signal?: AbortSignal) => getJson<{ projects: Project[] }>('/api/projects', signal),
   openProject: (project: string) => sendJson<{ project: Project }>('POST', '/api/projects/open', { project }),
 
-  fileSearch: (q: string, project: string | undefined, signal?: AbortSignal, limit?: number) =>
+  fileSearch: (
+    q: string,
+    project: string | undefined,
+    signal?: AbortSignal,
+    limit?: number,
+    kinds?: 'all' | 'files' | 'dirs',
+  ) =>
     getJson<{ results: FileRow[]; root?: string; truncated?: boolean }>(
-      `/api/file-search?${qs({ q, project, limit })}`,
+      `/api/file-search?${qs({ q, project, limit, kinds })}`,
       signal,
     ),
   pathComplete: (project: string, dir: string, q: string, signal?: AbortSignal) =>

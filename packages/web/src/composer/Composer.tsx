@@ -6,7 +6,7 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { MENTION_AT_CARET, PATH_AT_CARET, replaceTokenAtCaret } from '../tokens/caret.js';
 import { removeMention } from '../tokens/mentions.js';
-import { buildFileLabels } from '../tokens/paths.js';
+import { buildFileLabels, makeRelative } from '../tokens/paths.js';
 import {
   type Attachment,
   attachmentToken,
@@ -19,6 +19,7 @@ import {
 import { CloseIcon, FileIcon, FolderIcon, SendIcon } from '../ui/icons.js';
 import { loadDraft, saveDraft } from './drafts.js';
 import { Picker } from './Picker.js';
+import { noteRecent } from './recent.js';
 import { modeFor, usePicker } from './usePicker.js';
 
 export interface Outgoing {
@@ -60,6 +61,9 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
   const [sending, setSending] = useState(false);
   const [attachNote, setAttachNote] = useState<string | null>(null);
   const appliedAttach = useRef(attach?.n ?? 0);
+  // An Enter (or Tab) pressed while the @ search for this query was still debouncing or running: the query it was
+  // pressed for, honoured with the first row once that query's answer is on screen.
+  const [heldEnter, setHeldEnter] = useState<string | null>(null);
   const pendingCaret = useRef<number | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
@@ -111,20 +115,40 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
   const choose = (index: number) => {
     const pick = picker.pickAt(index);
     if (!pick || !picker.mode) return;
-    if (picker.mode.kind === 'mention' && attachmentToken(pick) === null) {
+    // A file completed with `./` is attached as an @ token, the way a picked mention is; a folder continues.
+    const attachPath = picker.mode.kind === 'path' && pick.kind === 'file';
+    const rel = attachPath ? makeRelative(pick.path, picker.root) : pick.rel;
+    const mentions = picker.mode.kind === 'mention' || (attachPath && rel !== pick.path);
+    const attached = { kind: pick.kind, rel };
+    if (mentions && attachmentToken(attached) === null) {
       // The token would read back as something else (a space or @ in the name): say so, insert nothing.
       setDismissed(true);
-      setAttachNote(cannotAttach([pick.rel]));
+      setAttachNote(cannotAttach([rel]));
       return;
     }
     const re = picker.mode.kind === 'path' ? PATH_AT_CARET : MENTION_AT_CARET;
-    const r = replaceTokenAtCaret(text, caret, re, pick.insert);
-    if (picker.mode.kind === 'mention' && pick.kind === 'file') {
-      setPicked((p) => [...p.filter((x) => x.rel !== pick.rel), { rel: pick.rel, path: pick.path }]);
+    const insert = mentions && attachPath ? `@${rel} ` : pick.insert;
+    const r = replaceTokenAtCaret(text, caret, re, insert);
+    if (mentions && pick.kind === 'file') {
+      setPicked((p) => [...p.filter((x) => x.rel !== rel), { rel, path: pick.path }]);
+      noteRecent(project, pick.path);
     }
     pendingCaret.current = r.caret;
     update(r.value, r.caret);
   };
+
+  // The held Enter, once its query's rows are the ones on screen: the row the person would have seen first.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the picker's answer changes
+  useEffect(() => {
+    if (heldEnter === null) return;
+    if (!picker.open || picker.mode?.kind !== 'mention' || picker.live !== heldEnter) {
+      setHeldEnter(null);
+      return;
+    }
+    if (!picker.current) return;
+    setHeldEnter(null);
+    if (picker.rows.length > 0) choose(0);
+  }, [heldEnter, picker.open, picker.live, picker.current, picker.rows]);
 
   const send = async () => {
     if (sending || busy || text.trim() === '') return;
@@ -161,13 +185,25 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
         return;
       }
       if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+        const mention = picker.mode?.kind === 'mention';
+        if (mention && !picker.current) {
+          // Still debouncing or searching this query: hold the key until its answer arrives.
+          e.preventDefault();
+          setHeldEnter(picker.live);
+          return;
+        }
         if (picker.rows.length > 0) {
           e.preventDefault();
           choose(picker.selected);
           return;
         }
+        if (mention) {
+          // Nothing matches: an unresolved `@query` is never sent by the key that was meant to pick it.
+          e.preventDefault();
+          return;
+        }
         if (!picker.releasesKeys) {
-          // Still debouncing or searching: a half-typed mention is never sent.
+          // Still debouncing or searching: a half-typed path is never sent.
           e.preventDefault();
           return;
         }
@@ -247,6 +283,10 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
             }
             value={text}
             rows={3}
+            // The ARIA combobox pattern: the textarea owns the picker's listbox while it is open.
+            role="combobox"
+            aria-expanded={picker.open}
+            aria-haspopup="listbox"
             aria-controls={picker.open ? listId : undefined}
             aria-autocomplete="list"
             aria-activedescendant={activeId}

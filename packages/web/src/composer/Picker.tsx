@@ -14,6 +14,8 @@ const STATUS_TEXT: Record<string, string> = {
   'no-matches': 'No matches',
   outside: 'That path ends up outside the project · Enter sends',
   empty: 'No matching files · Enter sends',
+  'empty-mention': 'No matching files · Esc closes, then Enter sends it as text',
+  recent: 'Recent files · type 2+ characters to search',
 };
 
 export function Picker({
@@ -36,6 +38,8 @@ export function Picker({
   let statusText = '';
   if (status.kind === 'rows') statusText = `${rows.length} ${rows.length === 1 ? 'match' : 'matches'}`;
   else if (status.kind === 'error') statusText = '';
+  else if (status.kind === 'empty' && picker.mode?.kind === 'mention')
+    statusText = STATUS_TEXT['empty-mention']!;
   else statusText = STATUS_TEXT[status.kind] ?? '';
 
   return (
@@ -57,6 +61,9 @@ export function Picker({
               role="option"
               tabIndex={-1}
               aria-selected={i === selected}
+              // Rank order: the best row is 1 and sits nearest the composer; Up moves to 2 (the list grows upward).
+              aria-posinset={i + 1}
+              aria-setsize={rows.length}
               data-kind={kind}
               data-index={i}
               title={r.path}
@@ -80,7 +87,9 @@ export function Picker({
                 />
               </span>
               <span className="picker-meta">
-                {kind === 'dir' ? 'folder' : formatSize(r.size)} · {formatAge(r.mtime)}
+                {r.size < 0
+                  ? 'recent'
+                  : `${kind === 'dir' ? 'folder' : formatSize(r.size)} · ${formatAge(r.mtime)}`}
               </span>
             </div>
           );

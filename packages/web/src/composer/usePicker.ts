@@ -5,11 +5,12 @@
  * composer's textarea keeps focus the whole time.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { api, type FileRow } from '../api/endpoints.js';
 import { matchMentionToken, matchPathToken, splitPathToken } from '../tokens/caret.js';
 import { makeRelative } from '../tokens/paths.js';
 import { useDebounced } from '../ui/useDebounced.js';
+import { loadRecent } from './recent.js';
 
 /** Keystrokes within this window make one request (the study's 200 ms). */
 export const PICKER_DEBOUNCE_MS = 200;
@@ -53,6 +54,7 @@ export function selectionFor(
 
 export type PickerStatus =
   | { kind: 'rows' }
+  | { kind: 'recent' }
   | { kind: 'type-more' }
   | { kind: 'searching' }
   | { kind: 'no-matches' }
@@ -95,21 +97,26 @@ export function usePicker(mode: PickerMode | null, project: string) {
 
   const q = isPath ? path : mention;
   const ready = isPath || live.length >= MIN_MENTION_CHARS;
+  // A bare `@` offers the files recently attached or opened in this project, read when it opens.
+  const bare = open && !isPath && live === '';
+  const recent = useMemo(() => (bare ? loadRecent(project) : []), [bare, project]);
   const data = q.data;
-  const rows: FileRow[] = open && ready && data ? data.results : [];
-  const root = data?.root ?? '';
+  const rows: FileRow[] = bare ? recent : open && ready && data ? data.results : [];
+  const root = bare ? project : (data?.root ?? '');
   const settled = ready && debounced === live && !q.isFetching && (data !== undefined || q.isError);
+  const rowsFor = bare ? '' : open && ready && data ? ('q' in data ? data.q : data.dir) : '';
 
   const [selected, setSelected] = useState(0);
   // A new result set selects its best row again; arrow moves do not reset it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a new result set only
   useEffect(() => {
     setSelected(0);
-  }, [data, open]);
+  }, [data, open, bare]);
   const sel = Math.min(selected, Math.max(0, rows.length - 1));
 
   let status: PickerStatus;
-  if (settled && q.isError) status = { kind: 'error', message: (q.error as Error).message };
+  if (bare && rows.length > 0) status = { kind: 'recent' };
+  else if (settled && q.isError) status = { kind: 'error', message: (q.error as Error).message };
   else if (rows.length > 0) status = { kind: 'rows' };
   else if (!ready) status = { kind: 'type-more' };
   else if (q.isFetching) status = { kind: 'searching' };
@@ -138,7 +145,11 @@ export function usePicker(mode: PickerMode | null, project: string) {
     open,
     mode,
     /** The query or token the rows on screen answer (they may trail the live text while the next one runs). */
-    rowsFor: open && ready && data ? ('q' in data ? data.q : data.dir) : '',
+    rowsFor,
+    /** What the user has typed now (the query or token the rows should answer). */
+    live,
+    /** The rows on screen answer what is typed now and no search is pending: what Enter would pick is final. */
+    current: bare || (settled && (isPath || rowsFor === live)),
     rows,
     root,
     selected: sel,

@@ -101,12 +101,12 @@ describe('Composer — ./ path completion', () => {
     expect(pc().map((c) => c.params.get('dir'))).toEqual(['./']);
   });
 
-  it('inserts a plain relative path for a file, not an @-mention chip', async () => {
+  it('attaches a file it completes: the path becomes an @ token with a chip', async () => {
     const { type, box } = setup();
     type('read ./rea');
     fireEvent.mouseDown(await findOption('readme.md'));
-    expect(box.value).toBe('read ./readme.md ');
-    expect(screen.getByTestId('preview-strip').hidden).toBe(true);
+    expect(box.value).toBe('read @readme.md ');
+    expect(screen.getByTestId('preview-strip').hidden).toBe(false);
   });
 
   it('Tab accepts the highlighted row', async () => {

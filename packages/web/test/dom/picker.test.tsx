@@ -146,10 +146,13 @@ describe('the @ picker', () => {
     expect(box.value).toBe('see @widg');
   });
 
-  it('lets Enter send once the search settled with nothing', async () => {
+  it('never sends an unresolved @query on Enter; Esc closes the picker, then Enter sends it as text', async () => {
     const { type, box, onSend } = setup(() => ({ results: [], root: '/repo' }));
     type('mail @someone');
     await screen.findByText(/No matching files/);
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSend).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Escape' });
     fireEvent.keyDown(box, { key: 'Enter' });
     await waitFor(() => expect(onSend).toHaveBeenCalledTimes(1));
   });
