@@ -3,17 +3,24 @@
 //
 //   node scripts/bundle.mjs core     dist/docs/pdf-child.js with pdf.js inside it: the package does not depend on
 //                                    pdfjs-dist (41 MB of builds, viewers and maps; the text extractor is ~3 MB)
+//   node scripts/bundle.mjs server   bundle/: the CLI as ES modules, one chunk per command group, with commander,
+//                                    hono and the MCP SDK inside (so neither their install nor ~100 module loads a
+//                                    command). Flat, so each module finds its workers and ../package.json as dist/'s
+//                                    did. bin/trawl.js runs dist/ where it exists (a checkout), else bundle/.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 
 const repo = path.resolve(import.meta.dirname, '..');
 
-/** What each package bundles: entry (in its dist/) → the same path, overwritten with the bundle. */
+/**
+ * What each package bundles. `entries` are dist/ files (tsc's output); a `[source, out]` pair bundles a source file
+ * over tsc's output for it, so running this again gives the same bytes (it never bundles a bundle).
+ */
 const TARGETS = {
   core: {
     dir: 'packages/core',
-    entries: ['dist/docs/pdf-child.js'],
+    entries: [['src/docs/pdf-child.ts', 'dist/docs/pdf-child.js']],
     // pdf.js asks for these with require() at run time and does without them: the canvas renderer (never used:
     // trawl extracts text) and a stream polyfill for Node versions older than trawl supports.
     external: ['@napi-rs/canvas', 'node-readable-to-web-readable-stream'],
@@ -21,6 +28,24 @@ const TARGETS = {
     banner:
       '/*! Contains pdf.js (pdfjs-dist), Copyright Mozilla Foundation, Apache-2.0: see pdf-child.LICENSE.txt */',
     notices: [['../../node_modules/pdfjs-dist/LICENSE', 'dist/docs/pdf-child.LICENSE.txt']],
+  },
+  server: {
+    dir: 'packages/server',
+    // The entries keep the names their callers use: bin/trawl.js, builtScriptUrl('worker.js' | 'index-worker.js').
+    entries: [
+      'dist/cli/main.js',
+      'dist/cli/rg-process.js',
+      'dist/http/worker.js',
+      'dist/http/index-worker.js',
+      'dist/index.js',
+    ],
+    outdir: 'bundle',
+    // Installed beside trawl anyway: the engine (its workers and docs live in its own dist/) and zod, which it
+    // shares with the engine.
+    external: ['@trawl/core', '@trawl/web', 'zod'],
+    // CommonJS inside the bundle (ajv, under the MCP SDK) calls require() for Node's own modules.
+    banner:
+      "import { createRequire as __trawlCreateRequire } from 'node:module'; const require = __trawlCreateRequire(import.meta.url);",
   },
 };
 
@@ -33,11 +58,42 @@ if (which.length === 0 || which.some((w) => !(w in TARGETS))) {
 for (const name of which) {
   const target = TARGETS[name];
   const dir = path.join(repo, target.dir);
-  for (const entry of target.entries) {
-    const file = path.join(dir, entry);
+  if (target.outdir) {
+    const outdir = path.join(dir, target.outdir);
+    fs.rmSync(outdir, { recursive: true, force: true });
     const result = await build({
-      entryPoints: [file],
+      entryPoints: target.entries.map((e) => path.join(dir, e)),
+      outdir,
+      entryNames: '[name]',
+      chunkNames: 'chunk-[hash]',
+      splitting: true,
+      absWorkingDir: repo, // metafile paths relative to the repository, wherever npm runs this from
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20.19',
+      minify: true,
+      legalComments: 'none', // the packages' own license files go to THIRD_PARTY_LICENSES.txt
+      sourcemap: false,
+      external: target.external,
+      logLevel: 'warning',
+      metafile: true,
+      banner: { js: target.banner },
+    });
+    writeNotices(result.metafile, path.join(outdir, 'THIRD_PARTY_LICENSES.txt'));
+    const outputs = Object.entries(result.metafile.outputs);
+    const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
+    console.log(
+      `bundle: ${target.dir}/${target.outdir}: ${outputs.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MiB`,
+    );
+    continue;
+  }
+  for (const [source, out] of target.entries) {
+    const file = path.join(dir, out);
+    const result = await build({
+      entryPoints: [path.join(dir, source)],
       outfile: file,
+      absWorkingDir: repo,
       allowOverwrite: true,
       bundle: true,
       platform: 'node',
@@ -55,4 +111,23 @@ for (const name of which) {
     console.log(`bundle: ${path.relative(repo, file)} ${(bytes / 1024 / 1024).toFixed(2)} MiB`);
   }
   for (const [from, to] of target.notices ?? []) fs.copyFileSync(path.join(dir, from), path.join(dir, to));
+}
+
+/** The license text of every package the bundle carries code of, in one file beside it (MIT and ISC ask for it). */
+function writeNotices(metafile, file) {
+  const packages = new Map();
+  for (const input of Object.keys(metafile.inputs)) {
+    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m) packages.set(m[1], path.join(repo, input.slice(0, m.index + m[0].length)));
+  }
+  const parts = [];
+  for (const [name, dir] of [...packages].sort(([a], [b]) => a.localeCompare(b))) {
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const license = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying)/i.test(f));
+    const text = license
+      ? fs.readFileSync(path.join(dir, license), 'utf8').trim()
+      : `License: ${pkg.license}`;
+    parts.push(`${name}@${pkg.version} (${pkg.license})\n\n${text}\n`);
+  }
+  fs.writeFileSync(file, `${parts.join(`\n${'-'.repeat(78)}\n\n`)}`);
 }

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// The published entry point: runs the compiled CLI (built by `npm install` through the root `prepare` script).
+// The published entry point. A checkout runs the compiled CLI in dist/ (built by `npm install` through the root
+// `prepare`); the package runs bundle/, the same code bundled at `npm pack` (scripts/bundle.mjs), which loads a few
+// files rather than a hundred.
+import { existsSync } from 'node:fs';
+
 const argv = process.argv.slice(2);
+const built = existsSync(new URL('../dist/cli/main.js', import.meta.url)) ? '../dist/cli/' : '../bundle/';
 
 // A reader that stops early (`trawl rg … | head`) is not an error: stop quietly, as grep and rg do.
 process.stdout.on('error', (err) => {
@@ -10,9 +15,9 @@ process.stdout.on('error', (err) => {
 
 if (argv[0] === 'rg') {
   // `trawl rg` streams a lot of output: its own entry keeps V8's heap near what is live (cli/rg-process.ts).
-  const { rgProcess } = await import('../dist/cli/rg-process.js');
+  const { rgProcess } = await import(`${built}rg-process.js`);
   process.exitCode = await rgProcess(argv);
 } else {
-  const { main } = await import('../dist/cli/main.js');
+  const { main } = await import(`${built}main.js`);
   process.exitCode = await main(argv);
 }

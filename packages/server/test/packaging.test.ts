@@ -42,6 +42,9 @@ describe('the published packages', () => {
     const trawl = manifest('packages/server');
     expect(trawl.dependencies?.['@trawl/core']).toBe(version);
     expect(trawl.dependencies?.['@trawl/web']).toBe(version);
+    // The CLI's own libraries (commander, hono, the MCP SDK) are inside its bundle; only what it shares with the
+    // engine is installed beside it.
+    expect(Object.keys(trawl.dependencies ?? {}).sort()).toEqual(['@trawl/core', '@trawl/web', 'zod']);
     const web = manifest('packages/web');
     expect(web.private).toBeUndefined();
     // The workbench is a Vite build: React and the rest are inside its assets, not installed beside them.
@@ -57,7 +60,10 @@ describe('the published packages', () => {
 
   it.each([
     ['packages/core', ['dist/index.js', 'dist/docs/pdf-child.js', 'docs/search-tool.md', 'README.md']],
-    ['packages/server', ['bin/trawl.js', 'dist/cli/main.js']],
+    [
+      'packages/server',
+      ['bin/trawl.js', 'bundle/main.js', 'bundle/worker.js', 'bundle/THIRD_PARTY_LICENSES.txt'],
+    ],
     ['packages/web', ['dist/index.html']],
   ])('%s packs what runs and nothing else (no test, fixture, source or source map)', (dir, musts) => {
     const files = packedFiles(dir);
