@@ -135,7 +135,8 @@ export class Replies {
   private async finish(run: Run, end: AgentEnd): Promise<void> {
     const status = end.outcome;
     const failure = end.outcome === 'failed' ? { code: end.code, error: end.error } : undefined;
-    let message: Message = {
+    // Redacted here too: the stream's subscribers get what is stored even when storing fails.
+    let message: Message = this.o.store.redacted({
       id: run.messageId,
       role: 'assistant',
       text: run.text,
@@ -145,7 +146,7 @@ export class Replies {
       status,
       reply_to: run.replyTo,
       ...(failure ? { error: failure } : {}),
-    };
+    });
     try {
       message = await this.o.store.append(run.conversationId, message);
     } catch (err) {
@@ -161,7 +162,9 @@ export class Replies {
     });
     this.runs.delete(run.messageId);
     this.byConversation.delete(run.conversationId);
-    const event: ReplyEvent = failure ? { type: 'error', ...failure, message } : { type: 'done', message };
+    const event: ReplyEvent = message.error
+      ? { type: 'error', ...message.error, message }
+      : { type: 'done', message };
     for (const l of run.listeners) l(event);
     run.listeners.clear();
   }

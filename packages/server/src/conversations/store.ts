@@ -57,7 +57,8 @@ export interface ConversationStoreOptions {
  * in the middle of a write, leaves a torn last line: the reader skips any line that does not parse (only the last
  * one can be torn), and the next append first ends such a line, so nothing after it is lost. A message is a full
  * record; a reply is written when it starts (`streaming`) and again when it ends, and the last record of an id
- * wins. Text and wire are redacted (credential patterns and the server's token) before they are written.
+ * wins. Titles, text, wire and a failed reply's error are redacted (credential patterns and the server's token)
+ * before they are written.
  */
 export class ConversationStore {
   private readonly dir: string;
@@ -92,7 +93,7 @@ export class ConversationStore {
     const at = this.stamp();
     const c: Conversation = {
       id: randomUUID(),
-      title: cleanTitle(input.title) || 'New conversation',
+      title: this.cleanTitle(input.title) || 'New conversation',
       project: input.project ?? null,
       created_at: at,
       updated_at: at,
@@ -106,7 +107,7 @@ export class ConversationStore {
   async rename(id: string, title: string): Promise<Conversation | undefined> {
     const c = await this.get(id);
     if (!c) return undefined;
-    const next = { ...c, title: cleanTitle(title) || c.title, updated_at: this.stamp() };
+    const next = { ...c, title: this.cleanTitle(title) || c.title, updated_at: this.stamp() };
     await this.serial(id, () => this.writeMeta(next));
     (await this.index()).set(id, next);
     return next;
@@ -155,11 +156,7 @@ export class ConversationStore {
    * then have less than `reserve` bytes left under the cap (room for the reply that follows a user message).
    */
   async append(id: string, message: Message, reserve = 0): Promise<Message> {
-    const stored: Message = {
-      ...message,
-      text: this.redact(message.text),
-      wire: this.redact(message.wire),
-    };
+    const stored = this.redacted(message);
     const line = `${JSON.stringify(stored)}\n`;
     await this.serial(id, async () => {
       // Deleted meanwhile: a file created now would outlive its conversation.
@@ -203,8 +200,27 @@ export class ConversationStore {
     return new Date(t).toISOString();
   }
 
+  /** A message as it is written: text, wire and a failure's message (the agent's stderr) redacted. */
+  redacted(message: Message): Message {
+    return {
+      ...message,
+      text: this.redact(message.text),
+      wire: this.redact(message.wire),
+      ...(message.error ? { error: { ...message.error, error: this.redact(message.error.error) } } : {}),
+    };
+  }
+
   private redact(text: string): string {
     return redactCredentials(text, { literals: this.options.literals ?? [] }).text;
+  }
+
+  /** A title as it is kept: redacted first (a clip could cut a secret into a stub no pattern knows), then one row. */
+  private cleanTitle(title: string | undefined): string {
+    // Control characters would only garble a sidebar row.
+    return this.redact(title ?? '')
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .trim()
+      .slice(0, CONVERSATION_TITLE_MAX_CHARS);
   }
 
   private messagesFile(id: string): string {
@@ -274,14 +290,6 @@ export class ConversationStore {
     }
     return out;
   }
-}
-
-function cleanTitle(title: string | undefined): string {
-  // Control characters would only garble a sidebar row.
-  return (title ?? '')
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .trim()
-    .slice(0, CONVERSATION_TITLE_MAX_CHARS);
 }
 
 function isConversation(x: unknown): x is Conversation {
