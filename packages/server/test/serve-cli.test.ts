@@ -159,6 +159,50 @@ describe('trawl serve (a real child process)', () => {
     }
   });
 
+  it.runIf(process.platform !== 'win32')(
+    'a data directory writable by others, or with a linked subdirectory, is refused with a coded line',
+    () => {
+      const open = path.join(tmp, 'data-open');
+      fs.mkdirSync(open);
+      fs.chmodSync(open, 0o777);
+      const linked = path.join(tmp, 'data-linked');
+      const elsewhere = path.join(tmp, 'elsewhere');
+      fs.mkdirSync(linked, { mode: 0o700 });
+      fs.mkdirSync(elsewhere, { mode: 0o700 });
+      fs.symlinkSync(elsewhere, path.join(linked, 'conversations'));
+      const indexLinked = path.join(tmp, 'data-index-linked');
+      fs.mkdirSync(indexLinked, { mode: 0o700 });
+      fs.symlinkSync(elsewhere, path.join(indexLinked, 'content-index'));
+      const cases: Array<[string[], RegExp]> = [
+        [
+          ['serve', proj, '--no-open', '--port', '0', '--data-dir', open],
+          /writable by other accounts .*\(data_dir_mode\)/,
+        ],
+        [
+          ['serve', proj, '--no-open', '--port', '0', '--data-dir', linked],
+          /conversations is a symbolic link.*\(data_dir_link\)/,
+        ],
+        [
+          ['serve', proj, '--no-open', '--port', '0', '--data-dir', indexLinked],
+          /content-index is a symbolic link.*\(data_dir_link\)/,
+        ],
+        [['index', proj, '--data-dir', open], /\(data_dir_mode\)/],
+        [['index', proj, '--status', '--data-dir', indexLinked], /\(data_dir_link\)/],
+        [['mcp', '--root', proj, '--data-dir', open], /\(data_dir_mode\)/],
+      ];
+      for (const [args, line] of cases) {
+        const r = trawl(args);
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr, args.join(' ')).toMatch(/^trawl: cannot use the data directory: [^\n]*\n$/);
+        expect(r.stderr, args.join(' ')).toMatch(line);
+        expect(r.stdout).toBe('');
+      }
+      // Nothing was written through the links, and the open directory's mode is left as it was.
+      expect(fs.readdirSync(elsewhere)).toEqual([]);
+      expect(fs.statSync(open).mode & 0o777).toBe(0o777);
+    },
+  );
+
   it('a port in use is a usage error, not a crash', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));

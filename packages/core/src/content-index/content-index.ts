@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import type { RequiredLiterals } from '../match/index.js';
 import type { ByteWindows } from '../search/windows.js';
+import { ensurePrivateDir, privateSubdir } from '../util/private-dir.js';
 import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../walk/walker.js';
 import { blockRanges } from './blocks.js';
 import { type BuildProgress, type BuildResult, buildIndex, workerScriptUrl } from './build.js';
@@ -345,6 +346,9 @@ export class ContentIndex implements SearchIndex {
    */
   private async open(): Promise<void> {
     try {
+      // The data directory must be this account's alone and its subdirectories real ones (util/private-dir.ts).
+      ensurePrivateDir(this.options.dataDir);
+      privateSubdir(this.options.dataDir, path.relative(this.options.dataDir, this.dir).split(path.sep));
       clearDeadWriters(this.dir);
       const load = this.options.rebuild ? null : this.loadBase(true);
       if (this.options.rebuild) this.reason = 'rebuilt: asked to';
@@ -627,7 +631,7 @@ export class ContentIndex implements SearchIndex {
 
   /** Watches the barrier directory and every directory of the tree; returns the walk (null: not watching). */
   private startWatching(): TreeScan | null {
-    fs.mkdirSync(path.join(this.dir, 'barrier'), { recursive: true, mode: 0o700 });
+    privateSubdir(this.dir, ['barrier']);
     for (const f of fs.readdirSync(path.join(this.dir, 'barrier')))
       fs.rmSync(path.join(this.dir, 'barrier', f), { force: true });
     try {

@@ -17,6 +17,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ContentIndex, type ContentIndexOptions } from './content-index.js';
 
+export {
+  ensurePrivateDir,
+  type PrivateDirCode,
+  PrivateDirError,
+  type PrivateDirOptions,
+  privateSubdir,
+} from '../util/private-dir.js';
 export type { BuildProgress, BuildResult } from './build.js';
 export {
   ContentIndex,

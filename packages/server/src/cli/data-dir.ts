@@ -1,10 +1,20 @@
 import * as path from 'node:path';
-import type { CliIO } from './io.js';
+import { type CliIO, UsageError } from './io.js';
 import { cliHome } from './root.js';
 
-/** `--data-dir`, else the data directory `trawl serve` uses (its module loads only when needed: start-up time). */
+/**
+ * `--data-dir`, else the data directory `trawl serve` uses (its module loads only when needed: start-up time),
+ * made or checked to be this account's alone with a real `content-index/` below it: a coded one-line error
+ * otherwise (`data_dir_owner`, `data_dir_mode`, `data_dir_link`, `data_dir`).
+ */
 export async function dataDirOf(flag: string | undefined, io: CliIO): Promise<string> {
-  if (flag) return path.resolve(io.cwd, flag);
-  const { defaultDataDir } = await import('../http/server.js');
-  return defaultDataDir(io.env, cliHome(io));
+  const { checkDataDir, DataDirError, defaultDataDir } = await import('../http/server.js');
+  const dir = flag ? path.resolve(io.cwd, flag) : defaultDataDir(io.env, cliHome(io));
+  try {
+    checkDataDir(dir, ['content-index']);
+  } catch (err) {
+    if (err instanceof DataDirError) throw new UsageError(err.message, err.code);
+    throw err;
+  }
+  return dir;
 }

@@ -3,13 +3,20 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type ContentIndex, ContentIndexRegistry, openIndex } from '@trawl/core/content-index';
+import {
+  type ContentIndex,
+  ContentIndexRegistry,
+  ensurePrivateDir,
+  openIndex,
+  PrivateDirError,
+  privateSubdir,
+} from '@trawl/core/content-index';
 import { closeSharedPdfPool } from '@trawl/core/docs';
 import { SensitiveFence } from '@trawl/core/fence';
-import { AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
+import { AUDIT_DIR, AUDIT_KEY_FILE, AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
 import type { AgentCommand } from '../conversations/agent.js';
 import { Replies } from '../conversations/replies.js';
-import { ConversationStore } from '../conversations/store.js';
+import { CONVERSATIONS_DIR, ConversationStore } from '../conversations/store.js';
 import { newAccessToken, validateAccessToken } from './access.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
@@ -86,16 +93,27 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The data directory cannot be made or used (a file in its place, no permission): the operator's mistake. */
+/**
+ * The data directory cannot be made or used (a file in its place, no permission: `data_dir`), or is not this
+ * account's alone (`data_dir_owner`, `data_dir_mode`, `data_dir_link`: util/private-dir.ts in core).
+ */
 export class DataDirError extends Error {
-  readonly code = 'data_dir';
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly code: string = 'data_dir',
+  ) {
     super(message);
     this.name = 'DataDirError';
   }
 }
 
+/** The subdirectories of the data directory, checked (never a link) before anything is read or written. */
+const DATA_SUBDIRS = [CONVERSATIONS_DIR, 'content-index', AUDIT_DIR, path.dirname(AUDIT_KEY_FILE)];
+
 function dataDirProblem(dataDir: string, err: unknown): DataDirError {
+  if (err instanceof DataDirError) return err;
+  if (err instanceof PrivateDirError)
+    return new DataDirError(`cannot use the data directory: ${err.message} (${err.code})`, err.code);
   const code = (err as NodeJS.ErrnoException).code;
   const why =
     code === 'EEXIST' || code === 'ENOTDIR'
@@ -108,6 +126,19 @@ function dataDirProblem(dataDir: string, err: unknown): DataDirError {
             ? 'no space left'
             : (code ?? (err as Error).message);
   return new DataDirError(`cannot use the data directory ${dataDir}: ${why}`);
+}
+
+/**
+ * Makes or checks the data directory and the subdirectories named (util/private-dir.ts in core: this account's
+ * alone, never a link); a DataDirError with its code otherwise.
+ */
+export function checkDataDir(dataDir: string, subdirs: readonly string[] = DATA_SUBDIRS): void {
+  try {
+    ensurePrivateDir(dataDir);
+    for (const sub of subdirs) privateSubdir(dataDir, [sub]);
+  } catch (err) {
+    throw dataDirProblem(dataDir, err);
+  }
 }
 
 /** The default data directory: `$TRAWL_DATA_DIR`, else `$XDG_DATA_HOME/trawl`, else `~/.local/share/trawl`. */
@@ -193,7 +224,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const mainFence = new SensitiveFence({ home: fence.home, env: fence.env, extra: fence.extra });
   let audit: AuditSink;
   try {
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    checkDataDir(dataDir);
     audit =
       options.audit ??
       AuditLog.open({
