@@ -56,6 +56,7 @@ describe.runIf(CHROMIUM)('search surfaces end to end', () => {
     write('third_party/packages/zod-4.6.7/lib-esm/v4/classic/schemas.js', 'export const classic = 1;\n');
     for (let i = 1; i <= 20; i++)
       write(`widgets/widget-${String(i).padStart(2, '0')}.ts`, `export const w${i} = 0;\n`);
+    write('src/Case.ts', 'export const NEEDLE_UPPER = "NEEDLE";\n');
     write('src/long.ts', `const padding = "${'x'.repeat(160)}"; // farneedle at the end\n`);
     server = await serve(
       [
@@ -303,6 +304,31 @@ describe.runIf(CHROMIUM)('search surfaces end to end', () => {
         .waitFor();
       await page.screenshot({ path: path.join(DOCS, 'quick-open.png') });
     }
+    await context.close();
+  }, 120_000);
+  it('content search has case, whole-word and regex switches that change what matches', async () => {
+    const { context, page } = await open(1280);
+    const bodies: Record<string, unknown>[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/file-grep'))
+        bodies.push(JSON.parse(r.postData() ?? '{}'));
+    });
+    await page.getByRole('button', { name: 'Search file contents' }).click();
+    await page.getByPlaceholder('Search in files…').fill('needle');
+    const status = page.getByTestId('file-grep-status');
+    await status.getByText(/^3 results/).waitFor();
+    const matchCase = page.getByRole('button', { name: 'Match case' });
+    await matchCase.click();
+    expect(await matchCase.getAttribute('aria-pressed')).toBe('true');
+    await status.getByText(/^2 results/).waitFor(); // NEEDLE no longer matches
+    await page.getByRole('button', { name: 'Match whole word' }).click();
+    await status.getByText(/^1 result\b/).waitFor(); // nor does farneedle
+    expect(await page.locator('.hit .row-name').allTextContents()).toEqual(['main.ts']);
+    await page.getByRole('button', { name: 'Use regular expression' }).click();
+    await page.getByPlaceholder('Search in files…').fill('ne+dle|NEEDLE_[A-Z]+');
+    await status.getByText(/^2 results/).waitFor();
+    expect(bodies.at(-1)).toMatchObject({ case_sensitive: true, whole_word: true, regex: true });
+    if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'rail-content-switches.png') });
     await context.close();
   }, 120_000);
 });

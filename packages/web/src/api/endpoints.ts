@@ -36,6 +36,13 @@ export interface GrepAnswer {
   root: string;
 }
 
+/** The content search's switches (the endpoint's `case_sensitive`, `whole_word`, `regex`); absent is off. */
+export interface GrepOptions {
+  caseSensitive?: boolean;
+  wholeWord?: boolean;
+  regex?: boolean;
+}
+
 const qs = (params: Record<string, string | number | undefined>): string => {
   const u = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') u.set(k, String(v));
@@ -63,8 +70,19 @@ export const api = {
       signal,
     ),
   /** POST, never a query string: the query may be a secret and URLs end up in logs. */
-  fileGrep: (root: string, q: string, signal?: AbortSignal) =>
-    sendJson<GrepAnswer>('POST', '/api/file-grep', { root, q }, signal),
+  fileGrep: (root: string, q: string, signal?: AbortSignal, options: GrepOptions = {}) =>
+    sendJson<GrepAnswer>(
+      'POST',
+      '/api/file-grep',
+      {
+        root,
+        q,
+        ...(options.caseSensitive ? { case_sensitive: true } : {}),
+        ...(options.wholeWord ? { whole_word: true } : {}),
+        ...(options.regex ? { regex: true } : {}),
+      },
+      signal,
+    ),
   tree: (project: string, path: string, signal?: AbortSignal) =>
     getJson<{ root: string; path: string; entries: FileRow[]; truncated: boolean }>(
       // `path` is sent even when empty: "" is the project root.

@@ -6,7 +6,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { busyRetryDelay, retryWhenBusy } from '../api/client.js';
-import { api, type FileRow, type GrepAnswer } from '../api/endpoints.js';
+import { api, type FileRow, type GrepAnswer, type GrepOptions } from '../api/endpoints.js';
 import { makeRelative } from '../tokens/paths.js';
 import { TypeIcon } from '../ui/fileTypes.js';
 import { CloseIcon } from '../ui/icons.js';
@@ -46,6 +46,7 @@ export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailPr
   const [query, setQuery] = useState('');
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [focus, setFocus] = useState<string | null>(null);
+  const [grepOptions, setGrepOptions] = useState<GrepOptions>({});
 
   useEffect(() => {
     if (reveal === null) return;
@@ -69,10 +70,11 @@ export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailPr
       <div className="rail-head">
         {/* biome-ignore lint/a11y/useSemanticElements: a toggle pair, not a form group */}
         <div className="segmented" role="group" aria-label="Search mode">
+          {/* The accessible names start with the visible words (a speech user says what they see). */}
           <button
             type="button"
             aria-pressed={mode === 'name'}
-            aria-label="Search file names"
+            aria-label="Name — search file names"
             onClick={() => setMode('name')}
           >
             Name
@@ -80,7 +82,7 @@ export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailPr
           <button
             type="button"
             aria-pressed={mode === 'content'}
-            aria-label="Search file contents"
+            aria-label="Content — search file contents"
             onClick={() => setMode('content')}
           >
             Content
@@ -111,12 +113,19 @@ export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailPr
             </button>
           ) : null}
         </div>
+        {mode === 'content' ? <GrepSwitches value={grepOptions} onChange={setGrepOptions} /> : null}
       </div>
       <div className="rail-body">
         {project === '' ? (
           <p className="rail-note">Choose a project to browse its files.</p>
         ) : mode === 'content' ? (
-          <ContentResults project={project} query={query} onOpenFile={onOpenFile} onAttach={onAttach} />
+          <ContentResults
+            project={project}
+            query={query}
+            options={grepOptions}
+            onOpenFile={onOpenFile}
+            onAttach={onAttach}
+          />
         ) : searching ? (
           <NameResults
             project={project}
@@ -230,21 +239,51 @@ export function statusNotes(data: GrepAnswer): string {
   return notes.join(' · ');
 }
 
+const SWITCHES: { key: keyof GrepOptions; shown: string; label: string }[] = [
+  { key: 'caseSensitive', shown: 'Aa', label: 'Match case' },
+  { key: 'wholeWord', shown: 'ab', label: 'Match whole word' },
+  { key: 'regex', shown: '.*', label: 'Use regular expression' },
+];
+
+/** The content search's three switches, as an editor's search panel has them: toggle buttons, named in words. */
+function GrepSwitches({ value, onChange }: { value: GrepOptions; onChange: (v: GrepOptions) => void }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a row of toggles, not a form group
+    <div className="grep-switches" role="group" aria-label="Content search options">
+      {SWITCHES.map((s) => (
+        <button
+          key={s.key}
+          type="button"
+          className={`switch switch-${s.key}`}
+          aria-pressed={value[s.key] === true}
+          aria-label={s.label}
+          title={s.label}
+          onClick={() => onChange({ ...value, [s.key]: !value[s.key] })}
+        >
+          <span aria-hidden="true">{s.shown}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
 function ContentResults({
   project,
   query,
+  options,
   onOpenFile,
   onAttach,
 }: {
   project: string;
   query: string;
+  options: GrepOptions;
   onOpenFile: (rel: string, line?: number) => void;
   onAttach: OnAttach | undefined;
 }) {
   const settled = useDebounced(query.trim(), GREP_DEBOUNCE_MS);
   const q = useQuery({
-    queryKey: ['file-grep', project, settled],
-    queryFn: ({ signal }) => api.fileGrep(project, settled, signal),
+    queryKey: ['file-grep', project, settled, options],
+    queryFn: ({ signal }) => api.fileGrep(project, settled, signal, options),
     enabled: settled.length >= GREP_MIN_CHARS,
     // Keep the previous hits while a refined query runs — but only for the same project: old-project rows must
     // not stay clickable.

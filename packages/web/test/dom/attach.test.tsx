@@ -106,7 +106,7 @@ describe('FilesRail "Add to message"', () => {
     mountRail(onAttach);
     fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'app' } });
     fireEvent.click(await screen.findByRole('button', { name: 'Add src/app.ts to message' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Search file contents' }));
+    fireEvent.click(screen.getByRole('button', { name: /search file contents/i }));
     fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'needle' } });
     fireEvent.click(await screen.findByRole('button', { name: 'Add lib/x.ts to message' }));
     expect(onAttach.mock.calls).toEqual([

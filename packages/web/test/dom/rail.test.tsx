@@ -44,7 +44,7 @@ function mount(
   const r = renderWithQuery(<FilesRail project={project} onOpenFile={onOpenFile} reveal={null} />, timers);
   return { ...r, server, onOpenFile, grep: () => server.to('POST', '/api/file-grep') };
 }
-const content = () => fireEvent.click(screen.getByRole('button', { name: 'Search file contents' }));
+const content = () => fireEvent.click(screen.getByRole('button', { name: /search file contents/i }));
 const field = () => screen.getByRole('searchbox');
 
 describe('FilesRail tree', () => {
@@ -60,12 +60,12 @@ describe('FilesRail tree', () => {
 describe('FilesRail search-mode toggle', () => {
   it('names both modes in words with aria-pressed, starting on Name', async () => {
     mount();
-    const name = screen.getByRole('button', { name: 'Search file names' });
+    const name = screen.getByRole('button', { name: /search file names/i });
     expect(name.textContent).toBe('Name');
     expect(name.getAttribute('aria-pressed')).toBe('true');
     expect(field().getAttribute('placeholder')).toBe('Filter files…');
     content();
-    expect(screen.getByRole('button', { name: 'Search file contents' }).getAttribute('aria-pressed')).toBe(
+    expect(screen.getByRole('button', { name: /search file contents/i }).getAttribute('aria-pressed')).toBe(
       'true',
     );
     expect(field().getAttribute('placeholder')).toBe('Search in files…');
