@@ -38,9 +38,12 @@ export async function startPdfWatchdog(maxRssMb: number, pollMs: number): Promis
   };
 }
 
-/** The watchdog thread's body (serialised: it may use only what it requires itself). */
+/**
+ * The watchdog thread's body, serialised: it may use only globals (a bundler rewrites `require` and imports into
+ * names of its own, which the worker would not have).
+ */
 function watch(): void {
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   const { maxRssMb, pollMs, ppid } = workerData as { maxRssMb: number; pollMs: number; ppid: number };
   let until = Number.POSITIVE_INFINITY;
   parentPort!.on('message', (m: { wallMs: number | null }) => {
