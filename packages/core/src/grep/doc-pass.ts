@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { type DocumentKind, documentKindOf, extractDocument } from '../docs/extract.js';
 import type { ExtractOptions } from '../docs/types.js';
-import { forEachMatch, type Span } from '../match/index.js';
+import { forEachMatch, MatchDeadlineError, type Span } from '../match/index.js';
 import { Walker, type WalkOptions } from '../walk/walker.js';
 import type { RawHit } from './rows.js';
 
@@ -12,6 +12,10 @@ export interface DocPassOptions {
   room: number;
   deadline: number;
   now: () => number;
+  /**
+   * The request's matcher for this thread: `boundedMatcher`'s, which gives up at the deadline (MatchDeadlineError)
+   * instead of backtracking through a long paragraph for minutes.
+   */
   matcher: RegExp;
   maxDocBytes: number;
   extract?: Omit<ExtractOptions, 'deadline' | 'now'>;
@@ -60,10 +64,11 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
     const found = await searchDocument(kind, read, options);
     if (found.hit) out.hits.push({ file: entry.path, line: 0, text: found.hit.text, label: found.hit.label });
     else if (!found.whole) out.truncated = true;
-    if (found.skipped) {
+    if (found.skipped || found.outOfTime) {
       out.skipped++;
       out.truncated = true;
     }
+    if (found.outOfTime) return out;
   }
   const stop = walker.stats.stoppedBy;
   if (stop === 'deadline') {
@@ -108,6 +113,8 @@ interface DocumentSearch {
   hit?: { label: string; text: string };
   whole: boolean;
   skipped: boolean;
+  /** The matcher stopped at the deadline inside this document. */
+  outOfTime: boolean;
 }
 
 async function searchDocument(
@@ -116,18 +123,31 @@ async function searchDocument(
   options: DocPassOptions,
 ): Promise<DocumentSearch> {
   let hit: DocumentSearch['hit'];
+  let outOfTime = false;
   const result = await extractDocument(
     kind,
     bytes,
     (segment) => {
-      const span = firstMatch(options.matcher, segment.text);
+      let span: Span | null;
+      try {
+        span = firstMatch(options.matcher, segment.text);
+      } catch (err) {
+        if (!(err instanceof MatchDeadlineError)) throw err;
+        outOfTime = true;
+        return true; // ends the extraction: nothing more can be searched in time
+      }
       if (!span) return false;
       hit = { label: segment.label, text: lineAt(segment.text, span.start).trim() };
       return true;
     },
     { ...options.extract, deadline: options.deadline, now: options.now },
   );
-  return { ...(hit ? { hit } : {}), whole: result.whole, skipped: result.skipped !== undefined };
+  return {
+    ...(hit ? { hit } : {}),
+    whole: result.whole,
+    skipped: result.skipped !== undefined,
+    outOfTime,
+  };
 }
 
 function firstMatch(regex: RegExp, text: string): Span | null {

@@ -6,7 +6,7 @@ import type { SpawnRg } from '../engine/run.js';
 import type { EngineChoice } from '../engine/search.js';
 import type { SensitiveFence } from '../fence/fence.js';
 import { escapeGlob } from '../glob/glob.js';
-import { compilePattern } from '../match/index.js';
+import { boundedMatcher, compilePattern } from '../match/index.js';
 import type { SearchOutcome } from '../search/events.js';
 import { docPass } from './doc-pass.js';
 import {
@@ -115,6 +115,11 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     caseInsensitive: !request.caseSensitive,
     wordRegexp: request.wholeWord ?? false,
   });
+  // This thread matches extracted text and previews itself: never with a RegExp that could backtrack past the
+  // deadline (a pattern neither V8 nor the linear VM can take is refused here, before anything is searched).
+  const docMatcher = boundedMatcher(compiled, { deadline, now });
+  // Highlights may use the answer's reserve: they are made after the passes stopped.
+  const rowMatcher = boundedMatcher(compiled, { deadline: started + limits.timeBudgetMs, now });
   const underRoot = request.fence.canonicalCheckerFor(root);
   const sensitive = (abs: string) => underRoot(abs) || request.fence.isSensitiveCanonical(abs);
   const walkRules = {
@@ -156,7 +161,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     root,
   });
   const textDone = now();
-  const rows = text.hits.map((h) => makeRow({ ...h, text: lineWithoutTerminator(h.text) }, compiled.regex));
+  const rows = text.hits.map((h) => makeRow({ ...h, text: lineWithoutTerminator(h.text) }, rowMatcher));
   let truncated = text.more || text.outcome !== 'complete';
 
   const docs = await docPass({
@@ -164,12 +169,12 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     room: limits.maxResults - rows.length,
     deadline,
     now,
-    matcher: compiled.regex,
+    matcher: docMatcher,
     maxDocBytes: limits.maxDocBytes,
     ...(request.extract ? { extract: request.extract } : {}),
     sensitive,
   });
-  for (const h of docs.hits) rows.push(makeRow(h, compiled.regex));
+  for (const h of docs.hits) rows.push(makeRow(h, rowMatcher));
   truncated ||= docs.truncated;
   const done = now();
 

@@ -1,4 +1,4 @@
-import { matchSpans } from '../match/index.js';
+import { forEachMatch, MatchDeadlineError } from '../match/index.js';
 import { redactExfiltrationUrls } from '../redact/exfiltration.js';
 import { redactText } from '../redact/index.js';
 import { redactPathSegments } from '../redact/path-segments.js';
@@ -44,7 +44,8 @@ function cut(s: string, max: number): string {
  * The one place a row is made, for every engine and both passes: every string it carries is redacted, and
  * redaction runs BEFORE cutting (a secret straddling the cut would otherwise leave a recognisable prefix).
  * Ranges are found with the request's own matcher on the redacted text, so a redacted secret is never highlighted
- * and offsets always index the preview as sent.
+ * and offsets always index the preview as sent. `matcher` is `boundedMatcher`'s: one that runs out of time leaves
+ * the row with the ranges found so far (the row itself is complete; only its highlighting is short).
  */
 export function makeRow(hit: RawHit, matcher: RegExp, pathRedactor = redactPathSegments): GrepRow {
   const redacted = redactRowText(hit.text);
@@ -52,10 +53,15 @@ export function makeRow(hit: RawHit, matcher: RegExp, pathRedactor = redactPathS
   const row: GrepRow = { file: pathRedactor(hit.file), line: hit.line, preview };
   if (hit.label) row.label = cut(redactRowText(hit.label), GREP_LABEL_CHARS);
   const ranges: Array<[number, number]> = [];
-  for (const s of matchSpans(matcher, redacted)) {
-    if (s.start >= preview.length) break;
-    const end = Math.min(s.end, preview.length);
-    if (end > s.start) ranges.push([s.start, end]);
+  try {
+    forEachMatch(matcher, redacted, (s) => {
+      if (s.start >= preview.length) return false;
+      const end = Math.min(s.end, preview.length);
+      if (end > s.start) ranges.push([s.start, end]);
+      return true;
+    });
+  } catch (err) {
+    if (!(err instanceof MatchDeadlineError)) throw err;
   }
   row.ranges = ranges;
   return row;

@@ -2,6 +2,7 @@
  * compilePattern: a ripgrep pattern (Rust regex syntax, or -F text) → JS RegExps with rg's match semantics.
  */
 import { mustMatchNul } from './ban.js';
+import { straightLine } from './bounded.js';
 import { ClassCompiler } from './charclass.js';
 import { describeAt, PatternError, PatternSyntaxError } from './errors.js';
 import { type Hir, LF } from './hir.js';
@@ -77,6 +78,12 @@ export interface CompiledPattern {
    * linear-time program behind a RegExp's interface (see linear.ts), and there is no lineRegex.
    */
   linear?: LinearProgram;
+  /**
+   * How a thread nothing can stop matches the pattern (`boundedMatcher`, bounded.ts): 'regex' when V8's work per
+   * start position is bounded by the pattern alone, else this linear-time program (run under a deadline), or null
+   * when that program would be too large (such a thread refuses the pattern).
+   */
+  onThread: 'regex' | LinearProgram | null;
   /** The pattern after lenient repairs, for messages. */
   effectivePattern: string;
   /** The lenient repairs applied, in words (for the tool's text), when the pattern was changed. */
@@ -247,9 +254,11 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
   };
   let regex = build(unicodeEmitter.emit(hir), flags);
   let asciiRegex = build(asciiEmitter.emit(hir), asciiFlags);
-  const linear = backtrackProne(hir)
-    ? compileLinear(hir, { iFlag, multiline }, (node) => unicodeEmitter.emit(node))
-    : null;
+  const plain = straightLine(hir);
+  const program = plain
+    ? null
+    : compileLinear(hir, { iFlag, multiline }, (node) => unicodeEmitter.emit(node));
+  const linear = program && backtrackProne(hir) ? program : null;
   if (linear) {
     regex = linearRegExp(linear, regex);
     asciiRegex = linearRegExp(linear, asciiRegex);
@@ -264,6 +273,7 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
     required: new LiteralExtractor(classes, iFlag).extract(hir, options.nullData !== true && !lfInMatch),
     multiline,
     ...(linear ? { linear } : {}),
+    onThread: plain ? 'regex' : program,
     effectivePattern: effective,
     repairs,
   };

@@ -3,7 +3,8 @@
  * faithful JavaScript translation. `position` is a 0-based index into the pattern the caller passed.
  */
 export class PatternError extends Error {
-  readonly code = 'invalid_pattern';
+  /** `invalid_pattern`, or `pattern_too_complex` (PatternTooComplexError). */
+  readonly code: 'invalid_pattern' | 'pattern_too_complex' = 'invalid_pattern';
 
   constructor(
     message: string,
@@ -11,6 +12,20 @@ export class PatternError extends Error {
   ) {
     super(message);
     this.name = 'PatternError';
+  }
+}
+
+/**
+ * A valid pattern that cannot be matched where it would have to be: on a thread nothing can stop, V8 could
+ * backtrack on it for ever and the linear-time matcher's program for it is too large (nested counted
+ * repetitions: `((a{1,100}){1,100}){1,100}` is a million instructions). See bounded.ts.
+ */
+export class PatternTooComplexError extends PatternError {
+  override readonly code = 'pattern_too_complex';
+
+  constructor(message: string) {
+    super(message, 0);
+    this.name = 'PatternTooComplexError';
   }
 }
 

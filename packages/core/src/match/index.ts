@@ -5,7 +5,8 @@
  * Module map: parse.ts (Rust syntax → flag-resolved HIR, rg's errors), charclass.ts (character sets as JS
  * classes), translate.ts (HIR → JS source, line rules, line-selection trimming), literals.ts (prefilter),
  * repair.ts (brace rule, paren retry), unicode.ts + unicode-names.ts + fold-table.ts (Unicode data from V8),
- * iterate.ts (Rust's empty-match iteration), compile.ts (compilePattern).
+ * iterate.ts (Rust's empty-match iteration), compile.ts (compilePattern), linear.ts (the linear-time VM),
+ * bounded.ts (`boundedMatcher`: a pattern matched on a thread nothing can stop, under a deadline).
  *
  * Known differences from rg 15, each pinned by a test:
  * - Empty matches inside a multi-byte UTF-8 sequence (rg reports one at every byte offset) cannot exist in
@@ -21,7 +22,9 @@
  * - Unicode data is V8's (ICU) rather than Rust's tables; properties V8 lacks (Age, Word_Break, Other_*…)
  *   are refused. Patterns V8 cannot compile (about 50 000 literal characters) are refused.
  */
+export { boundedMatcher } from './bounded.js';
 export { type CompiledPattern, compilePattern, type PatternOptions } from './compile.js';
-export { PatternError } from './errors.js';
+export { PatternError, PatternTooComplexError } from './errors.js';
 export { forEachMatch, matchSpans, type Span } from './iterate.js';
+export { type MatchClock, MatchDeadlineError } from './linear.js';
 export type { RequiredLiterals } from './literals.js';

@@ -211,6 +211,8 @@ class ThreadList {
   readonly starts: Int32Array;
   private readonly stamp: Int32Array;
   size = 0;
+  /** Instructions visited since the last clear (the work of building the list). */
+  visited = 0;
   private generation = 1;
   constructor(n: number) {
     this.pcs = new Int32Array(n);
@@ -219,12 +221,14 @@ class ThreadList {
   }
   clear(): void {
     this.size = 0;
+    this.visited = 0;
     this.generation++;
   }
   /** Marks `pc` visited at this position; false when it already was. */
   visit(pc: number): boolean {
     if (this.stamp[pc] === this.generation) return false;
     this.stamp[pc] = this.generation;
+    this.visited++;
     return true;
   }
   push(pc: number, start: number): void {
@@ -234,9 +238,32 @@ class ThreadList {
   }
 }
 
+/** When a match must give up: the clock is read every MATCH_CLOCK_STEPS steps of the VM. */
+export interface MatchClock {
+  /** On `now`'s clock. */
+  deadline: number;
+  now: () => number;
+}
+
+/** VM steps (threads stepped and added) between two readings of a MatchClock: about a millisecond of work. */
+const MATCH_CLOCK_STEPS = 1 << 14;
+
+/**
+ * A match stopped at its clock's deadline. The matcher holds no state past it (the next `exec` starts afresh);
+ * the caller reports its answer as short.
+ */
+export class MatchDeadlineError extends Error {
+  readonly code = 'match_deadline';
+  constructor() {
+    super('the match ran past its deadline');
+    this.name = 'MatchDeadlineError';
+  }
+}
+
 /**
  * The VM behind a RegExp's interface: `exec`, `test` (which calls `exec`), `lastIndex`, and the `g`/`y`
- * flags, which is all the searcher uses. `source` and `flags` are the translation's, for messages.
+ * flags, which is all the searcher uses. `source` and `flags` are the translation's, for messages. With a
+ * clock, `exec` throws MatchDeadlineError once the deadline passes (a RegExp cannot be stopped; this can).
  */
 export class LinearRegExp extends RegExp {
   private readonly program: LinearProgram;
@@ -244,10 +271,13 @@ export class LinearRegExp extends RegExp {
   private readonly stack: Int32Array;
   private clist: ThreadList;
   private nlist: ThreadList;
+  private readonly clock: MatchClock | undefined;
+  private steps = 0;
 
-  constructor(program: LinearProgram, source: string, flags: string) {
+  constructor(program: LinearProgram, source: string, flags: string, clock?: MatchClock) {
     super(source, flags);
     this.program = program;
+    this.clock = clock;
     this.chars = new CharTests(program);
     // Each instruction is pushed at most twice per closure (a split pushes both arms).
     this.stack = new Int32Array(program.insts.length * 2 + 2);
@@ -288,6 +318,8 @@ export class LinearRegExp extends RegExp {
       if (clist.size === 0) break;
       const cp = pos < text.length ? text.codePointAt(pos)! : -1;
       const next = pos + (cp > 0xffff ? 2 : 1);
+      // Building the list and stepping it: each at most one step per instruction visited.
+      if (this.clock) this.tick(2 * clist.visited);
       for (let t = 0; t < clist.size; t++) {
         const pc = clist.pcs[t]!;
         const inst = insts[pc]!;
@@ -307,6 +339,15 @@ export class LinearRegExp extends RegExp {
       pos = next;
     }
     return matched;
+  }
+
+  /** Counts `work` steps; past the clock's deadline, throws (read once per MATCH_CLOCK_STEPS). */
+  private tick(work: number): void {
+    this.steps += work;
+    if (this.steps < MATCH_CLOCK_STEPS) return;
+    this.steps = 0;
+    const clock = this.clock!;
+    if (clock.now() >= clock.deadline) throw new MatchDeadlineError();
   }
 
   /** Adds the thread at `pc` and everything reachable from it without consuming text, in priority order. */
@@ -389,7 +430,12 @@ function codePointBefore(text: string, pos: number): number {
   return low;
 }
 
-/** A compiled program as a RegExp for the searcher (`flags` decide global / sticky). */
-export function linearRegExp(program: LinearProgram, like: RegExp, flags = like.flags): LinearRegExp {
-  return new LinearRegExp(program, like.source, flags);
+/** A compiled program as a RegExp for the searcher (`flags` decide global / sticky), stopped by `clock` if given. */
+export function linearRegExp(
+  program: LinearProgram,
+  like: RegExp,
+  flags = like.flags,
+  clock?: MatchClock,
+): LinearRegExp {
+  return new LinearRegExp(program, like.source, flags, clock);
 }

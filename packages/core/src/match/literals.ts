@@ -46,6 +46,22 @@ export interface RequiredLiterals {
   oneLine?: boolean;
 }
 
+/** A literal's characters, escaped for a RegExp source. */
+export function escapeLiteral(t: string): string {
+  return t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
+/**
+ * A global RegExp that finds the required literals in decoded text (ASCII case folding when they ask for it: they
+ * spell out every other variant), or null when there are none to find. An alternation of strings: V8 does bounded
+ * work per start position on it, so it may run over any text on any thread.
+ */
+export function literalFinder(required: RequiredLiterals | null): RegExp | null {
+  if (!required || required.literals.length === 0 || required.literals.some((l) => l.length === 0))
+    return null;
+  return new RegExp(required.literals.map(escapeLiteral).join('|'), required.caseInsensitive ? 'gi' : 'g');
+}
+
 function score(set: string[] | null): number {
   if (set === null || set.length === 0) return -1;
   let min = Number.POSITIVE_INFINITY;

@@ -1,6 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { BINARY_SNIFF_BYTES } from '../limits.js';
+import { escapeLiteral, literalFinder } from '../match/literals.js';
 import type { FileStats, LineRecord, Submatch } from './events.js';
 import { charBoundaryAtOrBefore, utf8OffsetsOf, utf16IndicesToByteOffsets } from './utf8.js';
 
@@ -93,11 +94,7 @@ export class Prefilter {
     this.longest = 0;
     if (!required || required.literals.length === 0 || required.literals.some((l) => l.length === 0)) return;
     this.longest = Math.max(...required.literals.map((l) => Buffer.byteLength(l, 'utf8')));
-    const escapeRegex = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-    this.candidates = new RegExp(
-      required.literals.map(escapeRegex).join('|'),
-      required.caseInsensitive ? 'gi' : 'g',
-    );
+    this.candidates = literalFinder(required);
     if (!required.caseInsensitive) {
       this.needles = required.literals.map((l) => Buffer.from(l, 'utf8'));
     } else {
@@ -105,7 +102,7 @@ export class Prefilter {
       // done by a non-Unicode `i` regex over a latin1 view of the bytes (one char per byte). It also folds
       // latin1 letters, which can only let more files through, never fewer.
       const alternation = required.literals
-        .map((l) => escapeRegex(Buffer.from(l, 'utf8').toString('latin1')))
+        .map((l) => escapeLiteral(Buffer.from(l, 'utf8').toString('latin1')))
         .join('|');
       this.folded = new RegExp(alternation, 'i');
     }

@@ -124,9 +124,12 @@ export interface GrepPayloadTask {
 
 export type GrepTaskResult =
   | { ok: true; payload: GrepPayload; fallback?: string; capped: boolean }
-  | { ok: false; code: 'invalid_pattern'; message: string };
+  | { ok: false; code: PatternError['code']; message: string };
 
-/** /api/file-grep's search (the engine's `grepFiles`); an invalid regex is a value, not a worker failure. */
+/**
+ * /api/file-grep's search (the engine's `grepFiles`); a refused regex (`invalid_pattern`, or `pattern_too_complex`
+ * for one no deadline-bounded matcher can take) is a value, not a worker failure.
+ */
 async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResult> {
   try {
     const { payload, detail } = await grepFiles({
@@ -147,7 +150,7 @@ async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResul
       ...(detail.fallback ? { fallback: detail.fallback } : {}),
     };
   } catch (err) {
-    if (err instanceof PatternError) return { ok: false, code: 'invalid_pattern', message: err.message };
+    if (err instanceof PatternError) return { ok: false, code: err.code, message: err.message };
     throw err;
   }
 }
