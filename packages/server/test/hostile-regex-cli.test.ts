@@ -90,7 +90,7 @@ describe('trawl grep --regex with a hostile pattern', () => {
     expect(r.killed).toBe(false);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/in the part of the tree that was searched/);
-    expect(r.stdout).toMatch(/not searched \(too large, or not reached in time\)/);
+    expect(r.stdout).toMatch(/documents? (was|were) not searched/);
   }, 120_000);
 
   it('refuses nested counted repetitions with a usage error that names the reason', async () => {
@@ -167,7 +167,7 @@ describe('MCP grep_files with a hostile pattern (trawl mcp on stdio)', () => {
       r as { result: { content: Array<{ text: string }>; structuredContent: { truncated: boolean } } }
     ).result;
     expect(result.structuredContent.truncated).toBe(true);
-    expect(result.content[0]!.text).toMatch(/not searched \(too large, or not reached in time\)/);
+    expect(result.content[0]!.text).toMatch(/documents? (was|were) not searched/);
     // Not wedged: the next request is answered at once (a generous bound for a loaded machine).
     expect(await call('ping', {}, 20_000)).toMatchObject({ result: {} });
     const refused = await call('tools/call', {
