@@ -6,29 +6,23 @@ import { closeBraces } from './paths.js';
 import type { Target } from './targets.js';
 
 /**
- * Exclusion globs in `paths` (`"!**\/*.test.ts"`), with ripgrep's rule for globs that disagree: the later
- * entry wins. A path is excluded when some `!glob` matches it (or a directory above it) and no entry
- * after that one names it again (the file itself, a directory holding it, or a glob matching it).
+ * Exclusion globs in `paths` (`"!**\/*.test.ts"`): a path is excluded when some `!glob` matches it (or a
+ * directory above it), wherever the `!glob` stands among the entries, unless the path is itself an entry.
  *
  * Globs read as path entries do: without `/` they match a name at any depth (`!*.snap`, `!dist`); with
  * `/` they are anchored at the working directory (`!src/generated/**`). Paths are judged where they are
  * (the walk's canonical paths, relative to the canonical working directory).
  */
 
-/** A positive entry, as the exclusion rule needs it: what it covers, and where it stands in `paths`. */
-export type Covering =
-  | { index: number; kind: 'file' | 'dir'; abs: string }
-  | { index: number; kind: 'glob'; baseAbs: string; matches: (rel: string) => boolean };
-
+/** One `!glob` entry of `paths`. */
 export interface Exclusion {
-  index: number;
   /** The entry as given, `!` included. */
   input: string;
   matches: (rel: string) => boolean;
 }
 
 /** `!glob` → its matcher on cwd-relative paths; refuses a malformed glob with the entry named. */
-export function parseExclusion(entry: string, index: number): Exclusion {
+export function parseExclusion(entry: string): Exclusion {
   const glob = closeBraces(entry.slice(1).replace(/^\.\//, ''));
   if (glob === '') {
     throw new SearchToolError(
@@ -36,7 +30,7 @@ export function parseExclusion(entry: string, index: number): Exclusion {
       `Invalid exclusion in paths entry "${entry}": nothing follows the "!"`,
     );
   }
-  return { index, input: entry, matches: globMatcher(glob, entry) };
+  return { input: entry, matches: globMatcher(glob, entry) };
 }
 
 /** A path glob as a matcher on cwd-relative paths (bare globs match a name at any depth). */
@@ -57,25 +51,23 @@ export function globMatcher(glob: string, entry: string): (rel: string) => boole
 }
 
 /**
- * The predicate the walk asks about every root, directory and file (by canonical path): true when the
- * exclusions take it out. Null when there are no exclusions.
+ * The predicate the walk asks about every root, directory and file (by canonical path): true when an
+ * exclusion takes it out. An exclusion applies wherever it stands in `paths` (`["!**\/tests/**", "src"]` and
+ * `["src", "!**\/tests/**"]` search the same files); only a file or directory named as an entry of its own is
+ * never taken out, as ripgrep never filters the paths it is given. Null when there are no exclusions.
  */
 export function exclusionPredicate(
   exclusions: readonly Exclusion[],
-  covering: readonly Covering[],
+  named: readonly string[],
   canonicalCwd: string,
 ): ((canonical: string) => boolean) | null {
   if (exclusions.length === 0) return null;
+  const namedSet = new Set(named);
   return (canonical) => {
+    if (namedSet.has(canonical)) return false;
     const rel = path.relative(canonicalCwd, canonical).split(path.sep).join('/');
     if (rel.startsWith('../') || rel === '..' || path.isAbsolute(rel)) return false;
-    // The last exclusion that matches the path or a directory above it.
-    let last = -1;
-    for (const x of exclusions) {
-      if (x.index > last && matchesSelfOrAncestor(x.matches, rel)) last = x.index;
-    }
-    if (last === -1) return false;
-    return !covering.some((c) => c.index > last && covers(c, canonical, rel, canonicalCwd));
+    return exclusions.some((x) => matchesSelfOrAncestor(x.matches, rel));
   };
 }
 
@@ -87,30 +79,9 @@ function matchesSelfOrAncestor(matches: (rel: string) => boolean, rel: string): 
   return false;
 }
 
-/** A later positive entry names the path again: it is the file, lies in the directory, or the glob matches. */
-function covers(c: Covering, canonical: string, rel: string, canonicalCwd: string): boolean {
-  if (c.kind !== 'glob') {
-    return canonical === c.abs || (c.kind === 'dir' && canonical.startsWith(`${c.abs}/`));
-  }
-  if (c.matches(rel)) return true;
-  // A directory on the way to the glob's base must still be walked.
-  const base = path.relative(canonicalCwd, c.baseAbs).split(path.sep).join('/');
-  return base === rel || base.startsWith(`${rel}/`);
-}
-
-/** The positive entries of `paths` with their places; an implicit working directory comes before them all. */
-export function coveringOf(resolved: readonly Target[], implicitCwd: boolean, cwd: string): Covering[] {
-  const out: Covering[] = [];
-  if (implicitCwd) out.push({ index: -1, kind: 'dir', abs: canonical(cwd) });
-  resolved.forEach((t, index) => {
-    if (t.kind === 'file' || t.kind === 'dir') out.push({ index, kind: t.kind, abs: canonical(t.abs) });
-    else if (t.kind === 'glob') {
-      const relBase = path.relative(cwd, t.baseAbs).split(path.sep).join('/');
-      const glob = t.bare || relBase === '' ? t.rest : `${relBase}/${t.rest}`;
-      out.push({ index, kind: 'glob', baseAbs: canonical(t.baseAbs), matches: globMatcher(glob, t.input) });
-    }
-  });
-  return out;
+/** The canonical paths of the files and directories `paths` names as entries of their own. */
+export function namedPaths(resolved: readonly Target[]): string[] {
+  return resolved.flatMap((t) => (t.kind === 'file' || t.kind === 'dir' ? [canonical(t.abs)] : []));
 }
 
 /** Where a path really is (the walk judges canonical paths); the path itself when it cannot be resolved. */

@@ -7,7 +7,7 @@ import { createSensitiveFence } from '../fence/index.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';
 import { compose } from './compose.js';
 import { SearchToolError } from './errors.js';
-import { canonical, coveringOf, exclusionPredicate } from './exclusions.js';
+import { canonical, exclusionPredicate, namedPaths } from './exclusions.js';
 import { type RunContext, refetchCounted, runGroup } from './execute.js';
 import { explainEmpty } from './explain.js';
 import type { OutputFormat, ShownFile } from './format.js';
@@ -74,7 +74,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     pathsWasString: input.pathsWasString,
     ...(options.homeDir ? { home: options.homeDir } : {}),
   };
-  // `exclude` globs are `!glob` entries after every path: the later entry wins, so they do.
+  // `exclude` globs are `!glob` entries; an exclusion applies wherever it stands.
   const resolved = await resolveTargets([...input.paths, ...input.exclude], targetContext);
   const notes = new Notes();
   // `!glob` entries take out what they match; alone, they apply to the working directory (as rg -g '!x').
@@ -84,7 +84,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   if (implicitCwd) positive = (await resolveTargets(['.'], targetContext)) as typeof positive;
   // An MCP server's confinement: every place named lies inside a root, as spelled and where it leads.
   if (options.roots) confineToRoots(positive, options.roots, cwd);
-  const excluded = exclusionPredicate(exclusions, coveringOf(resolved, implicitCwd, cwd), canonical(cwd));
+  const excluded = exclusionPredicate(exclusions, namedPaths(positive), canonical(cwd));
 
   const { present, missingPaths } = partitionMissing(positive, notes);
 

@@ -72,11 +72,11 @@ export async function resolveTargets(rawEntries: readonly string[], ctx: TargetC
     throw new SearchToolError('empty_path', '`paths` must contain non-empty paths or globs');
   }
   const out: Target[] = [];
-  for (const [index, entry] of entries.entries()) out.push(await resolveTarget(entry, index, ctx));
+  for (const entry of entries) out.push(await resolveTarget(entry, ctx));
   return out;
 }
 
-async function resolveTarget(entry: string, index: number, ctx: TargetContext): Promise<Target> {
+async function resolveTarget(entry: string, ctx: TargetContext): Promise<Target> {
   const scheme = urlScheme(entry);
   if (scheme !== null) {
     const handler = ctx.resources.handler(scheme);
@@ -102,8 +102,7 @@ async function resolveTarget(entry: string, index: number, ctx: TargetContext): 
   if (literal.kind === 'dir') return { kind: 'dir', input: entry, abs };
   if (literal.kind === 'other') return { kind: 'special', input: entry, abs };
 
-  if (entry.startsWith('!'))
-    return { kind: 'exclude', input: entry, exclusion: parseExclusion(entry, index) };
+  if (entry.startsWith('!')) return { kind: 'exclude', input: entry, exclusion: parseExclusion(entry) };
 
   const { path: bare, selector } = splitSelector(entry);
   if (selector !== null) {
