@@ -101,8 +101,12 @@ describe('brace rule', () => {
 });
 
 describe('paren escaping', () => {
+  const esc = (p: string) => {
+    const r = escapeUnbalancedParens(p);
+    return r.ok ? r.repaired.text : `refused: ${r.reason}`;
+  };
+
   it('escapes only the parentheses without a partner; real groups keep their meaning', () => {
-    const esc = (p: string) => escapeUnbalancedParens(p).text;
     expect(esc('foo(')).toBe('foo\\(');
     expect(esc('bar)')).toBe('bar\\)');
     expect(esc('\\(a)')).toBe('\\(a\\)');
@@ -113,5 +117,18 @@ describe('paren escaping', () => {
     // Parentheses inside a class are literal already and do not pair.
     expect(esc('[(]x)')).toBe('[(]x\\)');
     expect(esc('[]()]x(')).toBe('[]()]x\\(');
+  });
+
+  it('refuses where escaping would not be the literal reading: beside an alternation, or group syntax', () => {
+    // Escaped, `(foo|bar` would be "(foo" or "bar": neither the group nor the text typed.
+    expect(esc('(foo|bar')).toBe(
+      'refused: an unbalanced parenthesis beside "|" has two readings, the group "(foo|bar)" or the literal text "\\(foo\\|bar"; write the one you mean',
+    );
+    expect(esc('foo|bar)')).toMatch(/the group "\(foo\|bar\)" or the literal text "foo\\\|bar\\\)"/);
+    // `\(?P<x>` would be an optional parenthesis.
+    expect(esc('(?P<x>a')).toMatch(/^refused: the group opened at "\(\?P<x>a" is never closed/);
+    // An alternation in another scope is no obstacle.
+    expect(esc('(a|b)(')).toBe('(a|b)\\(');
+    expect(esc('x(|')).toMatch(/^refused/);
   });
 });

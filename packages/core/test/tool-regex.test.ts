@@ -34,7 +34,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: regex dialect (spec §3 B69–
     ]);
   });
 
-  it('paren repair escapes only the unbalanced parenthesis: real groups stay groups (issue 11 item 3)', async () => {
+  it('paren repair escapes only the unbalanced parenthesis: real groups stay groups', async () => {
     // Escaping every paren (the reference's retry) made `(get|post)` a literal and found nothing.
     const r = await run(dir, { pattern: '\\.(get|post)(', paths: 'routes.ts' }, { engine });
     expect(matchLines(r.text)).toEqual(["*1:app.get('/a', h);", "*2:app.post('/b', h);"]);
@@ -44,6 +44,21 @@ describe.each<Engine>(['js', 'rg'])('search tool: regex dialect (spec §3 B69–
     const escaped = await run(dir, { pattern: '\\.(get|post)\\(', paths: 'routes.ts' }, { engine });
     expect(matchLines(escaped.text)).toEqual(matchLines(r.text));
     expect(escaped.text).not.toContain('Pattern searched as');
+  });
+
+  it('a repair that would change the meaning is refused with the readings spelled out', async () => {
+    // Escaped, `(foo|bar` would search "(foo" or "bar" and find every "bar" line.
+    const r = await refusal(run(dir, { pattern: '(foo|bar', paths: 'a.txt' }, { engine }));
+    expect(r.code).toBe('invalid_regex');
+    expect(r.message).toContain('two readings, the group "(foo|bar)" or the literal text "\\(foo\\|bar"');
+    const named = await refusal(run(dir, { pattern: '(?P<x>foo', paths: 'a.txt' }, { engine }));
+    expect(named.message).toContain('the group opened at "(?P<x>foo" is never closed');
+  });
+
+  it('a named group in the (?P<name>…) form is a group, as in ripgrep', async () => {
+    const r = await run(dir, { pattern: '(?P<fn>foo)\\(bar', paths: 'call.txt' }, { engine });
+    expect(matchLines(r.text)).toEqual(['*1:call foo(bar) here']);
+    expect(r.text).not.toContain('Pattern searched as');
   });
 
   it('B70 (fixed W7 in the match layer): the $-brace placeholder text is found; escaped forms too', async () => {

@@ -179,7 +179,9 @@ function parseWithRepairs(pattern: string, options: PatternOptions): Parsed {
     const groupError =
       err instanceof PatternSyntaxError && (err.kind === 'group_unclosed' || err.kind === 'group_unopened');
     if (!groupError) throw err;
-    const escaped = escapeUnbalancedParens(braced.text);
+    const retry = escapeUnbalancedParens(braced.text);
+    if (!retry.ok) throw new PatternError(`${err.message}: ${retry.reason}`, err.position);
+    const escaped = retry.repaired;
     try {
       return finish(parsePattern(escaped.text, flags, composeMaps(braced.map, escaped.map)), escaped.text, [
         ...braceRepairs,

@@ -6,7 +6,10 @@
  *    `\b{start}`-style assertions are left alone. Unlike the reference, a `$` right before a literalised `{`
  *    becomes a literal `$` too, so `${name}` matches the text `${name}` instead of never matching.
  * 2. Paren retry: after an unclosed/unopened group error only, the unbalanced `(` or `)` is escaped (the
- *    reference escapes every paren, which silently turns real groups into literals).
+ *    reference escapes every paren, which silently turns real groups into literals). The retry is made only
+ *    when its meaning is the literal reading of what was typed: not for a `(` that opens group syntax (`(?P<x>`
+ *    escaped is `\(?P<x>`, an optional parenthesis), and not beside an alternation in the same scope
+ *    (`(foo|bar` escaped is "(foo" or "bar", neither reading); those are refused with the readings spelled out.
  */
 
 const HEX_OR_PROPERTY_ESCAPES = new Set(['p', 'P', 'x', 'u', 'U']);
@@ -146,12 +149,45 @@ export function applyBraceRule(pattern: string): Repaired {
   return b.done(pattern.length);
 }
 
+/** The paren retry's answer: the repaired pattern, or why no repair keeps the pattern's meaning. */
+export type ParenRepair = { ok: true; repaired: Repaired } | { ok: false; reason: string };
+
 /**
  * Escapes only the parentheses that have no partner: a `)` with no open group before it, and each `(` still
  * open at the end. Real groups keep their meaning (`\.(get|post)(` → `\.(get|post)\(`). Parentheses
- * inside a character class are literal already and never pair.
+ * inside a character class are literal already and never pair. Refused where escaping would not be the
+ * literal reading (see the module comment).
  */
-export function escapeUnbalancedParens(pattern: string): Repaired {
+export function escapeUnbalancedParens(pattern: string): ParenRepair {
+  const lone = loneParens(pattern);
+  for (const i of lone) {
+    if (pattern[i] === '(' && pattern[i + 1] === '?') {
+      return {
+        ok: false,
+        reason: `the group opened at "${pattern.slice(i, i + 16)}" is never closed; close it with ")", or write "\\(\\?" for the literal text`,
+      };
+    }
+  }
+  const b = new Builder();
+  for (let i = 0; i < pattern.length; i++) {
+    if (lone.has(i)) b.insert('\\', i);
+    b.add(pattern[i]!, i);
+  }
+  const repaired = b.done(pattern.length);
+  if (alternationBesideEscape(repaired.text, new Set([...lone].map((i) => repaired.map.indexOf(i) + 1)))) {
+    const closers = [...lone].filter((i) => pattern[i] === ')').length;
+    const group = `${'('.repeat(closers)}${pattern}${')'.repeat(lone.size - closers)}`;
+    const literal = escapeBars(repaired.text);
+    return {
+      ok: false,
+      reason: `an unbalanced parenthesis beside "|" has two readings, the group "${group}" or the literal text "${literal}"; write the one you mean`,
+    };
+  }
+  return { ok: true, repaired };
+}
+
+/** Input indices of the parentheses with no partner. */
+function loneParens(pattern: string): Set<number> {
   const lone = new Set<number>();
   const open: number[] = [];
   let classDepth = 0;
@@ -174,12 +210,61 @@ export function escapeUnbalancedParens(pattern: string): Repaired {
     }
   }
   for (const i of open) lone.add(i);
-  const b = new Builder();
-  for (let i = 0; i < pattern.length; i++) {
-    if (lone.has(i)) b.insert('\\', i);
-    b.add(pattern[i]!, i);
+  return lone;
+}
+
+/**
+ * Walks a balanced pattern's scopes (the root and each group) and reports whether an unescaped `|` shares a
+ * scope with one of the escaped parentheses at `escapes` (indices of their `(`/`)` in `text`).
+ */
+function alternationBesideEscape(text: string, escapes: ReadonlySet<number>): boolean {
+  const scopes: number[] = [0];
+  let next = 1;
+  const withEscape = new Set<number>();
+  const withBar = new Set<number>();
+  let classDepth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\\') {
+      if (escapes.has(i + 1)) withEscape.add(scopes.at(-1)!);
+      i++;
+    } else if (classDepth > 0) {
+      if (ch === '[') classDepth++;
+      else if (ch === ']') classDepth--;
+    } else if (ch === '[') {
+      classDepth = 1;
+      if (text[i + 1] === '^') i++;
+      if (text[i + 1] === ']') i++;
+    } else if (ch === '(') {
+      scopes.push(next++);
+    } else if (ch === ')') {
+      if (scopes.length > 1) scopes.pop();
+    } else if (ch === '|') {
+      withBar.add(scopes.at(-1)!);
+    }
   }
-  return b.done(pattern.length);
+  return [...withEscape].some((scope) => withBar.has(scope));
+}
+
+/** The pattern with its unescaped `|` outside classes escaped: the literal reading of the bars. */
+function escapeBars(text: string): string {
+  let out = '';
+  let classDepth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\\') {
+      out += text.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    if (classDepth > 0) {
+      if (ch === '[') classDepth++;
+      else if (ch === ']') classDepth--;
+    } else if (ch === '[') classDepth = 1;
+    else if (ch === '|') out += '\\';
+    out += ch;
+  }
+  return out;
 }
 
 /** Composes position maps: `outer` indexes `inner.text`. */

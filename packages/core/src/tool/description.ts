@@ -18,7 +18,7 @@ export function searchToolDescription(options: { format?: OutputFormat; schemes?
   const lines = [
     'Search file contents for a regular expression. Read-only; fast on large trees.',
     '',
-    'Pattern: Rust regex syntax (as ripgrep): \\b, \\d, (?i), classes, alternation a|b. No look-around or backreferences. `\\|` is a literal bar, not alternation. Escape literal ( ) [ ] { } . * + ? with a backslash; a lone unbalanced paren or a brace that is not a repetition is taken literally. The pattern is searched exactly as given, spaces included. A literal newline or \\n in the pattern lets a match span lines.',
+    'Pattern: Rust regex syntax (as ripgrep): \\b, \\d, (?i), classes, alternation a|b. No look-around or backreferences. `\\|` is a literal bar, not alternation. Escape literal ( ) [ ] { } . * + ? with a backslash; a lone unbalanced paren or a brace that is not a repetition is taken literally (refused when an alternation beside it makes that ambiguous). The pattern is searched exactly as given, spaces included. A literal newline or \\n in the pattern lets a match span lines.',
     '',
     'paths (required): one string or an array of strings, one target per element (never "a,b"):',
     '- a file, a directory (searched recursively; .gitignore respected unless gitignore=false; hidden files included; .git and node_modules skipped unless named);',
