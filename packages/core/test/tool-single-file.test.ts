@@ -26,6 +26,12 @@ beforeAll(() => {
       Buffer.from('\n\u0000 needle nul\nneedle after\n'),
     ]),
     'a.ts': 'one\nneedle two\nthree\nfour\nfive\nsix\n',
+    // UTF-16 (little and big endian, with their BOMs): every other byte is a NUL, and it is text.
+    'u16le.txt': Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('one\nneedle in utf-16\n', 'utf16le'),
+    ]),
+    'u16be.txt': Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('needle big\n', 'utf16le').swap16()]),
   });
 });
 
@@ -163,6 +169,16 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
   it('B24 (fixed W2): a binary file named directly is said to be binary, not "No matches found"', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'bin.o' }, { engine });
     expect(r.text).toBe('Nothing was searched.\nNot searched: bin.o (binary file)');
+  });
+
+  it('a UTF-16 file named directly is searched as text, as a directory search does', async () => {
+    const le = await run(dir, { pattern: 'needle', paths: 'u16le.txt' }, { engine });
+    expect(le.text).toMatch(/^¶u16le\.txt#[0-9A-F]{4}\n(.*\n)?\*2:needle in utf-16$/);
+    expect(le.details.matchCount).toBe(1);
+    const be = await run(dir, { pattern: 'needle', paths: 'u16be.txt:1-1' }, { engine });
+    expect(be.details.matchCount).toBe(1);
+    const walked = await run(dir, { pattern: 'needle in utf', paths: '.' }, { engine });
+    expect(walked.details.files).toEqual(['u16le.txt']);
   });
 
   it('a named file with a NUL after 64 KiB: matches before it are shown and the cut is said', async () => {

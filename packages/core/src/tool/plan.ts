@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { type EngineChoice, resolveRipgrep } from '../engine/index.js';
 import type { SensitiveFence } from '../fence/index.js';
 import { escapeGlob } from '../glob/glob.js';
+import { startsWithUtf16Bom } from '../search/searcher.js';
 import { readArchiveMember } from './archive.js';
 import { listNames, unique } from './compose.js';
 import { SearchToolError } from './errors.js';
@@ -228,7 +229,8 @@ async function explicitFileProblem(abs: string): Promise<string | null> {
     if (st.size > MAX_FILE_BYTES) return `larger than ${MAX_FILE_BYTES / (1024 * 1024)} MiB`;
     const buf = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, st.size));
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    if (buf.subarray(0, bytesRead).includes(0)) return 'binary file';
+    // A UTF-16 file is text to both engines (decoded from its BOM, as ripgrep does), named or walked.
+    if (!startsWithUtf16Bom(buf, bytesRead) && buf.subarray(0, bytesRead).includes(0)) return 'binary file';
     return null;
   } finally {
     await fh.close();
