@@ -30,6 +30,9 @@ beforeAll(() => {
   ]);
   tar.c({ file: path.join(dir, 'rel.tar'), cwd: path.join(dir, 'stage'), sync: true }, ['docs']);
   fs.copyFileSync(path.join(dir, 'rel.tar.gz'), path.join(dir, 'rel.tgz'));
+  // Zip-format packages by their extensions, and a zip known only by its bytes.
+  for (const name of ['pkg-1.0-py3-none-any.whl', 'lib.jar', 'ext.vsix', 'payload.bin'])
+    fs.copyFileSync(path.join(dir, 'bundle.zip'), path.join(dir, name));
 });
 
 describe.each<Engine>(['js', 'rg'])('search tool: archive members (spec §3 B56–B60), engine %s', (engine) => {
@@ -126,7 +129,24 @@ describe.each<Engine>(['js', 'rg'])('search tool: archive members (spec §3 B56�
       'No matches found\nSkipped archive entries (search supports text members only): bundle.zip:bin.dat (binary archive entry)',
     );
     const whole = await run(dir, { pattern: 'needle', paths: 'bundle.zip' }, { engine });
-    expect(whole.text).toBe('Nothing was searched.\nNot searched: bundle.zip (binary file)');
+    expect(whole.text).toBe(
+      'Nothing was searched.\nNot searched: bundle.zip (a zip archive: search a member as bundle.zip:path/inside)',
+    );
+  });
+
+  it('zip-format packages (.whl, .jar, .vsix) and a zip known by its bytes are archives too', async () => {
+    for (const archive of ['pkg-1.0-py3-none-any.whl', 'lib.jar', 'ext.vsix', 'payload.bin']) {
+      const r = await run(dir, { pattern: 'needle', paths: `${archive}:src/foo.ts` }, { engine });
+      expect(r.text).toBe(`# ${archive}:src/foo.ts\n*2|needle in zip`);
+    }
+    const named = await run(dir, { pattern: 'needle', paths: 'lib.jar' }, { engine });
+    expect(named.text).toContain(
+      'Not searched: lib.jar (a zip archive: search a member as lib.jar:path/inside)',
+    );
+    const tarred = await run(dir, { pattern: 'needle', paths: 'rel.tar' }, { engine });
+    expect(tarred.text).toContain(
+      'Not searched: rel.tar (a tar archive: search a member as rel.tar:path/inside)',
+    );
   });
 
   it('a member and a directory: the directory is walked as itself, the member read from memory', async () => {

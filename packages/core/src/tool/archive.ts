@@ -6,12 +6,16 @@ import { nextZipEntry } from '../util/zip-entries.js';
 import { ARCHIVE_MAX_ENTRIES, ARCHIVE_MAX_MEMBER_BYTES, ARCHIVE_MAX_SCAN_BYTES } from './limits.js';
 
 /**
- * Archive members (`bundle.zip:src/a.ts`, `.tar`, `.tar.gz`, `.tgz`) read into memory, never written to
- * disk: zip members by random access (yauzl reads the central directory, then only that member), tar
- * members by streaming the archive until the member has been read. Every read is bounded.
+ * Archive members (`bundle.zip:src/a.ts`, `.tar`, `.tar.gz`, `.tgz`, and the zip-format packages `.whl`,
+ * `.jar`, `.vsix`, `.nupkg`, `.apk`, `.epub` …; any existing file whose bytes say zip or tar) read into
+ * memory, never written to disk: zip members by random access (yauzl reads the central directory, then only
+ * that member), tar members by streaming the archive until the member has been read. Every read is bounded.
  */
 
-const ARCHIVE_SUFFIX = /\.(?:zip|tar|tar\.gz|tgz):/gi;
+/** Extensions of archives in zip format: Python wheels, Java archives, VS Code, NuGet and Android packages, EPUB. */
+const ZIP_EXTENSIONS = 'zip|whl|egg|jar|war|ear|aar|vsix|nupkg|apk|xpi|epub';
+const ZIP_SUFFIX = new RegExp(`\\.(?:${ZIP_EXTENSIONS})$`, 'i');
+const ARCHIVE_SUFFIX = new RegExp(`\\.(?:${ZIP_EXTENSIONS}|tar|tar\\.gz|tgz):`, 'gi');
 
 export interface ArchiveSelector {
   /** The archive path as the caller wrote it. */
@@ -22,21 +26,64 @@ export interface ArchiveSelector {
 }
 
 /**
- * Finds `<archive>:<member>` in an entry. Among several candidate prefixes (`a.zip:b.tar:c`) the longest
- * one naming an existing file wins; when none exists, the first (so the error names it).
+ * Finds `<archive>:<member>` in an entry. A prefix is a candidate when it has an archive's extension or is
+ * an existing file whose bytes say it is one (`formatOf`: a `.bin` that is a zip). Among several candidates
+ * (`a.zip:b.tar:c`) the longest naming an existing archive wins; when none exists, the first (so the error
+ * names it).
  */
-export function parseArchiveSelector(entry: string, exists: (p: string) => boolean): ArchiveSelector | null {
-  const candidates: ArchiveSelector[] = [];
-  for (const m of entry.matchAll(ARCHIVE_SUFFIX)) {
-    const end = m.index + m[0].length - 1;
+export function parseArchiveSelector(
+  entry: string,
+  formatOf: (p: string) => ArchiveSelector['format'] | null,
+): ArchiveSelector | null {
+  const candidates: Array<ArchiveSelector & { exists: boolean }> = [];
+  const byName = new Set<number>();
+  for (const m of entry.matchAll(ARCHIVE_SUFFIX)) byName.add(m.index + m[0].length - 1);
+  let probes = 0;
+  for (let end = entry.indexOf(':'); end >= 0; end = entry.indexOf(':', end + 1)) {
+    // Each colon costs a probe of the file system; nesting is never that deep.
+    if (++probes > MAX_SELECTOR_COLONS) break;
     const archive = entry.slice(0, end);
     const member = entry.slice(end + 1);
     if (archive === '' || member === '') continue;
-    candidates.push({ archive, member, format: /\.zip$/i.test(archive) ? 'zip' : 'tar' });
+    const sniffed = formatOf(archive);
+    if (sniffed === null && !byName.has(end)) continue;
+    const format = sniffed ?? (ZIP_SUFFIX.test(archive) ? 'zip' : 'tar');
+    candidates.push({ archive, member, format, exists: sniffed !== null });
   }
-  if (candidates.length === 0) return null;
-  for (let k = candidates.length - 1; k >= 0; k--) if (exists(candidates[k]!.archive)) return candidates[k]!;
-  return candidates[0]!;
+  const chosen = candidates.findLast((c) => c.exists) ?? candidates[0];
+  return chosen ? { archive: chosen.archive, member: chosen.member, format: chosen.format } : null;
+}
+
+/** Colons of one entry tried as `<archive>:<member>` separators. */
+const MAX_SELECTOR_COLONS = 16;
+
+const ZIP_MAGIC = [Buffer.from('PK\u0003\u0004'), Buffer.from('PK\u0005\u0006')];
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
+
+/**
+ * An existing file's archive format from its first bytes (zip's local or empty-archive header; tar's
+ * `ustar` magic; gzip, read as a compressed tar), or null for anything else, a missing file included.
+ */
+export function sniffArchiveFormat(abs: string): ArchiveSelector['format'] | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return null;
+    const head = Buffer.alloc(512);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    if (ZIP_MAGIC.some((m) => n >= 4 && head.subarray(0, 4).equals(m))) return 'zip';
+    if (n >= 2 && head.subarray(0, 2).equals(GZIP_MAGIC)) return 'tar';
+    if (n >= 262 && head.toString('latin1', 257, 262) === 'ustar') return 'tar';
+    return null;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 export type MemberRead = { ok: true; bytes: Buffer } | { ok: false; reason: string };

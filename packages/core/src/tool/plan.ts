@@ -4,7 +4,7 @@ import { type EngineChoice, resolveRipgrep } from '../engine/index.js';
 import type { SensitiveFence } from '../fence/index.js';
 import { escapeGlob } from '../glob/glob.js';
 import { startsWithUtf16Bom } from '../search/searcher.js';
-import { readArchiveMember } from './archive.js';
+import { readArchiveMember, sniffArchiveFormat } from './archive.js';
 import { listNames, unique } from './compose.js';
 import { SearchToolError } from './errors.js';
 import { BINARY_SNIFF_BYTES, MAX_FILE_BYTES } from './limits.js';
@@ -190,9 +190,10 @@ export async function refuseUnsearchable(
       continue;
     }
     if (t.kind === 'file' || t.kind === 'backed') {
-      const problem = await explicitFileProblem(t.abs);
+      const shown = t.kind === 'backed' ? t.url : displayPath(t.abs, cwd);
+      const problem = await explicitFileProblem(t.abs, shown);
       if (problem) {
-        notSearched.push({ path: t.kind === 'backed' ? t.url : displayPath(t.abs, cwd), reason: problem });
+        notSearched.push({ path: shown, reason: problem });
         continue;
       }
     }
@@ -216,7 +217,7 @@ export function willUseRipgrep(choice: EngineChoice, targets: readonly Expanded[
 }
 
 /** Why a named file is not searched (binary, too large), or null when it can be. */
-async function explicitFileProblem(abs: string): Promise<string | null> {
+async function explicitFileProblem(abs: string, shown: string): Promise<string | null> {
   let fh: fs.promises.FileHandle;
   try {
     fh = await fs.promises.open(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
@@ -230,7 +231,10 @@ async function explicitFileProblem(abs: string): Promise<string | null> {
     const buf = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, st.size));
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     // A UTF-16 file is text to both engines (decoded from its BOM, as ripgrep does), named or walked.
-    if (!startsWithUtf16Bom(buf, bytesRead) && buf.subarray(0, bytesRead).includes(0)) return 'binary file';
+    if (!startsWithUtf16Bom(buf, bytesRead) && buf.subarray(0, bytesRead).includes(0)) {
+      const archive = sniffArchiveFormat(abs);
+      return archive ? `a ${archive} archive: search a member as ${shown}:path/inside` : 'binary file';
+    }
     return null;
   } finally {
     await fh.close();

@@ -1,8 +1,12 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GlobError } from '../glob/glob.js';
 import { IgnoreRules } from '../walk/ignore-rules.js';
-import { type ArchiveSelector, normaliseMemberPath, parseArchiveSelector } from './archive.js';
+import {
+  type ArchiveSelector,
+  normaliseMemberPath,
+  parseArchiveSelector,
+  sniffArchiveFormat,
+} from './archive.js';
 import { SearchToolError } from './errors.js';
 import { type Exclusion, parseExclusion } from './exclusions.js';
 import { type LineRange, mergeRanges, parseLineRanges, splitSelector } from './line-ranges.js';
@@ -107,7 +111,7 @@ async function resolveTarget(entry: string, ctx: TargetContext): Promise<Target>
   const { path: bare, selector } = splitSelector(entry);
   if (selector !== null) {
     const ranges = parseLineRanges(selector, entry);
-    const archive = parseArchiveSelector(bare, (p) => isFile(path.resolve(ctx.cwd, p)));
+    const archive = parseArchiveSelector(bare, (p) => sniffArchiveFormat(path.resolve(ctx.cwd, p)));
     if (archive) return archiveTarget(entry, archive, ranges, ctx);
     const target = path.resolve(ctx.cwd, bare);
     const st = await statPath(target);
@@ -131,7 +135,7 @@ async function resolveTarget(entry: string, ctx: TargetContext): Promise<Target>
     throw new SearchToolError('path_not_found', `Path not found for line-range selector: ${entry}`);
   }
 
-  const archive = parseArchiveSelector(entry, (p) => isFile(path.resolve(ctx.cwd, p)));
+  const archive = parseArchiveSelector(entry, (p) => sniffArchiveFormat(path.resolve(ctx.cwd, p)));
   if (archive) return archiveTarget(entry, archive, null, ctx);
 
   if (hasTopLevelComma(entry)) throw commaError(entry, ctx);
@@ -166,14 +170,6 @@ function archiveTarget(
     memberKey: `${archiveAbs}\u0000${member}`,
     ranges,
   };
-}
-
-function isFile(abs: string): boolean {
-  try {
-    return fs.statSync(abs).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** The glob as the engine will compile it; an error names the entry and the reason. */
