@@ -1,334 +1,263 @@
 // The workbench's search surfaces end to end in Debian's chromium against a real `trawl serve`: how rows read in
 // the @ picker and the Files rail (name first, the directory cut from its start, matched characters marked, file
 // kinds, previews that show the match, counts that do not claim a total), and how the picker behaves.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumPath,
-  ensureWebBuild,
-  launch,
-  requireSystemDeps,
-  type Served,
-  serve,
-} from './e2e/browser.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { DOCS, describeWorkbench, option, SCREENSHOTS } from './e2e/fixture.js';
 
-const CHROMIUM = chromiumPath();
+const files: Record<string, string> = {
+  'src/main.ts': 'export function main() {\n  return "needle";\n}\n',
+  'src/components/Button.tsx': 'export const Button = () => null;\n',
+  'README.md': '# proj\n',
+  'third_party/packages/zod-4.6.7/lib-esm/v4/mini/schemas.js': 'export const mini = 1;\n',
+  'third_party/packages/zod-4.6.7/lib-esm/v4/classic/schemas.js': 'export const classic = 1;\n',
+  'src/Case.ts': 'export const NEEDLE_UPPER = "NEEDLE";\n',
+  'src/long.ts': `const padding = "${'x'.repeat(160)}"; // farneedle at the end\n`,
+};
+for (let i = 1; i <= 20; i++)
+  files[`widgets/widget-${String(i).padStart(2, '0')}.ts`] = `export const w${i} = 0;\n`;
 
-if (!CHROMIUM) {
-  describe('search surfaces end to end', () => {
-    if (requireSystemDeps) {
-      it('needs chromium (TRAWL_REQUIRE_SYSTEM_DEPS=1)', () => {
-        expect.fail(`chromium not found at ${process.env['TRAWL_CHROMIUM'] ?? '/usr/bin/chromium'}`);
-      });
-    } else {
-      // Skip reason: no chromium on this machine; CI sets TRAWL_REQUIRE_SYSTEM_DEPS=1 and fails instead.
-      it.skip('chromium is not installed (apt-get install chromium)', () => {});
+describeWorkbench(
+  'search surfaces end to end',
+  { prefix: 'e2e-surfaces', files, serveArgs: ['--grep-deadline', '30'] },
+  (wb) => {
+    const open = (width: number, scheme: 'light' | 'dark' = 'light') => wb.open({ width, scheme });
+
+    /** What each option shows: its name, its (dim) directory and the characters marked. */
+    const optionRows = (page: Page) =>
+      page
+        .getByRole('listbox', { name: 'Files and folders' })
+        .getByRole('option')
+        .evaluateAll((els) =>
+          els.map((el) => ({
+            name: el.querySelector('.row-name')?.textContent ?? '',
+            dir: el.querySelector('.row-dir')?.textContent ?? '',
+            dirShown: (el.querySelector('.row-dir') as HTMLElement | null)?.offsetWidth ?? 0,
+            marked: [...el.querySelectorAll('.row-name mark')].map((m) => m.textContent).join(''),
+            type: el.querySelector('svg')?.getAttribute('data-file-type') ?? '',
+          })),
+        );
+
+    for (const width of [1280, 390]) {
+      it(`picker rows read name first, the directory cut from its start, the match marked (${width} px)`, async () => {
+        const { context, page } = await open(width);
+        const box = page.getByLabel('Message', { exact: true });
+        await box.click();
+        await box.pressSequentially('@schem');
+        await option(page, 'schemas.js').first().waitFor();
+        const rows = await optionRows(page);
+        const schemas = rows.filter((r) => r.name === 'schemas.js');
+        expect(schemas).toHaveLength(2);
+        expect(schemas.map((r) => r.dir.replace(/^….*\/v4\//, '…/v4/')).sort()).toEqual([
+          '…/v4/classic/',
+          '…/v4/mini/',
+        ]);
+        for (const r of schemas) {
+          expect(r.marked).toBe('schem');
+          expect(r.type).toBe('code');
+          // the directory is on screen at every width (phones too): two `schemas.js` rows can be told apart
+          expect(r.dirShown).toBeGreaterThan(0);
+        }
+        if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, `picker-rows-${width}.png`) });
+        await context.close();
+      }, 120_000);
     }
-  });
-}
 
-const DOCS = path.resolve(import.meta.dirname, '../../../docs');
-const SCREENSHOTS = process.env['TRAWL_SCREENSHOTS'] === '1';
-
-describe.runIf(CHROMIUM)('search surfaces end to end', () => {
-  let tmp: string;
-  let proj: string;
-  let server: Served;
-  let browser: Browser;
-
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(proj, rel)), { recursive: true });
-    fs.writeFileSync(path.join(proj, rel), text);
-  };
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-e2e-surfaces-')));
-    const home = path.join(tmp, 'home');
-    proj = path.join(home, 'proj');
-    write('src/main.ts', 'export function main() {\n  return "needle";\n}\n');
-    write('src/components/Button.tsx', 'export const Button = () => null;\n');
-    write('README.md', '# proj\n');
-    write('third_party/packages/zod-4.6.7/lib-esm/v4/mini/schemas.js', 'export const mini = 1;\n');
-    write('third_party/packages/zod-4.6.7/lib-esm/v4/classic/schemas.js', 'export const classic = 1;\n');
-    for (let i = 1; i <= 20; i++)
-      write(`widgets/widget-${String(i).padStart(2, '0')}.ts`, `export const w${i} = 0;\n`);
-    write('src/Case.ts', 'export const NEEDLE_UPPER = "NEEDLE";\n');
-    write('src/long.ts', `const padding = "${'x'.repeat(160)}"; // farneedle at the end\n`);
-    server = await serve(
-      [
-        proj,
-        '--port',
-        '0',
-        '--no-open',
-        '--no-index',
-        '--data-dir',
-        path.join(tmp, 'data'),
-        '--grep-deadline',
-        '30',
-      ],
-      { HOME: home },
-    );
-    browser = await launch(CHROMIUM!);
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
-  async function open(
-    width: number,
-    scheme: 'light' | 'dark' = 'light',
-  ): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    await page.goto(server.url);
-    await page.getByLabel('Message', { exact: true }).waitFor();
-    return { context, page };
-  }
-
-  const option = (page: Page, name: string) =>
-    page
-      .getByRole('option')
-      .filter({ has: page.locator('.picker-name', { hasText: new RegExp(`^${name}$`) }) });
-
-  /** What each option shows: its name, its (dim) directory and the characters marked. */
-  const optionRows = (page: Page) =>
-    page
-      .getByRole('listbox', { name: 'Files and folders' })
-      .getByRole('option')
-      .evaluateAll((els) =>
-        els.map((el) => ({
-          name: el.querySelector('.row-name')?.textContent ?? '',
-          dir: el.querySelector('.row-dir')?.textContent ?? '',
-          dirShown: (el.querySelector('.row-dir') as HTMLElement | null)?.offsetWidth ?? 0,
-          marked: [...el.querySelectorAll('.row-name mark')].map((m) => m.textContent).join(''),
-          type: el.querySelector('svg')?.getAttribute('data-file-type') ?? '',
-        })),
-      );
-
-  for (const width of [1280, 390]) {
-    it(`picker rows read name first, the directory cut from its start, the match marked (${width} px)`, async () => {
-      const { context, page } = await open(width);
-      const box = page.getByLabel('Message', { exact: true });
-      await box.click();
-      await box.pressSequentially('@schem');
-      await option(page, 'schemas.js').first().waitFor();
-      const rows = await optionRows(page);
-      const schemas = rows.filter((r) => r.name === 'schemas.js');
-      expect(schemas).toHaveLength(2);
-      expect(schemas.map((r) => r.dir.replace(/^….*\/v4\//, '…/v4/')).sort()).toEqual([
-        '…/v4/classic/',
-        '…/v4/mini/',
-      ]);
-      for (const r of schemas) {
-        expect(r.marked).toBe('schem');
-        expect(r.type).toBe('code');
-        // the directory is on screen at every width (phones too): two `schemas.js` rows can be told apart
-        expect(r.dirShown).toBeGreaterThan(0);
-      }
-      if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, `picker-rows-${width}.png`) });
+    it('Files rail name hits read the same way and count honestly: "best 15 · more may match", then Show more', async () => {
+      const { context, page } = await open(1280);
+      await page.getByPlaceholder('Filter files…').fill('widget');
+      const status = page.getByTestId('file-search-status');
+      await status.getByText('best 15 · more may match').waitFor();
+      const hit = page
+        .locator('.hit-name', { has: page.locator('.row-name', { hasText: /^widget-\d+\.ts$/ }) })
+        .first();
+      expect(await hit.locator('.row-dir').textContent()).toBe('widgets/');
+      expect(await hit.locator('.row-name mark').textContent()).toBe('widget');
+      expect(await hit.locator('svg').getAttribute('data-file-type')).toBe('code');
+      await page.getByRole('button', { name: 'Show more' }).click();
+      await status.getByText('21 results').waitFor();
+      expect(await page.locator('.hit-name').count()).toBe(21); // the 20 files and their folder
       await context.close();
     }, 120_000);
-  }
 
-  it('Files rail name hits read the same way and count honestly: "best 15 · more may match", then Show more', async () => {
-    const { context, page } = await open(1280);
-    await page.getByPlaceholder('Filter files…').fill('widget');
-    const status = page.getByTestId('file-search-status');
-    await status.getByText('best 15 · more may match').waitFor();
-    const hit = page
-      .locator('.hit-name', { has: page.locator('.row-name', { hasText: /^widget-\d+\.ts$/ }) })
-      .first();
-    expect(await hit.locator('.row-dir').textContent()).toBe('widgets/');
-    expect(await hit.locator('.row-name mark').textContent()).toBe('widget');
-    expect(await hit.locator('svg').getAttribute('data-file-type')).toBe('code');
-    await page.getByRole('button', { name: 'Show more' }).click();
-    await status.getByText('21 results').waitFor();
-    expect(await page.locator('.hit-name').count()).toBe(21); // the 20 files and their folder
-    await context.close();
-  }, 120_000);
+    it('a content hit far into its line shows the match, not the line start', async () => {
+      const { context, page } = await open(1280);
+      await page.getByRole('button', { name: 'Search file contents' }).click();
+      await page.getByPlaceholder('Search in files…').fill('farneedle');
+      await page
+        .getByTestId('file-grep-status')
+        .getByText(/1 result/)
+        .waitFor();
+      const hit = page.locator('.hit', { has: page.locator('.row-name', { hasText: 'long.ts' }) });
+      expect(await hit.locator('.row-dir').textContent()).toBe('src/');
+      const preview = await hit.locator('.hit-preview').boundingBox();
+      const mark = await hit.locator('.hit-preview mark').boundingBox();
+      expect(preview && mark).toBeTruthy();
+      // the marked match lies inside the visible preview box
+      expect(mark!.x + mark!.width).toBeLessThanOrEqual(preview!.x + preview!.width);
+      if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'rail-content-hit.png') });
+      await context.close();
+    }, 120_000);
+    it('the best match sits nearest the caret and is announced first; Up moves to the second, drawn above it', async () => {
+      const { context, page } = await open(1280);
+      const box = page.getByLabel('Message', { exact: true });
+      await box.click();
+      await box.pressSequentially('@widget');
+      await page.locator('[role="option"][aria-posinset="2"]').waitFor();
+      const best = page.locator('[role="option"][aria-posinset="1"]');
+      expect(await best.getAttribute('aria-selected')).toBe('true');
+      const setsize = Number(await best.getAttribute('aria-setsize'));
+      expect(setsize).toBeGreaterThan(2);
+      const area = (await box.boundingBox())!;
+      const bestBox = (await best.boundingBox())!;
+      const secondBox = (await page.locator('[role="option"][aria-posinset="2"]').boundingBox())!;
+      expect(bestBox.y).toBeGreaterThan(secondBox.y); // nearest the composer, below the rest
+      const lowest = await page
+        .locator('[role="option"][aria-posinset]')
+        .evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom)));
+      expect(bestBox.y + bestBox.height).toBe(lowest); // no row is drawn between it and the composer
+      expect(area.y).toBeGreaterThan(lowest);
+      await box.press('ArrowUp');
+      const active = await box.getAttribute('aria-activedescendant');
+      expect(await page.locator(`[id="${active}"]`).getAttribute('aria-posinset')).toBe('2');
+      // the textarea is the combobox that owns the list
+      expect(await box.getAttribute('role')).toBe('combobox');
+      expect(await box.getAttribute('aria-expanded')).toBe('true');
+      await context.close();
+    }, 120_000);
 
-  it('a content hit far into its line shows the match, not the line start', async () => {
-    const { context, page } = await open(1280);
-    await page.getByRole('button', { name: 'Search file contents' }).click();
-    await page.getByPlaceholder('Search in files…').fill('farneedle');
-    await page
-      .getByTestId('file-grep-status')
-      .getByText(/1 result/)
-      .waitFor();
-    const hit = page.locator('.hit', { has: page.locator('.row-name', { hasText: 'long.ts' }) });
-    expect(await hit.locator('.row-dir').textContent()).toBe('src/');
-    const preview = await hit.locator('.hit-preview').boundingBox();
-    const mark = await hit.locator('.hit-preview mark').boundingBox();
-    expect(preview && mark).toBeTruthy();
-    // the marked match lies inside the visible preview box
-    expect(mark!.x + mark!.width).toBeLessThanOrEqual(preview!.x + preview!.width);
-    if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'rail-content-hit.png') });
-    await context.close();
-  }, 120_000);
-  it('the best match sits nearest the caret and is announced first; Up moves to the second, drawn above it', async () => {
-    const { context, page } = await open(1280);
-    const box = page.getByLabel('Message', { exact: true });
-    await box.click();
-    await box.pressSequentially('@widget');
-    await page.locator('[role="option"][aria-posinset="2"]').waitFor();
-    const best = page.locator('[role="option"][aria-posinset="1"]');
-    expect(await best.getAttribute('aria-selected')).toBe('true');
-    const setsize = Number(await best.getAttribute('aria-setsize'));
-    expect(setsize).toBeGreaterThan(2);
-    const area = (await box.boundingBox())!;
-    const bestBox = (await best.boundingBox())!;
-    const secondBox = (await page.locator('[role="option"][aria-posinset="2"]').boundingBox())!;
-    expect(bestBox.y).toBeGreaterThan(secondBox.y); // nearest the composer, below the rest
-    const lowest = await page
-      .locator('[role="option"][aria-posinset]')
-      .evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom)));
-    expect(bestBox.y + bestBox.height).toBe(lowest); // no row is drawn between it and the composer
-    expect(area.y).toBeGreaterThan(lowest);
-    await box.press('ArrowUp');
-    const active = await box.getAttribute('aria-activedescendant');
-    expect(await page.locator(`[id="${active}"]`).getAttribute('aria-posinset')).toBe('2');
-    // the textarea is the combobox that owns the list
-    expect(await box.getAttribute('role')).toBe('combobox');
-    expect(await box.getAttribute('aria-expanded')).toBe('true');
-    await context.close();
-  }, 120_000);
+    it('an Enter pressed before the answer arrives picks the first row of that answer', async () => {
+      const { context, page } = await open(1280);
+      // Hold the name search until the Enter has been pressed: the answer arrives strictly after the key.
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let asked!: () => void;
+      const askedFor = new Promise<void>((r) => (asked = r));
+      await page.route('**/api/file-search?*', async (route) => {
+        if (new URL(route.request().url()).searchParams.get('q') === 'Butto') {
+          asked();
+          await released;
+        }
+        await route.continue();
+      });
+      const box = page.getByLabel('Message', { exact: true });
+      await box.click();
+      await box.pressSequentially('see @Butto');
+      await box.press('Enter');
+      await askedFor;
+      release();
+      await page.waitForFunction(
+        () =>
+          (document.querySelector('textarea') as HTMLTextAreaElement).value ===
+          'see @src/components/Button.tsx ',
+      );
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      await context.close();
+    }, 120_000);
 
-  it('an Enter pressed before the answer arrives picks the first row of that answer', async () => {
-    const { context, page } = await open(1280);
-    // Hold the name search until the Enter has been pressed: the answer arrives strictly after the key.
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let asked!: () => void;
-    const askedFor = new Promise<void>((r) => (asked = r));
-    await page.route('**/api/file-search?*', async (route) => {
-      if (new URL(route.request().url()).searchParams.get('q') === 'Butto') {
-        asked();
-        await released;
-      }
-      await route.continue();
-    });
-    const box = page.getByLabel('Message', { exact: true });
-    await box.click();
-    await box.pressSequentially('see @Butto');
-    await box.press('Enter');
-    await askedFor;
-    release();
-    await page.waitForFunction(
-      () =>
-        (document.querySelector('textarea') as HTMLTextAreaElement).value ===
-        'see @src/components/Button.tsx ',
-    );
-    await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
-    await context.close();
-  }, 120_000);
+    it('Enter on no match sends nothing: the unresolved @query stays in the box', async () => {
+      const { context, page } = await open(1280);
+      const bodies: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && /\/messages$/.test(r.url())) bodies.push(r.postData() ?? '');
+      });
+      const box = page.getByLabel('Message', { exact: true });
+      await box.click();
+      await box.pressSequentially('hello @zzzqqq');
+      await page
+        .getByRole('status')
+        .getByText(/No matching files/)
+        .waitFor();
+      await box.press('Enter');
+      await box.pressSequentially(' more');
+      const sent = page.waitForRequest((r) => r.method() === 'POST' && /\/messages$/.test(r.url()));
+      await box.press('Enter');
+      await sent;
+      expect(bodies).toHaveLength(1);
+      expect(JSON.parse(bodies[0]!).text).toBe('hello @zzzqqq more');
+      await context.close();
+    }, 120_000);
 
-  it('Enter on no match sends nothing: the unresolved @query stays in the box', async () => {
-    const { context, page } = await open(1280);
-    const bodies: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && /\/messages$/.test(r.url())) bodies.push(r.postData() ?? '');
-    });
-    const box = page.getByLabel('Message', { exact: true });
-    await box.click();
-    await box.pressSequentially('hello @zzzqqq');
-    await page
-      .getByRole('status')
-      .getByText(/No matching files/)
-      .waitFor();
-    await box.press('Enter');
-    await box.pressSequentially(' more');
-    const sent = page.waitForRequest((r) => r.method() === 'POST' && /\/messages$/.test(r.url()));
-    await box.press('Enter');
-    await sent;
-    expect(bodies).toHaveLength(1);
-    expect(JSON.parse(bodies[0]!).text).toBe('hello @zzzqqq more');
-    await context.close();
-  }, 120_000);
+    it('./ completion attaches the file it completes, and a bare @ then offers it as recent', async () => {
+      const { context, page } = await open(1280);
+      const box = page.getByLabel('Message', { exact: true });
+      await box.click();
+      await box.pressSequentially('./src/ma');
+      await option(page, 'main.ts').waitFor();
+      await box.press('Enter');
+      expect(await box.inputValue()).toBe('@src/main.ts ');
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      await box.fill('');
+      await box.pressSequentially('@');
+      await page
+        .getByRole('status')
+        .getByText(/Recent files/)
+        .waitFor();
+      const recent = await optionRows(page);
+      expect(recent.map((r) => `${r.dir}${r.name}`)).toEqual(['src/main.ts']);
+      await box.press('Enter');
+      expect(await box.inputValue()).toBe('@src/main.ts ');
+      await context.close();
+    }, 120_000);
 
-  it('./ completion attaches the file it completes, and a bare @ then offers it as recent', async () => {
-    const { context, page } = await open(1280);
-    const box = page.getByLabel('Message', { exact: true });
-    await box.click();
-    await box.pressSequentially('./src/ma');
-    await option(page, 'main.ts').waitFor();
-    await box.press('Enter');
-    expect(await box.inputValue()).toBe('@src/main.ts ');
-    await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
-    await box.fill('');
-    await box.pressSequentially('@');
-    await page
-      .getByRole('status')
-      .getByText(/Recent files/)
-      .waitFor();
-    const recent = await optionRows(page);
-    expect(recent.map((r) => `${r.dir}${r.name}`)).toEqual(['src/main.ts']);
-    await box.press('Enter');
-    expect(await box.inputValue()).toBe('@src/main.ts ');
-    await context.close();
-  }, 120_000);
-
-  it('Ctrl+P opens quick open over the project; Enter opens the file in the viewer', async () => {
-    const { context, page } = await open(1280);
-    await page.keyboard.press('Control+P');
-    const field = page.getByRole('combobox', { name: 'Go to file' });
-    await field.waitFor();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Go to file');
-    await field.pressSequentially('Butt');
-    await page
-      .getByRole('dialog', { name: 'Go to file' })
-      .locator('.row-name', { hasText: 'Button.tsx' })
-      .waitFor();
-    await page
-      .getByRole('dialog')
-      .getByRole('status')
-      .getByText(/1 file/)
-      .waitFor();
-    await field.press('Enter');
-    await page.getByRole('region', { name: 'File src/components/Button.tsx' }).waitFor();
-    expect(await page.getByRole('dialog').count()).toBe(0);
-    if (SCREENSHOTS) {
+    it('Ctrl+P opens quick open over the project; Enter opens the file in the viewer', async () => {
+      const { context, page } = await open(1280);
       await page.keyboard.press('Control+P');
-      await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('schem');
+      const field = page.getByRole('combobox', { name: 'Go to file' });
+      await field.waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+        'Go to file',
+      );
+      await field.pressSequentially('Butt');
+      await page
+        .getByRole('dialog', { name: 'Go to file' })
+        .locator('.row-name', { hasText: 'Button.tsx' })
+        .waitFor();
       await page
         .getByRole('dialog')
         .getByRole('status')
-        .getByText(/2 files/)
+        .getByText(/1 file/)
         .waitFor();
-      await page.screenshot({ path: path.join(DOCS, 'quick-open.png') });
-    }
-    await context.close();
-  }, 120_000);
-  it('content search has case, whole-word and regex switches that change what matches', async () => {
-    const { context, page } = await open(1280);
-    const bodies: Record<string, unknown>[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/api/file-grep'))
-        bodies.push(JSON.parse(r.postData() ?? '{}'));
-    });
-    await page.getByRole('button', { name: 'Search file contents' }).click();
-    await page.getByPlaceholder('Search in files…').fill('needle');
-    const status = page.getByTestId('file-grep-status');
-    await status.getByText(/^3 results/).waitFor();
-    const matchCase = page.getByRole('button', { name: 'Match case' });
-    await matchCase.click();
-    expect(await matchCase.getAttribute('aria-pressed')).toBe('true');
-    await status.getByText(/^2 results/).waitFor(); // NEEDLE no longer matches
-    await page.getByRole('button', { name: 'Match whole word' }).click();
-    await status.getByText(/^1 result\b/).waitFor(); // nor does farneedle
-    expect(await page.locator('.hit .row-name').allTextContents()).toEqual(['main.ts']);
-    await page.getByRole('button', { name: 'Use regular expression' }).click();
-    await page.getByPlaceholder('Search in files…').fill('ne+dle|NEEDLE_[A-Z]+');
-    await status.getByText(/^2 results/).waitFor();
-    expect(bodies.at(-1)).toMatchObject({ case_sensitive: true, whole_word: true, regex: true });
-    if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'rail-content-switches.png') });
-    await context.close();
-  }, 120_000);
-});
+      await field.press('Enter');
+      await page.getByRole('region', { name: 'File src/components/Button.tsx' }).waitFor();
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      if (SCREENSHOTS) {
+        await page.keyboard.press('Control+P');
+        await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('schem');
+        await page
+          .getByRole('dialog')
+          .getByRole('status')
+          .getByText(/2 files/)
+          .waitFor();
+        await page.screenshot({ path: path.join(DOCS, 'quick-open.png') });
+      }
+      await context.close();
+    }, 120_000);
+    it('content search has case, whole-word and regex switches that change what matches', async () => {
+      const { context, page } = await open(1280);
+      const bodies: Record<string, unknown>[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().endsWith('/api/file-grep'))
+          bodies.push(JSON.parse(r.postData() ?? '{}'));
+      });
+      await page.getByRole('button', { name: 'Search file contents' }).click();
+      await page.getByPlaceholder('Search in files…').fill('needle');
+      const status = page.getByTestId('file-grep-status');
+      await status.getByText(/^3 results/).waitFor();
+      const matchCase = page.getByRole('button', { name: 'Match case' });
+      await matchCase.click();
+      expect(await matchCase.getAttribute('aria-pressed')).toBe('true');
+      await status.getByText(/^2 results/).waitFor(); // NEEDLE no longer matches
+      await page.getByRole('button', { name: 'Match whole word' }).click();
+      await status.getByText(/^1 result\b/).waitFor(); // nor does farneedle
+      expect(await page.locator('.hit .row-name').allTextContents()).toEqual(['main.ts']);
+      await page.getByRole('button', { name: 'Use regular expression' }).click();
+      await page.getByPlaceholder('Search in files…').fill('ne+dle|NEEDLE_[A-Z]+');
+      await status.getByText(/^2 results/).waitFor();
+      expect(bodies.at(-1)).toMatchObject({ case_sensitive: true, whole_word: true, regex: true });
+      if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'rail-content-switches.png') });
+      await context.close();
+    }, 120_000);
+  },
+);

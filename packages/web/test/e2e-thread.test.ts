@@ -5,35 +5,13 @@
 // writes docs/thread-{light,dark}-{desktop,phone}.png.
 
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumPath,
-  ensureWebBuild,
-  launch,
-  requireSystemDeps,
-  type Served,
-  serve,
-} from './e2e/browser.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeWorkbench } from './e2e/fixture.js';
 
-const CHROMIUM = chromiumPath();
 const WEB = path.resolve(import.meta.dirname, '..');
-
-if (!CHROMIUM) {
-  describe('the conversation end to end', () => {
-    if (requireSystemDeps) {
-      it('needs chromium (TRAWL_REQUIRE_SYSTEM_DEPS=1)', () => {
-        expect.fail(`chromium not found at ${process.env['TRAWL_CHROMIUM'] ?? '/usr/bin/chromium'}`);
-      });
-    } else {
-      // Skip reason: no chromium on this machine; CI sets TRAWL_REQUIRE_SYSTEM_DEPS=1 and takes the branch above.
-      it.skip('chromium is not installed (apt-get install chromium)', () => {});
-    }
-  });
-}
 
 /** A reply with every construct the thread renders; the long line must scroll inside its block. */
 export const MARKDOWN_REPLY = [
@@ -74,23 +52,8 @@ const XSS_REPLY = [
   '',
 ].join('\n');
 
-describe.runIf(CHROMIUM)('the conversation end to end', () => {
-  let tmp: string;
-  let proj: string;
-  let server: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-e2e-thread-')));
-    const home = path.join(tmp, 'home');
-    proj = path.join(home, 'proj');
-    fs.mkdirSync(path.join(proj, 'src'), { recursive: true });
-    fs.writeFileSync(path.join(proj, 'src/main.ts'), 'export function main() {\n  return "needle";\n}\n');
-    const agent = path.join(tmp, 'agent.mjs');
-    fs.writeFileSync(
-      agent,
-      `import * as fs from 'node:fs';
+/** The fake agent: the message's first word says what it does (see the top of this file). */
+const agent = (tmp: string) => `import * as fs from 'node:fs';
 import * as path from 'node:path';
 const MD = ${JSON.stringify(MARKDOWN_REPLY)};
 const XSS = ${JSON.stringify(XSS_REPLY)};
@@ -118,172 +81,144 @@ process.stdin.on('end', async () => {
     process.stdout.write('end of ' + arg + '\\n');
   } else process.stdout.write('you said: ' + req.text + '\\n');
 });
-`,
-    );
-    server = await serve(
-      [
-        proj,
-        '--port',
-        '0',
-        '--no-open',
-        '--no-index',
-        '--data-dir',
-        path.join(tmp, 'data'),
-        '--agent',
-        `node ${agent}`,
-      ],
-      { HOME: home },
-    );
-    browser = await launch(CHROMIUM!);
-  }, 180_000);
+`;
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  });
+describeWorkbench(
+  'the conversation end to end',
+  {
+    prefix: 'e2e-thread',
+    files: { 'src/main.ts': 'export function main() {\n  return "needle";\n}\n' },
+    agent,
+  },
+  (wb) => {
+    /** Starts a fresh conversation and sends `text`; resolves with the reply's locator. */
+    const ask = async (page: Page, text: string) => {
+      await page.locator('button.new-conv').click();
+      await page.locator('.thread-empty').waitFor();
+      const box = page.getByLabel('Message', { exact: true });
+      await box.fill(text);
+      await box.press('Enter');
+      await page.getByTestId('user-message').last().getByText(text).waitFor();
+      return page.getByTestId('assistant-message').last();
+    };
 
-  const open = async (
-    opts: { width?: number; height?: number; scheme?: 'light' | 'dark'; bypassCSP?: boolean } = {},
-  ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> => {
-    const context = await browser.newContext({
-      viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
-      colorScheme: opts.scheme ?? 'light',
-      ...(opts.bypassCSP ? { bypassCSP: true } : {}),
+    const settled = (page: Page) =>
+      page.waitForFunction(() => {
+        const all = document.querySelectorAll('[data-testid="assistant-message"]');
+        const last = all[all.length - 1];
+        return last && last.getAttribute('data-status') !== 'streaming';
+      });
+
+    it('renders a markdown reply: headings, emphasis, task lists, tables, highlighted code that scrolls in its block, copy buttons', async () => {
+      const { context, page, errors } = await wb.open();
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: wb.server.origin });
+      const grammars: string[] = [];
+      page.on('request', (r) => {
+        if (/\/assets\/(core|typescript)-[\w-]+\.js$/.test(r.url())) grammars.push(r.url());
+      });
+      // Nothing of the highlighter is fetched before a reply needs it.
+      await page.waitForLoadState('networkidle');
+      expect(grammars).toEqual([]);
+
+      const reply = await ask(page, 'md please');
+      await settled(page);
+      await reply.locator('h2', { hasText: 'Plan' }).waitFor();
+      expect(await reply.locator('strong').first().textContent()).toBe('bold');
+      expect(await reply.locator('em').first().textContent()).toBe('emphasis');
+      expect(await reply.locator('del').textContent()).toBe('old');
+      expect(
+        await reply
+          .locator('li.task input[type=checkbox]')
+          .evaluateAll((b) => b.map((x) => (x as HTMLInputElement).checked)),
+      ).toEqual([true, false]);
+      expect(await reply.locator('table th').allTextContents()).toEqual(['file', 'lines']);
+      expect(await reply.locator('table td').allTextContents()).toEqual(['src/main.ts', '3']);
+      const link = reply.getByRole('link', { name: 'the docs' });
+      expect(await link.getAttribute('href')).toBe('https://example.com/docs');
+      expect(await link.getAttribute('rel')).toContain('noopener');
+      expect(await reply.textContent()).not.toContain('**');
+
+      // The fence is highlighted once its grammar has loaded (lazily, on first use).
+      const code = reply.locator('.code-block code[data-highlighted="true"]');
+      await code.waitFor();
+      expect(await code.locator('.hljs-keyword').first().textContent()).toBe('export');
+      expect(grammars.some((u) => /\/core-/.test(u)) && grammars.some((u) => /\/typescript-/.test(u))).toBe(
+        true,
+      );
+
+      // The 400-character line scrolls inside its block; the page does not scroll sideways.
+      const pre = reply.locator('.code-block pre');
+      const { scroll, client } = await pre.evaluate((el) => ({
+        scroll: el.scrollWidth,
+        client: el.clientWidth,
+      }));
+      expect(scroll).toBeGreaterThan(client);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+
+      // Copy: the block copies its code, the reply its markdown source.
+      await reply.getByRole('button', { name: 'Copy ts' }).click();
+      await reply.getByRole('button', { name: 'Copy ts' }).getByText('Copied').waitFor();
+      const block = MARKDOWN_REPLY.split('```ts\n')[1]!.split('\n```')[0];
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(block);
+      await reply.getByRole('button', { name: 'Copy reply' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(MARKDOWN_REPLY);
+
+      // After a reload the stored reply renders the same way.
+      await page.reload();
+      await page.getByTestId('assistant-message').last().locator('table th').first().waitFor();
+      expect(errors).toEqual([]);
+      await context.close();
+    }, 180_000);
+
+    it('runs nothing a reply contains: HTML shows as text, script links are not links, images are not fetched', async () => {
+      // The page's CSP would block inline handlers anyway; bypassing it here tests the renderer itself.
+      const { context, page } = await wb.open({ bypassCSP: true });
+      const dialogs: string[] = [];
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      const fetched: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('tracker.invalid') || r.url().endsWith('/x')) fetched.push(r.url());
+      });
+      const reply = await ask(page, 'xss now');
+      await settled(page);
+      await reply.getByText('raw link', { exact: false }).waitFor({ state: 'attached' });
+      const found = await reply.evaluate((root) => ({
+        dangerous: root.querySelectorAll('script, img, svg:not(.icon), iframe, style, details, object, embed')
+          .length,
+        handlers: [...root.querySelectorAll('*')].flatMap((el) =>
+          [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName}[${a.name}]`),
+        ),
+        hrefs: [...root.querySelectorAll('a')].map((a) => a.getAttribute('href')),
+      }));
+      expect(found.dangerous).toBe(0);
+      expect(found.handlers).toEqual([]);
+      expect(found.hrefs.filter((h) => !/^https?:/.test(h ?? ''))).toEqual([]);
+      // The would-be links are there as text, and clicking them does nothing.
+      await reply.getByText('click me').click();
+      await reply.getByText('entity').click();
+      expect(await reply.textContent()).toContain('<script>window.__xss=3</script>');
+      expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+      expect(dialogs).toEqual([]);
+      expect(fetched).toEqual([]);
+      expect(await page.evaluate(() => getComputedStyle(document.body).display)).not.toBe('none');
+      await context.close();
+    }, 120_000);
+
+    it('keeps the first load under 150 KiB of gzip JS, with no grammar in it', () => {
+      const html = fs.readFileSync(path.join(WEB, 'dist/index.html'), 'utf8');
+      const scripts = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+      expect(scripts.length).toBeGreaterThan(0);
+      const gzip = scripts.reduce(
+        (n, s) => n + gzipSync(fs.readFileSync(path.join(WEB, 'dist', s))).length,
+        0,
+      );
+      expect(gzip).toBeLessThanOrEqual(150 * 1024);
+      // A string of highlight.js's core: none of it may be in the entry (only the import that fetches it).
+      const entry = scripts.map((s) => fs.readFileSync(path.join(WEB, 'dist', s), 'utf8')).join('\n');
+      expect(entry.includes('Could not find the language')).toBe(false);
     });
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
-    await page.getByLabel('Message', { exact: true }).waitFor();
-    return { context, page, errors };
-  };
-
-  /** Starts a fresh conversation and sends `text`; resolves with the reply's locator. */
-  const ask = async (page: Page, text: string) => {
-    await page.locator('button.new-conv').click();
-    await page.locator('.thread-empty').waitFor();
-    const box = page.getByLabel('Message', { exact: true });
-    await box.fill(text);
-    await box.press('Enter');
-    await page.getByTestId('user-message').last().getByText(text).waitFor();
-    return page.getByTestId('assistant-message').last();
-  };
-
-  const settled = (page: Page) =>
-    page.waitForFunction(() => {
-      const all = document.querySelectorAll('[data-testid="assistant-message"]');
-      const last = all[all.length - 1];
-      return last && last.getAttribute('data-status') !== 'streaming';
-    });
-
-  it('renders a markdown reply: headings, emphasis, task lists, tables, highlighted code that scrolls in its block, copy buttons', async () => {
-    const { context, page, errors } = await open();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
-    const grammars: string[] = [];
-    page.on('request', (r) => {
-      if (/\/assets\/(core|typescript)-[\w-]+\.js$/.test(r.url())) grammars.push(r.url());
-    });
-    // Nothing of the highlighter is fetched before a reply needs it.
-    await page.waitForLoadState('networkidle');
-    expect(grammars).toEqual([]);
-
-    const reply = await ask(page, 'md please');
-    await settled(page);
-    await reply.locator('h2', { hasText: 'Plan' }).waitFor();
-    expect(await reply.locator('strong').first().textContent()).toBe('bold');
-    expect(await reply.locator('em').first().textContent()).toBe('emphasis');
-    expect(await reply.locator('del').textContent()).toBe('old');
-    expect(
-      await reply
-        .locator('li.task input[type=checkbox]')
-        .evaluateAll((b) => b.map((x) => (x as HTMLInputElement).checked)),
-    ).toEqual([true, false]);
-    expect(await reply.locator('table th').allTextContents()).toEqual(['file', 'lines']);
-    expect(await reply.locator('table td').allTextContents()).toEqual(['src/main.ts', '3']);
-    const link = reply.getByRole('link', { name: 'the docs' });
-    expect(await link.getAttribute('href')).toBe('https://example.com/docs');
-    expect(await link.getAttribute('rel')).toContain('noopener');
-    expect(await reply.textContent()).not.toContain('**');
-
-    // The fence is highlighted once its grammar has loaded (lazily, on first use).
-    const code = reply.locator('.code-block code[data-highlighted="true"]');
-    await code.waitFor();
-    expect(await code.locator('.hljs-keyword').first().textContent()).toBe('export');
-    expect(grammars.some((u) => /\/core-/.test(u)) && grammars.some((u) => /\/typescript-/.test(u))).toBe(
-      true,
-    );
-
-    // The 400-character line scrolls inside its block; the page does not scroll sideways.
-    const pre = reply.locator('.code-block pre');
-    const { scroll, client } = await pre.evaluate((el) => ({
-      scroll: el.scrollWidth,
-      client: el.clientWidth,
-    }));
-    expect(scroll).toBeGreaterThan(client);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
-
-    // Copy: the block copies its code, the reply its markdown source.
-    await reply.getByRole('button', { name: 'Copy ts' }).click();
-    await reply.getByRole('button', { name: 'Copy ts' }).getByText('Copied').waitFor();
-    const block = MARKDOWN_REPLY.split('```ts\n')[1]!.split('\n```')[0];
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(block);
-    await reply.getByRole('button', { name: 'Copy reply' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(MARKDOWN_REPLY);
-
-    // After a reload the stored reply renders the same way.
-    await page.reload();
-    await page.getByTestId('assistant-message').last().locator('table th').first().waitFor();
-    expect(errors).toEqual([]);
-    await context.close();
-  }, 180_000);
-
-  it('runs nothing a reply contains: HTML shows as text, script links are not links, images are not fetched', async () => {
-    // The page's CSP would block inline handlers anyway; bypassing it here tests the renderer itself.
-    const { context, page } = await open({ bypassCSP: true });
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    const fetched: string[] = [];
-    page.on('request', (r) => {
-      if (r.url().includes('tracker.invalid') || r.url().endsWith('/x')) fetched.push(r.url());
-    });
-    const reply = await ask(page, 'xss now');
-    await settled(page);
-    await reply.getByText('raw link', { exact: false }).waitFor({ state: 'attached' });
-    const found = await reply.evaluate((root) => ({
-      dangerous: root.querySelectorAll('script, img, svg:not(.icon), iframe, style, details, object, embed')
-        .length,
-      handlers: [...root.querySelectorAll('*')].flatMap((el) =>
-        [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName}[${a.name}]`),
-      ),
-      hrefs: [...root.querySelectorAll('a')].map((a) => a.getAttribute('href')),
-    }));
-    expect(found.dangerous).toBe(0);
-    expect(found.handlers).toEqual([]);
-    expect(found.hrefs.filter((h) => !/^https?:/.test(h ?? ''))).toEqual([]);
-    // The would-be links are there as text, and clicking them does nothing.
-    await reply.getByText('click me').click();
-    await reply.getByText('entity').click();
-    expect(await reply.textContent()).toContain('<script>window.__xss=3</script>');
-    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
-    expect(dialogs).toEqual([]);
-    expect(fetched).toEqual([]);
-    expect(await page.evaluate(() => getComputedStyle(document.body).display)).not.toBe('none');
-    await context.close();
-  }, 120_000);
-
-  it('keeps the first load under 150 KiB of gzip JS, with no grammar in it', () => {
-    const html = fs.readFileSync(path.join(WEB, 'dist/index.html'), 'utf8');
-    const scripts = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
-    expect(scripts.length).toBeGreaterThan(0);
-    const gzip = scripts.reduce((n, s) => n + gzipSync(fs.readFileSync(path.join(WEB, 'dist', s))).length, 0);
-    expect(gzip).toBeLessThanOrEqual(150 * 1024);
-    // A string of highlight.js's core: none of it may be in the entry (only the import that fetches it).
-    const entry = scripts.map((s) => fs.readFileSync(path.join(WEB, 'dist', s), 'utf8')).join('\n');
-    expect(entry.includes('Could not find the language')).toBe(false);
-  });
-});
+  },
+);

@@ -3,112 +3,41 @@
 // ../../, send, watch the agent's reply stream, reload and find the conversation and the draft, search contents in
 // the Files rail and open a hit at its line. With TRAWL_SCREENSHOTS=1 it also writes docs/workbench-{light,dark}.png.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumPath,
-  ensureWebBuild,
-  launch,
-  requireSystemDeps,
-  type Served,
-  serve,
-} from './e2e/browser.js';
+import { expect, it } from 'vitest';
+import { DOCS, describeWorkbench, option, SCREENSHOTS } from './e2e/fixture.js';
 
-const CHROMIUM = chromiumPath();
-const REASON =
-  'chromium is not installed (apt-get install chromium); set TRAWL_REQUIRE_SYSTEM_DEPS=1 to fail instead';
-
-if (!CHROMIUM) {
-  describe('workbench end to end', () => {
-    if (requireSystemDeps) {
-      it('needs chromium (TRAWL_REQUIRE_SYSTEM_DEPS=1)', () => {
-        expect.fail(`chromium not found at ${process.env['TRAWL_CHROMIUM'] ?? '/usr/bin/chromium'}`);
-      });
-    } else {
-      // Skip reason: no chromium on this machine. Skipped visibly (the name carries the reason); CI sets
-      // TRAWL_REQUIRE_SYSTEM_DEPS=1 and takes the failing branch above.
-      it.skip(REASON, () => {});
-    }
-  });
-}
-
-describe.runIf(CHROMIUM)('workbench end to end', () => {
-  let tmp: string;
-  let proj: string;
-  let sentinel: string;
-  let received: string;
-  let server: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-e2e-')));
-    const home = path.join(tmp, 'home');
-    proj = path.join(home, 'proj');
-    for (const d of ['src/components', 'docs']) fs.mkdirSync(path.join(proj, d), { recursive: true });
-    fs.writeFileSync(path.join(proj, 'src/main.ts'), 'export function main() {\n  return "needle";\n}\n');
-    fs.writeFileSync(path.join(proj, 'src/components/Button.tsx'), 'export const Button = () => null;\n');
-    fs.writeFileSync(path.join(proj, 'README.md'), '# proj\n');
-    // The agent: records what it was given, streams one line, waits for the test's go-ahead, then finishes.
-    // Waiting on a file the test writes after it SAW the first line proves the reply streams, with no timing.
-    sentinel = path.join(tmp, 'go');
-    received = path.join(tmp, 'received.json');
-    const agent = path.join(tmp, 'agent.mjs');
-    fs.writeFileSync(
-      agent,
-      `import * as fs from 'node:fs';
+// The agent: records what it was given, streams one line, waits for the test's go-ahead, then finishes. Waiting on
+// a file the test writes after it SAW the first line proves the reply streams, with no timing.
+const agent = (tmp: string) => `import * as fs from 'node:fs';
 let input = '';
 process.stdin.on('data', (c) => (input += c));
 process.stdin.on('end', async () => {
-  fs.writeFileSync(${JSON.stringify(received)}, input);
+  fs.writeFileSync(${JSON.stringify(path.join(tmp, 'received.json'))}, input);
   const req = JSON.parse(input);
   process.stdout.write('agent saw ' + req.files.length + ' file(s): ' + req.files.map((f) => f.path.split('/').pop()).join(', ') + '\\n');
-  while (!fs.existsSync(${JSON.stringify(sentinel)})) await new Promise((r) => setTimeout(r, 50));
+  while (!fs.existsSync(${JSON.stringify(path.join(tmp, 'go'))})) await new Promise((r) => setTimeout(r, 50));
   process.stdout.write('and the rest of the answer\\n');
 });
-`,
-    );
-    server = await serve(
-      [
-        proj,
-        '--port',
-        '0',
-        '--no-open',
-        '--no-index',
-        '--data-dir',
-        path.join(tmp, 'data'),
-        // The contract's 2 s content-search budget is a machine-speed bound: on a loaded machine it answers
-        // "0 results · partial" (seen at load 10). Its partial answers are tested in packages/server.
-        '--grep-deadline',
-        '30',
-        '--agent',
-        `node ${agent}`,
-      ],
-      { HOME: home },
-    );
-    browser = await launch(CHROMIUM!);
-  }, 180_000);
+`;
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  });
+const setup = {
+  prefix: 'e2e',
+  files: {
+    'src/main.ts': 'export function main() {\n  return "needle";\n}\n',
+    'src/components/Button.tsx': 'export const Button = () => null;\n',
+    'docs/': '',
+    'README.md': '# proj\n',
+  },
+  agent,
+  // The contract's 2 s content-search budget is a machine-speed bound: on a loaded machine it answers
+  // "0 results · partial" (seen at load 10). Its partial answers are tested in packages/server.
+  serveArgs: ['--grep-deadline', '30'],
+};
 
-  const option = (page: Page, name: string) =>
-    page
-      .getByRole('option')
-      .filter({ has: page.locator('.picker-name', { hasText: new RegExp(`^${name}$`) }) });
-
+describeWorkbench('workbench end to end', setup, (wb) => {
   it('attaches, completes, sends, streams, reloads, and searches file contents', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
+    const { context, page, errors } = await wb.open();
     // The token left the address bar.
     await page.waitForFunction(() => !location.hash.includes('token'));
     const box = page.getByLabel('Message', { exact: true });
@@ -136,12 +65,12 @@ process.stdin.on('end', async () => {
     // Send: the user bubble shows chips; the agent's reply streams in.
     await box.press('Enter');
     const bubble = page.getByTestId('user-message').last();
-    await bubble.locator(`[title="${proj}/src/components"]`).waitFor();
-    await bubble.locator(`[title="${proj}/src/main.ts"]`).waitFor();
+    await bubble.locator(`[title="${wb.proj}/src/components"]`).waitFor();
+    await bubble.locator(`[title="${wb.proj}/src/main.ts"]`).waitFor();
     const reply = page.getByTestId('assistant-message').last();
     await reply.getByText('agent saw 1 file(s): main.ts').waitFor();
     expect(await reply.getAttribute('data-status')).toBe('streaming');
-    fs.writeFileSync(sentinel, '');
+    fs.writeFileSync(path.join(wb.tmp, 'go'), '');
     await reply.getByText('and the rest of the answer').waitFor();
     await page.waitForFunction(
       () =>
@@ -149,9 +78,9 @@ process.stdin.on('end', async () => {
           .querySelector('[data-testid="assistant-message"]:last-of-type')
           ?.getAttribute('data-status') !== 'streaming',
     );
-    const payload = JSON.parse(fs.readFileSync(received, 'utf8'));
+    const payload = JSON.parse(fs.readFileSync(path.join(wb.tmp, 'received.json'), 'utf8'));
     expect(payload.text).toBe(
-      `explain [attached_file 1] ${proj}/src/main.ts in [attached_dir 1] ${proj}/src/components vs ./src/`,
+      `explain [attached_file 1] ${wb.proj}/src/main.ts in [attached_dir 1] ${wb.proj}/src/components vs ./src/`,
     );
     expect(payload.files[0].text).toContain('needle');
     expect(await box.inputValue()).toBe('');
@@ -168,13 +97,13 @@ process.stdin.on('end', async () => {
     await box.pressSequentially('next: @docs/ ');
     await strip.locator('[data-dir-chip]').waitFor();
     await page.reload();
-    await page.getByTestId('user-message').last().locator(`[title="${proj}/src/main.ts"]`).waitFor();
+    await page.getByTestId('user-message').last().locator(`[title="${wb.proj}/src/main.ts"]`).waitFor();
     expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('next: @docs/ ');
     await page.getByTestId('preview-strip').locator('[data-dir-chip]').waitFor();
     await page.getByTestId('assistant-message').last().getByText('and the rest of the answer').waitFor();
 
     // A folder chip in the thread opens the folder in the Files rail.
-    await page.getByRole('button', { name: `Open folder ${proj}/src/components` }).click();
+    await page.getByRole('button', { name: `Open folder ${wb.proj}/src/components` }).click();
     await page.locator('.tree-row.focused', { hasText: 'components' }).waitFor();
 
     // Content search in the Files rail, then open the hit at its line.
@@ -193,11 +122,7 @@ process.stdin.on('end', async () => {
   }, 240_000);
 
   it('is usable at 390 px wide: no horizontal scroll, the composer and the Files pane reachable', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    await page.goto(server.url);
-    await page.getByLabel('Message', { exact: true }).waitFor();
+    const { context, page } = await wb.open({ width: 390 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.getByRole('button', { name: 'Files', exact: true }).click();
     await page.getByRole('treeitem', { name: /src/ }).waitFor();
@@ -215,18 +140,11 @@ process.stdin.on('end', async () => {
     await context.close();
   }, 120_000);
 
-  it.runIf(process.env['TRAWL_SCREENSHOTS'] === '1')(
+  it.runIf(SCREENSHOTS)(
     'writes the README screenshots',
     async () => {
-      const docs = path.resolve(import.meta.dirname, '../../../docs');
       for (const scheme of ['light', 'dark'] as const) {
-        const context = await browser.newContext({
-          viewport: { width: 1280, height: 800 },
-          colorScheme: scheme,
-        });
-        const page = await context.newPage();
-        page.setDefaultTimeout(60_000);
-        await page.goto(server.url);
+        const { context, page } = await wb.open({ scheme });
         await page.getByTestId('user-message').first().waitFor();
         await page.getByRole('button', { name: 'Search file contents' }).click();
         await page.getByPlaceholder('Search in files…').fill('main');
@@ -239,7 +157,7 @@ process.stdin.on('end', async () => {
         await box.click();
         await box.pressSequentially('compare @src/components/ with @ma');
         await option(page, 'main.ts').waitFor();
-        await page.screenshot({ path: path.join(docs, `workbench-${scheme}.png`) });
+        await page.screenshot({ path: path.join(DOCS, `workbench-${scheme}.png`) });
         await box.fill('');
         await context.close();
       }
