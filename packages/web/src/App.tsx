@@ -2,25 +2,29 @@
  * The workbench: conversations on the left, the thread and composer in the middle, the Files rail on the right
  * (at narrow widths one pane at a time, chosen in the header). Server state lives in TanStack Query.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, type Conversation, type Message } from './api/endpoints.js';
-import { type AttachRequest, Composer, type Outgoing } from './composer/Composer.js';
+import { type AttachRequest, Composer, type Outgoing, type RestoreRequest } from './composer/Composer.js';
+import { saveDraft } from './composer/drafts.js';
 import { noteRecent } from './composer/recent.js';
 import { FilesRail } from './files/FilesRail.js';
 import { FileViewer } from './files/FileViewer.js';
 import { QuickOpen } from './files/QuickOpen.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';
 import { Sidebar } from './Sidebar.js';
-import { messagesKey, Thread } from './thread/Thread.js';
+import { messagesKey, Thread, useStreamingReply } from './thread/Thread.js';
 import { dirFullPath, makeRelative } from './tokens/paths.js';
-import type { Attachment } from './tokens/wire.js';
+import type { Attachment, PickedFile } from './tokens/wire.js';
 
 const ACTIVE_KEY = 'trawl.conversation';
 const PROJECT_KEY = 'trawl.project';
 type Pane = 'chats' | 'thread' | 'files';
-/** The server's title for a conversation nobody named. */
-const DEFAULT_TITLE = 'New conversation';
+/**
+ * The active "conversation" before its first message: nothing exists on the server until something is sent, so
+ * opening the page, pressing New conversation or switching project leaves no empty conversations behind.
+ */
+const NEW = 'new';
 const TITLE_CHARS = 60;
 
 function titleFrom(text: string): string {
@@ -32,53 +36,54 @@ export function App() {
   const qc = useQueryClient();
   const convs = useQuery({ queryKey: ['conversations'], queryFn: ({ signal }) => api.conversations(signal) });
   const projects = useQuery({ queryKey: ['projects'], queryFn: ({ signal }) => api.projects(signal) });
-  const [activeId, setActiveId] = useState<string | null>(() => localStorage.getItem(ACTIVE_KEY));
+  const [activeId, setActiveId] = useState<string>(() => localStorage.getItem(ACTIVE_KEY) ?? '');
   const [chosenProject, setChosenProject] = useState<string>(() => localStorage.getItem(PROJECT_KEY) ?? '');
   const [viewer, setViewer] = useState<{ rel: string; line?: number } | null>(null);
   const [reveal, setReveal] = useState<{ rel: string; n: number } | null>(null);
   const [pane, setPane] = useState<Pane>('thread');
   const [attach, setAttach] = useState<AttachRequest | null>(null);
   const [quickOpen, setQuickOpen] = useState(false);
+  const [restore, setRestore] = useState<RestoreRequest | null>(null);
 
   const list = convs.data?.conversations ?? [];
-  const active: Conversation | undefined = list.find((c) => c.id === activeId) ?? list[0];
+  // The one chosen, else (it was deleted, or this is a first visit) the latest; none: a new one, not yet started.
+  const active: Conversation | undefined =
+    activeId === NEW ? undefined : (list.find((c) => c.id === activeId) ?? list[0]);
+  const composerKey = active?.id ?? NEW;
   const knownProjects = projects.data?.projects ?? [];
   const project =
     active?.project ||
     (knownProjects.some((p) => p.path === chosenProject) ? chosenProject : (knownProjects[0]?.path ?? ''));
 
   useEffect(() => {
-    if (active) localStorage.setItem(ACTIVE_KEY, active.id);
+    localStorage.setItem(ACTIVE_KEY, active ? active.id : NEW);
   }, [active]);
 
-  const create = useMutation({
-    mutationFn: (forProject: string) => api.createConversation(forProject ? { project: forProject } : {}),
-    onSuccess: ({ conversation }) => {
+  const streamingReply = useStreamingReply(active?.id ?? null);
+  const stop = () => {
+    if (active && streamingReply) void api.stop(active.id, streamingReply.id).catch(() => undefined);
+  };
+
+  const startNew = () => {
+    setActiveId(NEW);
+    setPane('thread');
+  };
+
+  const send = async (out: Outgoing) => {
+    let conv = active;
+    if (!conv) {
+      // The first message creates the conversation, named after it (until someone renames it).
+      const { conversation } = await api.createConversation({
+        title: titleFrom(out.text),
+        ...(project ? { project } : {}),
+      });
+      conv = conversation;
+      qc.setQueryData<{ messages: Message[] }>(messagesKey(conv.id), { messages: [] });
       qc.setQueryData<{ conversations: Conversation[] }>(['conversations'], (old) => ({
         conversations: [conversation, ...(old?.conversations ?? [])],
       }));
-      setActiveId(conversation.id);
-      setPane('thread');
-    },
-  });
-
-  // A first visit has no conversation yet: start one, so the composer is there to type into.
-  const needsFirst = convs.isSuccess && list.length === 0 && projects.isSuccess;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the list is known to be empty
-  useEffect(() => {
-    if (needsFirst && create.isIdle) create.mutate(project);
-  }, [needsFirst]);
-
-  const send = async (out: Outgoing) => {
-    if (!active) throw new Error('no conversation');
-    const first =
-      (qc.getQueryData<{ messages: Message[] }>(messagesKey(active.id))?.messages.length ?? 0) === 0;
-    const { message, reply } = await api.send(active.id, out);
-    // A conversation is named after its first message until someone renames it.
-    const renamed =
-      first && active.title === DEFAULT_TITLE
-        ? api.renameConversation(active.id, titleFrom(out.text)).catch(() => undefined)
-        : Promise.resolve(undefined);
+    }
+    const { message, reply } = await api.send(conv.id, out);
     const placeholder: Message = {
       id: reply.id,
       role: 'assistant',
@@ -88,10 +93,25 @@ export function App() {
       at: message.at,
       status: 'streaming',
     };
-    qc.setQueryData<{ messages: Message[] }>(messagesKey(active.id), (old) => ({
+    qc.setQueryData<{ messages: Message[] }>(messagesKey(conv.id), (old) => ({
       messages: [...(old?.messages ?? []), message, placeholder],
     }));
-    void renamed.then(() => qc.invalidateQueries({ queryKey: ['conversations'] }));
+    if (!active) {
+      // The composer remounts for the new conversation: the not-yet-started one's draft was just sent.
+      saveDraft(NEW, { text: '', picked: [] });
+      setActiveId(conv.id);
+    }
+    void qc.invalidateQueries({ queryKey: ['conversations'] });
+  };
+
+  /** Edit: the message (its files restaged) back in the composer, to be sent as a new turn. */
+  const edit = (m: Message) => {
+    const picked: PickedFile[] = (m.meta.files ?? []).map((f) => ({
+      rel: makeRelative(f.path, project),
+      path: f.path,
+    }));
+    setRestore((r) => ({ text: m.text, picked, n: (r?.n ?? 0) + 1 }));
+    setPane('thread');
   };
 
   // Ctrl+P (⌘P on a Mac) opens quick open over the project, as in an editor; the browser's print stays on the menu.
@@ -141,8 +161,9 @@ export function App() {
             setChosenProject(p);
             setReveal(null);
             localStorage.setItem(PROJECT_KEY, p);
-            // A conversation keeps the project it was started in: another project starts another conversation.
-            if (active?.project && active.project !== p) create.mutate(p);
+            // A conversation keeps the project it was started in: another project means a new one (made when
+            // its first message is sent).
+            if (active?.project && active.project !== p) setActiveId(NEW);
           }}
         />
         <nav className="pane-tabs" aria-label="Panes">
@@ -162,34 +183,43 @@ export function App() {
           setActiveId(id);
           setPane('thread');
         }}
-        onCreate={() => create.mutate(project)}
-        creating={create.isPending}
+        onCreate={startNew}
+        onDelete={(id) => {
+          if (active?.id === id) setActiveId(NEW);
+        }}
       />
       <main className="main">
-        {active ? (
+        {convs.isPending ? (
+          <div className="thread thread-empty">Loading…</div>
+        ) : (
           <>
             <div className="main-head">
-              <h1 className="conv-title">{active.title || 'New conversation'}</h1>
+              <h1 className="conv-title">
+                {active ? active.title || 'New conversation' : 'New conversation'}
+              </h1>
               <span className="note" title={project}>
                 {project ? project : 'no project'}
               </span>
             </div>
             <Thread
-              conversationId={active.id}
+              key={`thread:${composerKey}`}
+              conversationId={active?.id ?? null}
               project={project}
               onFolderOpen={openFolder}
               onFileOpen={openFile}
+              onEdit={edit}
             />
             <Composer
-              key={active.id}
-              conversationId={active.id}
+              key={composerKey}
+              conversationId={composerKey}
               project={project}
               onSend={send}
               attach={attach}
+              streaming={streamingReply !== null}
+              onStop={stop}
+              restore={restore}
             />
           </>
-        ) : (
-          <div className="thread thread-empty">{convs.isPending ? 'Loading…' : 'Start a conversation.'}</div>
         )}
         {viewer && project ? (
           <FileViewer project={project} rel={viewer.rel} line={viewer.line} onClose={() => setViewer(null)} />

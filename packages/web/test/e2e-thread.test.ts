@@ -1,8 +1,9 @@
 // The conversation in a real browser: Debian's chromium against a real `trawl serve --agent`, whose fake agent is told
 // what to do by the message's first word: `md` streams a markdown reply, `xss` one full of script, `fail` exits 3
 // with a reason, `hang` writes a line and waits until it is killed, `gate NAME` writes a line and finishes when the
-// test creates the file NAME (so a test controls when a reply ends, with no timing). With TRAWL_SCREENSHOTS=1 it also
-// writes docs/thread-{light,dark}-{desktop,phone}.png.
+// test creates the file NAME (so a test controls when a reply ends, with no timing), `again` says how many times it
+// was sent this same text. Every request is logged to requests.jsonl (text and files). With TRAWL_SCREENSHOTS=1 it
+// also writes docs/thread-{light,dark}-{desktop,phone}.png.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -61,6 +62,8 @@ let input = '';
 process.stdin.on('data', (c) => (input += c));
 process.stdin.on('end', async () => {
   const req = JSON.parse(input);
+  const log = path.join(${JSON.stringify(tmp)}, 'requests.jsonl');
+  fs.appendFileSync(log, JSON.stringify({ text: req.text, files: req.files.map((f) => f.path) }) + '\\n');
   const [word, arg] = req.text.trim().split(/\\s+/);
   const wait = async (file) => { while (!fs.existsSync(file)) await new Promise((r) => setTimeout(r, 25)); };
   if (word === 'md') {
@@ -79,6 +82,10 @@ process.stdin.on('end', async () => {
     await wait(path.join(${JSON.stringify(tmp)}, arg));
     for (let i = 1; i <= 80; i++) process.stdout.write('line ' + i + ' of ' + arg + '\\n\\n');
     process.stdout.write('end of ' + arg + '\\n');
+  } else if (word === 'again') {
+    // Which run this is for the same text: a regenerated reply differs from the one it replaces.
+    const runs = fs.readFileSync(log, 'utf8').split('\\n').filter((l) => l && JSON.parse(l).text === req.text);
+    process.stdout.write(req.text + ' #' + runs.length + '\\n');
   } else process.stdout.write('you said: ' + req.text + '\\n');
 });
 `;
@@ -89,6 +96,7 @@ describeWorkbench(
     prefix: 'e2e-thread',
     files: { 'src/main.ts': 'export function main() {\n  return "needle";\n}\n' },
     agent,
+    moreProjects: ['other'],
   },
   (wb) => {
     /** Starts a fresh conversation and sends `text`; resolves with the reply's locator. */
@@ -204,6 +212,284 @@ describeWorkbench(
       expect(dialogs).toEqual([]);
       expect(fetched).toEqual([]);
       expect(await page.evaluate(() => getComputedStyle(document.body).display)).not.toBe('none');
+      await context.close();
+    }, 120_000);
+
+    /** The composer's Send/Stop button. */
+    const composerButton = (page: Page, name: 'Send' | 'Stop') =>
+      page.locator('.composer').getByRole('button', { name, exact: true });
+    const box = (page: Page) => page.getByLabel('Message', { exact: true });
+    const say = async (page: Page, text: string) => {
+      await box(page).fill(text);
+      await box(page).press('Enter');
+      await page.getByTestId('user-message').last().getByText(text).waitFor();
+    };
+    const atBottom = (page: Page) =>
+      page
+        .getByRole('log', { name: 'Messages' })
+        .evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight <= 2);
+    const requests = (): { text: string; files: string[] }[] =>
+      fs
+        .readFileSync(path.join(wb.tmp, 'requests.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+    const conversations = async (page: Page) =>
+      page.evaluate(async () => {
+        const res = await fetch('/api/conversations', {
+          headers: { Authorization: `Bearer ${sessionStorage.getItem('trawl.token')}` },
+        });
+        return ((await res.json()) as { conversations: { id: string; title: string; project: string }[] })
+          .conversations;
+      });
+
+    it('follows a streaming reply to its end while the reader is at the bottom; scrolled up, keeps their place and offers Jump to latest', async () => {
+      const { context, page, errors } = await wb.open({ height: 600 });
+      const reply = await ask(page, 'gate g1');
+      await reply.getByText('first line of g1').waitFor();
+      fs.writeFileSync(path.join(wb.tmp, 'g1'), '');
+      await reply.getByText('end of g1').waitFor();
+      await settled(page);
+      expect(await atBottom(page)).toBe(true);
+      expect(await page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0);
+
+      // The reader scrolls up while the next reply streams: it does not pull them down.
+      await say(page, 'gate g2');
+      const second = page.getByTestId('assistant-message').last();
+      await second.getByText('first line of g2').waitFor();
+      const thread = page.getByRole('log', { name: 'Messages' });
+      await thread.evaluate((el) => {
+        el.scrollTop = 0;
+      });
+      const jump = page.getByRole('button', { name: 'Jump to latest' });
+      await jump.waitFor();
+      fs.writeFileSync(path.join(wb.tmp, 'g2'), '');
+      await second.getByText('end of g2').waitFor({ state: 'attached' });
+      await settled(page);
+      expect(await thread.evaluate((el) => el.scrollTop)).toBe(0);
+      await jump.click();
+      await jump.waitFor({ state: 'detached' });
+      expect(await atBottom(page)).toBe(true);
+
+      // No box inside the thread scrolls vertically: the thread is the one scroller.
+      const inner = await thread.evaluate((root) =>
+        [...root.querySelectorAll('*')]
+          .filter((el) => {
+            const o = getComputedStyle(el).overflowY;
+            return (o === 'auto' || o === 'scroll') && el.scrollHeight > el.clientHeight + 1;
+          })
+          .map((el) => el.className),
+      );
+      expect(inner).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    }, 120_000);
+
+    it('Send becomes Stop while a reply streams; Stop and Escape both stop it', async () => {
+      const { context, page } = await wb.open();
+      const reply = await ask(page, 'hang a');
+      await reply.getByText('thinking about a').waitFor();
+      expect(await composerButton(page, 'Send').count()).toBe(0);
+      await composerButton(page, 'Stop').click();
+      await page.waitForFunction(
+        () =>
+          document
+            .querySelector('[data-testid="assistant-message"]:last-of-type')
+            ?.getAttribute('data-status') === 'stopped',
+      );
+      await composerButton(page, 'Send').waitFor();
+
+      await say(page, 'hang b');
+      await page.getByTestId('assistant-message').last().getByText('thinking about b').waitFor();
+      await composerButton(page, 'Stop').waitFor();
+      await box(page).press('Escape');
+      await page.waitForFunction(() => {
+        const all = document.querySelectorAll('[data-testid="assistant-message"]');
+        return all[all.length - 1]?.getAttribute('data-status') === 'stopped';
+      });
+      await composerButton(page, 'Send').waitFor();
+      await context.close();
+    }, 120_000);
+
+    it('a failed reply shows its stored reason after a reload; Retry runs the same wire text again in its place', async () => {
+      const { context, page } = await wb.open();
+      await ask(page, 'fail now');
+      await settled(page);
+      await page.reload();
+      const reply = page.getByTestId('assistant-message').last();
+      await reply.getByText(/model quota exhausted for this key/).waitFor();
+      const before = requests().filter((r) => r.text === 'fail now').length;
+      await reply.getByRole('button', { name: 'Retry' }).click();
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="assistant-message"]').length === n,
+        1,
+      );
+      await settled(page);
+      await page
+        .getByTestId('assistant-message')
+        .last()
+        .getByText(/model quota exhausted/)
+        .waitFor();
+      const sent = requests().filter((r) => r.text === 'fail now');
+      expect(sent.length).toBe(before + 1);
+      expect(sent.at(-1)).toEqual(sent.at(-2));
+      expect(await page.getByTestId('assistant-message').count()).toBe(1);
+      await context.close();
+    }, 120_000);
+
+    it('Regenerate replaces the last reply with a new attempt, also after a reload', async () => {
+      const { context, page } = await wb.open();
+      const reply = await ask(page, 'again please');
+      await reply.getByText('again please #1').waitFor();
+      await settled(page);
+      await reply.getByRole('button', { name: 'Regenerate' }).click();
+      await page.getByTestId('assistant-message').last().getByText('again please #2').waitFor();
+      await settled(page);
+      expect(await page.getByTestId('assistant-message').count()).toBe(1);
+      await page.reload();
+      await page.getByTestId('assistant-message').last().getByText('again please #2').waitFor();
+      expect(await page.getByTestId('assistant-message').count()).toBe(1);
+      await context.close();
+    }, 120_000);
+
+    it('Edit puts a sent message back in the composer with its file chips, and sends it as a new turn', async () => {
+      const { context, page } = await wb.open();
+      await page.locator('button.new-conv').click();
+      await box(page).pressSequentially('look at @main');
+      await page
+        .getByRole('option')
+        .filter({ has: page.locator('.picker-name', { hasText: /^main\.ts$/ }) })
+        .waitFor();
+      await box(page).press('Enter');
+      await box(page).press('Enter');
+      await page.getByTestId('user-message').last().locator(`[title="${wb.proj}/src/main.ts"]`).waitFor();
+      await settled(page);
+      await page.getByTestId('user-message').last().getByRole('button', { name: 'Edit message' }).click();
+      expect(await box(page).inputValue()).toBe('look at @src/main.ts ');
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message');
+      await box(page).press('End');
+      await box(page).pressSequentially('again');
+      await box(page).press('Enter');
+      await page.getByTestId('user-message').nth(1).waitFor();
+      await settled(page);
+      const last = requests().at(-1)!;
+      expect(last.files).toEqual([`${wb.proj}/src/main.ts`]);
+      expect(last.text).toContain('again');
+      expect(await page.getByTestId('user-message').count()).toBe(2);
+      await context.close();
+    }, 120_000);
+
+    it('the composer grows with its text to a bounded height, is focused on load and after a send', async () => {
+      const { context, page } = await wb.open();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message');
+      const height = () => box(page).evaluate((el) => el.getBoundingClientRect().height);
+      const empty = await height();
+      await box(page).fill(Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'));
+      const twelve = await height();
+      expect(twelve).toBeGreaterThan(empty * 2);
+      // every one of the 12 lines is on screen: the box does not scroll
+      expect(await box(page).evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+      await box(page).fill(Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join('\n'));
+      expect(await height()).toBeLessThanOrEqual(800 * 0.4 + 1);
+      await box(page).fill('you there');
+      await box(page).press('Enter');
+      await page.getByTestId('assistant-message').last().getByText('you said: you there').waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message');
+      await context.close();
+    }, 120_000);
+
+    it('a restored draft ending in @query does not open the picker until the user types', async () => {
+      const { context, page } = await wb.open();
+      await page.locator('button.new-conv').click();
+      await box(page).pressSequentially('see @mai');
+      const list = page.getByRole('listbox', { name: 'Files and folders' });
+      await list.waitFor();
+      await page.reload();
+      await box(page).waitFor();
+      expect(await box(page).inputValue()).toBe('see @mai');
+      // The picker's search would have answered by now: the project has one file.
+      await page.waitForLoadState('networkidle');
+      expect(await list.count()).toBe(0);
+      await box(page).press('End');
+      await box(page).pressSequentially('n');
+      await list.waitFor();
+      await context.close();
+    }, 120_000);
+
+    it('creates a conversation on its first message, not on load, New conversation or a project switch', async () => {
+      const { context, page } = await wb.open();
+      const before = (await conversations(page)).length;
+      await page.locator('button.new-conv').click();
+      await page.locator('.thread-empty').waitFor();
+      await page.getByLabel('Project', { exact: true }).selectOption(path.join(wb.home, 'other'));
+      await page.reload();
+      await box(page).waitFor();
+      await page.locator('button.new-conv').click();
+      expect((await conversations(page)).length).toBe(before);
+      await say(page, 'hello there');
+      const after = await conversations(page);
+      expect(after.length).toBe(before + 1);
+      expect(after[0]).toMatchObject({ title: 'hello there', project: path.join(wb.home, 'other') });
+      await context.close();
+    }, 120_000);
+
+    it('the sidebar groups conversations by day with their project and time; filter, rename and delete with undo by keyboard', async () => {
+      const { context, page } = await wb.open();
+      await ask(page, 'first topic alpha');
+      await settled(page);
+      await ask(page, 'second topic beta');
+      await settled(page);
+      const side = page.getByRole('navigation', { name: 'Conversations' });
+      await side.getByRole('heading', { name: 'Today' }).waitFor();
+      const row = side.getByRole('button', { name: /^second topic beta/ });
+      expect(await row.textContent()).toContain('proj');
+      expect(await row.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+      const filter = side.getByRole('searchbox', { name: 'Filter conversations' });
+      await filter.fill('alpha');
+      await side.getByRole('button', { name: /^second topic beta/ }).waitFor({ state: 'detached' });
+      await side.getByRole('button', { name: /^first topic alpha/ }).waitFor();
+      await filter.fill('');
+
+      // Rename by keyboard: Tab from the row to its Rename button, type, Enter; focus comes back to the row.
+      await side.getByRole('button', { name: /^first topic alpha/ }).focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+        'Rename “first topic alpha”',
+      );
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('renamed alpha');
+      await page.keyboard.press('Enter');
+      await side.getByRole('button', { name: /^renamed alpha/ }).waitFor();
+      await page.waitForFunction(() => document.activeElement?.textContent?.includes('renamed alpha'));
+
+      // Delete, then Undo (focused, so Enter brings it back); delete again and dismiss: it is gone on the server.
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+        'Delete “renamed alpha”',
+      );
+      await page.keyboard.press('Enter');
+      await side.getByRole('button', { name: /^renamed alpha/ }).waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Undo');
+      await page.keyboard.press('Enter');
+      await side.getByRole('button', { name: /^renamed alpha/ }).waitFor();
+      expect((await conversations(page)).some((c) => c.title === 'renamed alpha')).toBe(true);
+      await side.getByRole('button', { name: 'Delete “renamed alpha”' }).click();
+      await side.getByRole('button', { name: 'Dismiss (delete now)' }).click();
+      await page.waitForFunction(
+        async () => {
+          const res = await fetch('/api/conversations', {
+            headers: { Authorization: `Bearer ${sessionStorage.getItem('trawl.token')}` },
+          });
+          const body = (await res.json()) as { conversations: { title: string }[] };
+          return !body.conversations.some((c) => c.title === 'renamed alpha');
+        },
+        undefined,
+        { polling: 100 },
+      );
       await context.close();
     }, 120_000);
 

@@ -103,6 +103,8 @@ export const api = {
     sendJson<{ conversation: Conversation }>('PATCH', `/api/conversations/${encodeURIComponent(id)}`, {
       title,
     }),
+  deleteConversation: (id: string) =>
+    sendJson<{ deleted: boolean }>('DELETE', `/api/conversations/${encodeURIComponent(id)}`, {}),
   messages: (id: string, signal?: AbortSignal) =>
     getJson<{ messages: Message[] }>(`/api/conversations/${encodeURIComponent(id)}/messages`, signal),
   send: (id: string, body: { text: string; wire: string; meta: MessageMeta }) =>
@@ -115,6 +117,13 @@ export const api = {
     sendJson<{ stopped: boolean }>(
       'POST',
       `/api/conversations/${encodeURIComponent(id)}/messages/${encodeURIComponent(mid)}/stop`,
+      {},
+    ),
+  /** Runs the agent again on what reply `mid` answered (Retry, Regenerate); the new reply replaces it. */
+  retry: (id: string, mid: string) =>
+    sendJson<{ reply: { id: string }; replaces: string }>(
+      'POST',
+      `/api/conversations/${encodeURIComponent(id)}/messages/${encodeURIComponent(mid)}/retry`,
       {},
     ),
   streamPath: (id: string, mid: string) =>

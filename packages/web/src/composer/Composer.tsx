@@ -16,7 +16,7 @@ import {
   spliceAttachments,
   stagedRefs,
 } from '../tokens/wire.js';
-import { CloseIcon, FileIcon, FolderIcon, SendIcon } from '../ui/icons.js';
+import { CloseIcon, FileIcon, FolderIcon, SendIcon, StopIcon } from '../ui/icons.js';
 import { loadDraft, saveDraft } from './drafts.js';
 import { Picker } from './Picker.js';
 import { noteRecent } from './recent.js';
@@ -40,6 +40,20 @@ export interface ComposerProps {
    * for. A new `n` is a new request; the request present when the composer mounts is not applied again.
    */
   attach?: AttachRequest | null;
+  /** A reply is being written: Send becomes Stop, and Escape (the picker closed) stops it too. */
+  streaming?: boolean;
+  onStop?: () => void;
+  /**
+   * Text and picked files to put in the box in place of what is there (Edit on a sent message). A new `n` is a new
+   * request; the request present when the composer mounts is not applied again.
+   */
+  restore?: RestoreRequest | null;
+}
+
+export interface RestoreRequest {
+  text: string;
+  picked: PickedFile[];
+  n: number;
 }
 
 const cannotAttach = (rels: readonly string[]) =>
@@ -51,12 +65,23 @@ export interface AttachRequest {
   n: number;
 }
 
-export function Composer({ conversationId, project, onSend, busy = false, attach = null }: ComposerProps) {
+export function Composer({
+  conversationId,
+  project,
+  onSend,
+  busy = false,
+  attach = null,
+  streaming = false,
+  onStop,
+  restore = null,
+}: ComposerProps) {
   const initial = useMemo(() => loadDraft(conversationId), [conversationId]);
   const [text, setText] = useState(initial.text);
   const [picked, setPicked] = useState<PickedFile[]>(initial.picked);
   const [caret, setCaret] = useState(initial.text.length);
-  const [dismissed, setDismissed] = useState(false);
+  // A restored draft ending in `@query` does not open the picker by itself: only typing (update) opens it.
+  const [dismissed, setDismissed] = useState(initial.text !== '');
+  const appliedRestore = useRef(restore?.n ?? 0);
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [attachNote, setAttachNote] = useState<string | null>(null);
@@ -71,6 +96,24 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
   useEffect(() => {
     saveDraft(conversationId, { text, picked });
   }, [conversationId, text, picked]);
+
+  // Focused when it appears (page load, another conversation), as a chat's input is.
+  useEffect(() => {
+    area.current?.focus();
+  }, []);
+
+  // Edit: the message's text and files replace the box's, the caret at the end, the picker closed until typing.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once per request (its n)
+  useEffect(() => {
+    if (!restore || restore.n === appliedRestore.current) return;
+    appliedRestore.current = restore.n;
+    setText(restore.text);
+    setPicked(restore.picked);
+    setCaret(restore.text.length);
+    setDismissed(true);
+    setAttachNote(null);
+    pendingCaret.current = restore.text.length;
+  }, [restore?.n]);
 
   // Restore the caret after a programmatic insert, keeping focus in the textarea.
   useLayoutEffect(() => {
@@ -151,7 +194,7 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
   }, [heldEnter, picker.open, picker.live, picker.current, picker.rows]);
 
   const send = async () => {
-    if (sending || busy || text.trim() === '') return;
+    if (sending || busy || streaming || text.trim() === '') return;
     const { wire, meta } = buildWire(text, project, picked);
     setSending(true);
     setSendError(null);
@@ -160,6 +203,7 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
       setText('');
       setPicked([]);
       setCaret(0);
+      area.current?.focus();
     } catch (e) {
       setSendError((e as Error).message);
     } finally {
@@ -210,6 +254,11 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
         setDismissed(true);
         if (e.key === 'Tab') return;
       }
+    }
+    if (e.key === 'Escape' && streaming && onStop) {
+      e.preventDefault();
+      onStop();
+      return;
     }
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
@@ -295,15 +344,28 @@ export function Composer({ conversationId, project, onSend, busy = false, attach
             onKeyDown={onKeyDown}
             onBlur={() => setDismissed(true)}
           />
-          <button
-            type="button"
-            className="send"
-            onClick={() => void send()}
-            disabled={sending || busy || text.trim() === ''}
-          >
-            <SendIcon />
-            <span>Send</span>
-          </button>
+          {streaming ? (
+            <button
+              type="button"
+              className="send stop"
+              onClick={onStop}
+              title="Stop the reply (Esc)"
+              aria-keyshortcuts="Escape"
+            >
+              <StopIcon />
+              <span>Stop</span>
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="send"
+              onClick={() => void send()}
+              disabled={sending || busy || text.trim() === ''}
+            >
+              <SendIcon />
+              <span>Send</span>
+            </button>
+          )}
         </div>
         {attachNote ? (
           <div className="composer-note" role="status">

@@ -25,6 +25,8 @@ export interface WorkbenchSetup {
   agent?: (tmp: string) => string;
   /** More `trawl serve` flags. */
   serveArgs?: string[];
+  /** Further known projects: empty directories beside the project, by name (`home/<name>`). */
+  moreProjects?: string[];
 }
 
 export interface OpenOptions {
@@ -88,7 +90,18 @@ export function describeWorkbench(name: string, setup: WorkbenchSetup, body: (wb
         if (rel.endsWith('/')) fs.mkdirSync(path.join(proj, rel), { recursive: true });
         else write(rel, text);
       }
-      const args = [proj, '--port', '0', '--no-open', '--no-index', '--data-dir', path.join(tmp, 'data')];
+      const more = (setup.moreProjects ?? []).map((n) => path.join(home, n));
+      for (const d of more) fs.mkdirSync(d, { recursive: true });
+      const args = [
+        proj,
+        ...more,
+        '--port',
+        '0',
+        '--no-open',
+        '--no-index',
+        '--data-dir',
+        path.join(tmp, 'data'),
+      ];
       if (setup.agent) {
         const agent = path.join(tmp, 'agent.mjs');
         fs.writeFileSync(agent, setup.agent(tmp));
