@@ -4,7 +4,9 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { errorText } from './api/client.js';
 import { api, type Conversation, type Message } from './api/endpoints.js';
+import { ConnectionBanner } from './ConnectionBanner.js';
 import { type AttachRequest, Composer, type Outgoing, type RestoreRequest } from './composer/Composer.js';
 import { saveDraft } from './composer/drafts.js';
 import { noteRecent } from './composer/recent.js';
@@ -174,11 +176,12 @@ export function App() {
           ))}
         </nav>
       </header>
+      <ConnectionBanner />
       <Sidebar
         conversations={list}
         activeId={active?.id ?? null}
         loading={convs.isPending}
-        error={convs.isError ? (convs.error as Error).message : null}
+        error={convs.isError ? errorText(convs.error) : null}
         onSelect={(id) => {
           setActiveId(id);
           setPane('thread');

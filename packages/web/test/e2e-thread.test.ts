@@ -6,10 +6,12 @@
 // also writes docs/thread-{light,dark}-{desktop,phone}.png.
 
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import { serve } from './e2e/browser.js';
 import { describeWorkbench } from './e2e/fixture.js';
 
 const WEB = path.resolve(import.meta.dirname, '..');
@@ -319,17 +321,14 @@ describeWorkbench(
       const reply = page.getByTestId('assistant-message').last();
       await reply.getByText(/model quota exhausted for this key/).waitFor();
       const before = requests().filter((r) => r.text === 'fail now').length;
+      // The first attempt's element is marked: the new attempt is another message, so another element.
+      await reply.evaluate((el) => el.setAttribute('data-first-attempt', ''));
       await reply.getByRole('button', { name: 'Retry' }).click();
-      await page.waitForFunction(
-        (n) => document.querySelectorAll('[data-testid="assistant-message"]').length === n,
-        1,
+      const next = page.locator(
+        '[data-testid="assistant-message"]:not([data-first-attempt])[data-status="failed"]',
       );
-      await settled(page);
-      await page
-        .getByTestId('assistant-message')
-        .last()
-        .getByText(/model quota exhausted/)
-        .waitFor();
+      await next.getByText(/model quota exhausted/).waitFor();
+      await page.locator('[data-first-attempt]').waitFor({ state: 'detached' });
       const sent = requests().filter((r) => r.text === 'fail now');
       expect(sent.length).toBe(before + 1);
       expect(sent.at(-1)).toEqual(sent.at(-2));
@@ -492,6 +491,135 @@ describeWorkbench(
       );
       await context.close();
     }, 120_000);
+
+    it('says once that the server cannot be reached, never "Failed to fetch"; a reply cut off says so and ends cleanly when the server is back', async () => {
+      // A server of its own, stopped and started again on the same port with the same token and data.
+      const env = { HOME: wb.home, TRAWL_TOKEN: 'e2e-connection-token-0123456789abcdef' };
+      const args = (port: string) => [
+        wb.proj,
+        '--port',
+        port,
+        '--no-open',
+        '--no-index',
+        '--data-dir',
+        path.join(wb.tmp, 'data-connection'),
+        '--agent',
+        `node ${path.join(wb.tmp, 'agent.mjs')}`,
+      ];
+      let server = await serve(args('0'), env);
+      const port = new URL(server.url).port;
+      const context = await wb.browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(60_000);
+        await page.goto(server.url);
+        const reply = await ask(page, 'gate never-opened');
+        await reply.getByText('first line of never-opened').waitFor();
+        await server.stop();
+
+        const banner = page.getByRole('alert').filter({ hasText: "Can't reach the trawl server" });
+        await banner.waitFor();
+        await reply.getByText(/Connection lost/).waitFor();
+        // Asking again while it is still down keeps the one banner.
+        await banner.getByRole('button', { name: 'Retry' }).click();
+        await banner.getByRole('button', { name: 'Retry' }).waitFor();
+        await page.locator('button.new-conv').click();
+        await box(page).fill('not sent');
+        await box(page).press('Enter');
+        await page.getByRole('alert').filter({ hasText: 'Not sent' }).waitFor();
+        expect(await page.locator('body').textContent()).not.toMatch(
+          /Failed to fetch|NetworkError|TypeError/,
+        );
+        expect(await page.getByText(/Can't reach the trawl server/).count()).toBe(1);
+        expect(await box(page).inputValue()).toBe('not sent');
+
+        server = await serve(args(port), env);
+        await banner.waitFor({ state: 'detached' });
+        // The reply the stop cut off ends, and nothing is left to stop.
+        await page.locator('.sidebar .conv').filter({ hasText: 'gate never-opened' }).click();
+        const cut = page.getByTestId('assistant-message').last();
+        // A server told to stop ends its replies as stopped, the text so far kept, and Retry offered.
+        await cut.getByRole('button', { name: 'Retry' }).waitFor();
+        expect(await cut.getAttribute('data-status')).toBe('stopped');
+        expect(await cut.textContent()).toContain('first line of never-opened');
+        expect(await cut.getByText(/Connection lost/).count()).toBe(0);
+        await composerButton(page, 'Send').waitFor();
+        expect(await composerButton(page, 'Stop').count()).toBe(0);
+      } finally {
+        await context.close();
+        await server.stop();
+      }
+    }, 180_000);
+
+    it('a reply streaming when the connection dropped says so, and resumes when it is back', async () => {
+      // The browser reaches a server of its own through a proxy the test cuts (every connection dropped, nothing
+      // listening) and restores, while the server and its agent run on.
+      const proxy = new Set<net.Socket>();
+      let upstream = 0;
+      const relay = net.createServer((sock) => {
+        const up = net.connect(upstream, '127.0.0.1');
+        for (const s of [sock, up]) {
+          proxy.add(s);
+          s.on('close', () => proxy.delete(s));
+          s.on('error', () => s.destroy());
+        }
+        sock.pipe(up);
+        up.pipe(sock);
+      });
+      const listen = (port: number) =>
+        new Promise<number>((resolve) =>
+          relay.listen(port, '127.0.0.1', () => resolve((relay.address() as net.AddressInfo).port)),
+        );
+      const relayPort = await listen(0);
+      const server = await serve(
+        [
+          wb.proj,
+          '--port',
+          '0',
+          '--no-open',
+          '--no-index',
+          '--data-dir',
+          path.join(wb.tmp, 'data-relay'),
+          '--allow-host',
+          `127.0.0.1:${relayPort}`,
+          '--agent',
+          `node ${path.join(wb.tmp, 'agent.mjs')}`,
+        ],
+        { HOME: wb.home },
+      );
+      upstream = Number(new URL(server.url).port);
+      const context = await wb.browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(60_000);
+        await page.goto(server.url.replace(`:${upstream}/`, `:${relayPort}/`));
+        const reply = await ask(page, 'gate resumed');
+        await reply.getByText('first line of resumed').waitFor();
+
+        await new Promise<void>((resolve) => {
+          relay.close(() => resolve());
+          for (const s of proxy) s.destroy();
+        });
+        await reply.getByText(/Connection lost/).waitFor();
+        await page.getByRole('alert').filter({ hasText: "Can't reach the trawl server" }).waitFor();
+        expect(await reply.getAttribute('data-status')).toBe('streaming');
+
+        fs.writeFileSync(path.join(wb.tmp, 'resumed'), '');
+        await listen(relayPort);
+        await reply.getByText('end of resumed').waitFor();
+        await settled(page);
+        expect(await reply.getAttribute('data-status')).toBe('done');
+        expect(await reply.getByText(/Connection lost/).count()).toBe(0);
+        // the text is replayed in place, not appended to what was on screen
+        expect(await reply.getByText('first line of resumed').count()).toBe(1);
+        await page.getByRole('alert').filter({ hasText: "Can't reach" }).waitFor({ state: 'detached' });
+      } finally {
+        await context.close();
+        relay.close();
+        for (const s of proxy) s.destroy();
+        await server.stop();
+      }
+    }, 180_000);
 
     it('keeps the first load under 150 KiB of gzip JS, with no grammar in it', () => {
       const html = fs.readFileSync(path.join(WEB, 'dist/index.html'), 'utf8');

@@ -1,9 +1,11 @@
 /**
  * The one transport every API call goes through: the bearer token, JSON in and out, and errors as `ApiError` with
- * the server's `code`. Transport failures (network, abort) propagate unchanged; no caller shapes an empty answer from
- * an error.
+ * the server's `code`. A call that gets no answer is an ApiError too (status 0, code `unreachable`, a sentence a
+ * person can read, never the browser's "Failed to fetch") and is reported to the connection state; an abort
+ * propagates unchanged. No caller shapes an empty answer from an error.
  */
 import { TOKEN_KEY } from './auth.js';
+import { reportReachable, reportUnreachable, UNREACHABLE_MESSAGE } from './connection.js';
 
 export class ApiError extends Error {
   constructor(
@@ -40,11 +42,33 @@ export function authHeaders(): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
+/** The error for a call that got no answer, or whose answer broke off (the server stopped, the network dropped). */
+export function unreachable(cause: unknown): unknown {
+  if (cause instanceof DOMException && cause.name === 'AbortError') return cause;
+  reportUnreachable();
+  return new ApiError(0, 'unreachable', UNREACHABLE_MESSAGE);
+}
+
+/**
+ * What a place that made a call shows for its failure: the message, or null when the server could not be reached
+ * (the connection banner says that once, for every place).
+ */
+export function errorText(e: unknown): string | null {
+  if (e instanceof ApiError && e.code === 'unreachable') return null;
+  return e instanceof Error ? e.message : String(e);
+}
+
 /** A fetch to `/api/…` with the token; a non-2xx answer throws ApiError. */
 export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const headers: Record<string, string> = { ...authHeaders(), ...(init.headers as Record<string, string>) };
   if (init.body !== undefined && typeof init.body === 'string') headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, { ...init, headers });
+  let res: Response;
+  try {
+    res = await fetch(path, { ...init, headers });
+  } catch (e) {
+    throw unreachable(e);
+  }
+  reportReachable();
   if (res.ok) return res;
   let code = 'http_error';
   let message = `${res.status} ${res.statusText}`;

@@ -2,7 +2,7 @@
  * Server-sent events read with fetch and a stream reader (EventSource cannot send the Authorization header).
  * The parser is separate from the transport so it can be tested on chunks cut anywhere.
  */
-import { apiFetch } from './client.js';
+import { apiFetch, unreachable } from './client.js';
 
 export interface SseEvent {
   event: string;
@@ -39,7 +39,10 @@ export class SseParser {
   }
 }
 
-/** Reads an event stream to its end (or until `signal` aborts), calling `onEvent` for each event. */
+/**
+ * Reads an event stream to its end (or until `signal` aborts), calling `onEvent` for each event. A stream that
+ * breaks off (the server stopped, the network dropped) rejects with the `unreachable` ApiError.
+ */
 export async function readEventStream(
   path: string,
   onEvent: (e: SseEvent) => void,
@@ -50,7 +53,13 @@ export async function readEventStream(
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseParser();
   for (;;) {
-    const { value, done } = await reader.read();
+    let next: ReadableStreamReadResult<string>;
+    try {
+      next = await reader.read();
+    } catch (e) {
+      throw signal.aborted ? e : unreachable(e);
+    }
+    const { value, done } = next;
     if (done) break;
     for (const e of parser.push(value)) onEvent(e);
   }

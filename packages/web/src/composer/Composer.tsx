@@ -4,6 +4,7 @@
  * picked `@file` token, so typing, deleting, cutting, pasting and drafts all stage and unstage for free.
  */
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { errorText } from '../api/client.js';
 import { MENTION_AT_CARET, PATH_AT_CARET, replaceTokenAtCaret } from '../tokens/caret.js';
 import { removeMention } from '../tokens/mentions.js';
 import { buildFileLabels, makeRelative } from '../tokens/paths.js';
@@ -205,7 +206,8 @@ export function Composer({
       setCaret(0);
       area.current?.focus();
     } catch (e) {
-      setSendError((e as Error).message);
+      // Unreachable: the banner says why; here, that the message is kept.
+      setSendError(errorText(e) ?? 'the server cannot be reached; your message is kept here');
     } finally {
       setSending(false);
     }

@@ -6,6 +6,8 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { errorText } from '../api/client.js';
+import { whenReachable } from '../api/connection.js';
 import { api, type Message } from '../api/endpoints.js';
 import { readEventStream } from '../api/stream.js';
 import { CopyButton } from '../ui/CopyButton.js';
@@ -13,6 +15,9 @@ import { ArrowDownIcon, EditIcon, RetryIcon, StopIcon } from '../ui/icons.js';
 import { Markdown } from './Markdown.js';
 import { MessageText } from './MessageText.js';
 import { useFollow } from './useFollow.js';
+
+/** Times a broken reply stream is opened again before the thread gives up on it and asks for the messages. */
+const MAX_REOPEN = 20;
 
 export const messagesKey = (conversationId: string) => ['messages', conversationId] as const;
 
@@ -70,23 +75,32 @@ function AssistantBubble({
   const [live, setLive] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [retrying, setRetrying] = useState(false);
+  // The stream broke off (server stopped, network dropped): said so, and opened again when the server is back.
+  const [lost, setLost] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   const streaming = message.status === 'streaming';
 
+  // A new attempt (after a break) opens the stream again.
   useEffect(() => {
     if (!streaming) return;
     const ctl = new AbortController();
-    setLive('');
     setError(null);
+    let ended = false;
     // Chunks are painted once a frame: an agent writing thousands of small pieces costs one render per frame.
     let pending = '';
     let frame = 0;
+    // The server replays the whole text first, so each attempt starts from nothing.
+    let first = true;
     const flush = () => {
       frame = 0;
       const add = pending;
       pending = '';
-      setLive((t) => t + add);
+      setLive((t) => (first ? add : t + add));
+      first = false;
     };
     const finish = (m: Message | null) => {
+      ended = true;
+      setLost(false);
       qc.setQueryData<{ messages: Message[] }>(messagesKey(conversationId), (old) =>
         old && m ? { messages: old.messages.map((x) => (x.id === m.id ? m : x)) } : old,
       );
@@ -110,14 +124,27 @@ function AssistantBubble({
         }
       },
       ctl.signal,
-    ).catch((err: Error) => {
-      if (err.name !== 'AbortError') setError(err.message);
-    });
+    )
+      .then(() => {
+        // An answer that ended with neither done nor error was cut, as one that failed mid-way.
+        if (!ended) throw new Error('the reply stream ended early');
+      })
+      .catch(async (err: Error) => {
+        if (ctl.signal.aborted || err.name === 'AbortError') return;
+        if (attempt >= MAX_REOPEN) {
+          setError(err.message);
+          void qc.invalidateQueries({ queryKey: messagesKey(conversationId) });
+          return;
+        }
+        setLost(true);
+        await whenReachable(ctl.signal);
+        if (!ctl.signal.aborted) setAttempt((n) => n + 1);
+      });
     return () => {
       ctl.abort();
       cancelAnimationFrame(frame);
     };
-  }, [conversationId, message.id, streaming, qc]);
+  }, [conversationId, message.id, streaming, qc, attempt]);
 
   const retry = () => {
     setRetrying(true);
@@ -161,6 +188,11 @@ function AssistantBubble({
           </button>
         ) : null}
         {message.status === 'stopped' ? <span className="note">stopped</span> : null}
+        {streaming && lost ? (
+          <span className="note warn" role="status">
+            Connection lost — the reply continues here when the server is back.
+          </span>
+        ) : null}
         {error && !(failed && reason) ? (
           <span className="note warn" role="alert">
             {error}
@@ -203,9 +235,11 @@ export function Thread({
       <div className="thread" ref={scroller} role="log" aria-label="Messages" tabIndex={0}>
         <div className="thread-content" ref={content}>
           {q.isError ? (
-            <p className="thread-error" role="alert">
-              Couldn't load the messages: {(q.error as Error).message}
-            </p>
+            errorText(q.error) === null ? null : (
+              <p className="thread-error" role="alert">
+                Couldn't load the messages: {errorText(q.error)}
+              </p>
+            )
           ) : empty ? (
             <div className="thread-empty">
               <p>Ask about your code.</p>

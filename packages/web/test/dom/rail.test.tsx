@@ -261,7 +261,8 @@ describe('api.fileGrep', () => {
       'fetch',
       vi.fn(async () => Promise.reject(new TypeError('network down'))),
     );
-    await expect(api.fileGrep('/p', 'qq')).rejects.toThrow('network down');
+    // the failure is an ApiError a person can read (never the browser's own words), not an empty answer
+    await expect(api.fileGrep('/p', 'qq')).rejects.toMatchObject({ status: 0, code: 'unreachable' });
   });
   it('turns an error answer into an ApiError with the server code', async () => {
     fakeServer({
