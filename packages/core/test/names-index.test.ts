@@ -109,10 +109,19 @@ describe('FileIndex: build and search (spec §5.4)', () => {
     expect(Object.keys(first).sort()).toEqual(['kind', 'mtime', 'name', 'path', 'size']);
   });
 
-  it('excludes dot files and the skip directories', async () => {
+  it('keeps dot files, offered only when asked and below other files unless the query starts with a dot', async () => {
+    const index = await open(tree(['src/environment.ts', '.env', 'src/.secret']));
+    expect(names(await index.search('secret'))).toEqual([]);
+    expect(names(await index.search('env'))).toEqual(['environment.ts']);
+    const dot = { dotFiles: true };
+    expect(names(await index.search('secret', dot))).toEqual(['.secret']);
+    expect(names(await index.search('env', dot))).toEqual(['environment.ts', '.env']);
+    expect(names(await index.search('.env', dot))[0]).toBe('.env');
+  });
+
+  it('excludes the skip directories', async () => {
     const index = await open(tree(POPULATE));
     const all = [...index.entries()].map((e) => e.rel.split('/').pop());
-    expect(all).not.toContain('.secret');
     expect(all).not.toContain('hello_dep.py');
     expect(all).not.toContain('hello_obj');
     expect(all).not.toContain('node_modules');

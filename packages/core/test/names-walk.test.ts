@@ -56,8 +56,16 @@ describe('walk fallback: the endpoint tests of spec §5.1', () => {
     expect(answer.results[0]!.mtime).toBeGreaterThan(0);
   });
 
-  it('skips dot files (test_skips_hidden_files)', async () => {
+  it('skips dot files unless they are asked for (test_skips_hidden_files)', async () => {
     expect(names((await find(tree(POPULATE), 'secret')).results)).toEqual([]);
+  });
+
+  it('offers dot files when asked, below other files unless the query starts with a dot', async () => {
+    const dot = { dotFiles: true };
+    expect(names((await find(tree(POPULATE), 'secret', dot)).results)).toEqual(['.secret']);
+    const root = tree(['src/environment.ts', '.env']);
+    expect(names((await find(root, 'env', dot)).results)).toEqual(['environment.ts', '.env']);
+    expect(names((await find(root, '.env', dot)).results)[0]).toBe('.env');
   });
 
   it('skips the excluded directories (test_skips_excluded_dirs)', async () => {

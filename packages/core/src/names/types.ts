@@ -20,6 +20,8 @@ export interface NameSearchOptions {
   /** Results wanted (already clamped by the surface; see {@link clampNameLimit}). */
   limit?: number;
   kinds?: NameKinds;
+  /** Offer dot files too (default false, the seed's rule); they rank below other files (tiers.ts). */
+  dotFiles?: boolean;
   /** Replace trawl's scorer (tests pin ordering rules with flat scorers). */
   scorer?: NameScorer;
 }

@@ -51,6 +51,8 @@ export interface NameWalkOptions {
   platform?: string;
   /** Directory names neither offered nor entered (default NAME_SKIP_DIRS; `find_files` asks what they hid). */
   skipDirs?: ReadonlySet<string>;
+  /** Offer dot files too (default false); they rank below other files (tiers.ts). */
+  dotFiles?: boolean;
 }
 
 export interface NameWalkResult {
@@ -146,6 +148,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
       options.scoped
         ? null
         : tccPruner(canonicalRoot, options.home ?? os.homedir(), options.platform ?? process.platform),
+      options.dotFiles === true,
     );
     const join = (base: string, rel: string) => (rel === '' ? base : path.join(base, rel));
     const stack: string[] = [''];

@@ -65,6 +65,7 @@ port.on('message', (msg: IndexHostRequest) => {
         scoped: true,
         limit: msg.limit,
         kinds: msg.kinds,
+        dotFiles: true, // the workbench's picker offers them (below other files)
         index,
         fence: context.fence,
       }).then((answer) =>

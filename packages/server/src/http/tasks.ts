@@ -222,6 +222,7 @@ async function walkNames(ctx: TaskContext, p: WalkNamesPayload): Promise<WalkNam
     scoped: p.scoped,
     limit: p.limit,
     kinds: p.kinds,
+    dotFiles: true, // the workbench's picker offers them (below other files)
     fence: ctx.fence,
     fs: ctx.nameFs ?? syncNameFs,
     walk: { ...ctx.walk, home: ctx.home, platform: ctx.platform },

@@ -5,9 +5,10 @@
  */
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../api/client.js';
+import { readAttachment } from '../files/transfer.js';
 import { MENTION_AT_CARET, PATH_AT_CARET, replaceTokenAtCaret } from '../tokens/caret.js';
 import { removeMention } from '../tokens/mentions.js';
-import { buildFileLabels, makeRelative } from '../tokens/paths.js';
+import { buildFileLabels, dirFullPath, makeRelative } from '../tokens/paths.js';
 import {
   type Attachment,
   attachmentToken,
@@ -58,8 +59,8 @@ export interface RestoreRequest {
 }
 
 const cannotAttach = (rels: readonly string[]) =>
-  `Can't attach ${rels.map((x) => `“${x}”`).join(', ')}: a name with a space or @ (or ending in punctuation) ` +
-  'cannot be a token. Type its path in the message instead.';
+  `Can't attach ${rels.map((x) => `“${x}”`).join(', ')}: a name with a line break cannot be a token. ` +
+  'Type its path in the message instead.';
 
 export interface AttachRequest {
   items: (Attachment & { path: string })[];
@@ -138,12 +139,9 @@ export function Composer({
 
   // An attachment lands at the caret as the token a pick would have typed, so it stages, unstages and drafts the
   // same way; a file also records its absolute path, as a pick does.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once per request (its n), against this render's text
-  useEffect(() => {
-    if (!attach || attach.n === appliedAttach.current) return;
-    appliedAttach.current = attach.n;
-    const r = spliceAttachments(text, caret, attach.items);
-    const files = attach.items.filter((i) => i.kind === 'file' && !r.refused.includes(i.rel));
+  const attachItems = (items: AttachRequest['items'], at: number | null) => {
+    const r = spliceAttachments(text, at, items);
+    const files = items.filter((i) => i.kind === 'file' && !r.refused.includes(i.rel));
     if (files.length > 0) {
       const rels = new Set(files.map((f) => f.rel));
       setPicked((p) => [
@@ -151,10 +149,27 @@ export function Composer({
         ...files.map((f) => ({ rel: f.rel, path: f.path })),
       ]);
     }
-    // The caret moves past the run, but focus stays where it was: someone adding several rows keeps their place.
     update(r.value, r.caret);
     if (r.refused.length > 0) setAttachNote(cannotAttach(r.refused));
+    return r;
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once per request (its n), against this render's text
+  useEffect(() => {
+    if (!attach || attach.n === appliedAttach.current) return;
+    appliedAttach.current = attach.n;
+    // The caret moves past the run, but focus stays where it was: someone adding several rows keeps their place.
+    attachItems(attach.items, caret);
   }, [attach?.n]);
+
+  // A rail row dropped on or pasted into the textarea attaches as its "+" would; other data is the browser's.
+  const attachTransfer = (e: React.DragEvent | React.ClipboardEvent, data: DataTransfer | null) => {
+    const item = readAttachment(data);
+    if (!item || !project) return;
+    e.preventDefault();
+    const at = e.currentTarget instanceof HTMLTextAreaElement ? e.currentTarget.selectionStart : caret;
+    pendingCaret.current = attachItems([{ ...item, path: dirFullPath(item.rel, project) }], at).caret;
+  };
 
   const choose = (index: number) => {
     const pick = picker.pickAt(index);
@@ -163,15 +178,15 @@ export function Composer({
     const attachPath = picker.mode.kind === 'path' && pick.kind === 'file';
     const rel = attachPath ? makeRelative(pick.path, picker.root) : pick.rel;
     const mentions = picker.mode.kind === 'mention' || (attachPath && rel !== pick.path);
-    const attached = { kind: pick.kind, rel };
-    if (mentions && attachmentToken(attached) === null) {
-      // The token would read back as something else (a space or @ in the name): say so, insert nothing.
+    const token = mentions ? attachmentToken({ kind: pick.kind, rel }) : null;
+    if (mentions && token === null) {
+      // No token carries this name (a line break in it): say so, insert nothing.
       setDismissed(true);
       setAttachNote(cannotAttach([rel]));
       return;
     }
     const re = picker.mode.kind === 'path' ? PATH_AT_CARET : MENTION_AT_CARET;
-    const insert = mentions && attachPath ? `@${rel} ` : pick.insert;
+    const insert = mentions && attachPath ? `${token} ` : pick.insert;
     const r = replaceTokenAtCaret(text, caret, re, insert);
     if (mentions && pick.kind === 'file') {
       setPicked((p) => [...p.filter((x) => x.rel !== rel), { rel, path: pick.path }]);
@@ -345,6 +360,8 @@ export function Composer({
             onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
             onKeyDown={onKeyDown}
             onBlur={() => setDismissed(true)}
+            onDrop={(e) => attachTransfer(e, e.dataTransfer)}
+            onPaste={(e) => attachTransfer(e, e.clipboardData)}
           />
           {streaming ? (
             <button

@@ -8,6 +8,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { api, type FileRow } from '../api/endpoints.js';
 import { matchMentionToken, matchPathToken, splitPathToken } from '../tokens/caret.js';
+import { mentionToken } from '../tokens/mentions.js';
 import { makeRelative } from '../tokens/paths.js';
 import { useDebounced } from '../ui/useDebounced.js';
 import { loadRecent } from './recent.js';
@@ -138,7 +139,8 @@ export function usePicker(mode: PickerMode | null, project: string) {
       };
     }
     const { rel, kind } = selectionFor(row, root);
-    return { insert: `@${rel} `, kind, path: row.path, rel, continues: false };
+    // A name the bare token cannot carry (a space, an @) is written quoted; the composer refuses the rest.
+    return { insert: `${mentionToken(rel) ?? `@${rel}`} `, kind, path: row.path, rel, continues: false };
   };
 
   return {

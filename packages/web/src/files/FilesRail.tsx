@@ -15,6 +15,7 @@ import { useDebounced } from '../ui/useDebounced.js';
 import { AddToMessage, type OnAttach } from './AddToMessage.js';
 import { centreOnMatch, Highlighted } from './highlight.js';
 import { Tree } from './Tree.js';
+import { transferProps } from './transfer.js';
 
 /** Content search asks for nothing below two characters (the endpoint's floor) and waits out a burst of keys. */
 export const GREP_MIN_CHARS = 2;
@@ -203,7 +204,13 @@ function NameResults({
           const kind = r.kind === 'dir' ? 'dir' : 'file';
           return (
             <li key={r.path} className="row-line">
-              <button type="button" className="hit hit-name" title={r.path} onClick={() => onOpen(r, rel)}>
+              <button
+                type="button"
+                className="hit hit-name"
+                title={r.path}
+                onClick={() => onOpen(r, rel)}
+                {...(rel !== r.path ? transferProps({ kind, rel }) : {})}
+              >
                 <TypeIcon name={r.name} kind={kind} />
                 <span className="hit-label">
                   <RowLabel
@@ -338,6 +345,7 @@ function ContentResults({
                 className="hit"
                 title={rel}
                 onClick={() => onOpenFile(rel, r.line > 0 ? r.line : undefined)}
+                {...transferProps({ kind: 'file', rel })}
               >
                 <TypeIcon name={name} kind="file" />
                 <span className="hit-label">

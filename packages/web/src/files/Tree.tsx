@@ -8,6 +8,7 @@ import { api, type FileRow } from '../api/endpoints.js';
 import { TypeIcon } from '../ui/fileTypes.js';
 import { ChevronIcon, FolderIcon } from '../ui/icons.js';
 import { AddToMessage, type OnAttach } from './AddToMessage.js';
+import { transferProps } from './transfer.js';
 
 export interface TreeProps {
   project: string;
@@ -85,6 +86,7 @@ function Node({ project, row, depth, ...rest }: TreeProps & { row: FileRow; dept
           title={rel}
           data-kind={isDir ? 'dir' : 'file'}
           onClick={() => (isDir ? rest.onToggle(rel) : rest.onOpenFile(rel))}
+          {...transferProps({ kind: isDir ? 'dir' : 'file', rel })}
         >
           {isDir ? (
             <ChevronIcon className={`icon chevron${open ? ' open' : ''}`} />

@@ -3,10 +3,11 @@
  * serves staging (chips derive from it), removal, the wire rewrite and the bubble render, so those four can never
  * disagree about where a token is.
  *
- *   MENTION  = BOUNDARY [ OPEN ] "@" BODY [ ":" DIGITS ] [ CLOSE* ] LOOKAHEAD
+ *   MENTION  = BOUNDARY [ OPEN ] "@" ( QUOTED | BODY ) [ ":" DIGITS ] [ CLOSE* ] LOOKAHEAD
  *   BOUNDARY = start of text | one whitespace character (kept when a token is rewritten)
  *   OPEN     = one of ( [ { ` " '
  *   BODY     = characters that are neither whitespace nor "@", not ending in CLOSE punctuation
+ *   QUOTED   = '"' ( any character but '"', "\\" and a line break | "\\" '"' | "\\" "\\" )* '"'
  *   CLOSE    = one of , . ! ? ; : ) ] } ` " '
  *   LOOKAHEAD= whitespace | end of text
  *
@@ -15,13 +16,22 @@
  * stop it being one (`(@src/)`, `@src/,` and `@main.ts:42.` are all mentions) — the study's folder grammar
  * required whitespace after the slash and the file grammar did not (§8.1); here both use this one.
  * Not mentions: `a@b` (no boundary), `@https://x/` (a URL), `@/` and `@\` (only separators).
+ *
+ * QUOTED carries any name the bare BODY cannot (a space, an `@`, trailing punctuation, a `:12` that is part of the
+ * name): `@"my notes.md"`, `@"a\"b.md"`. Its rel is the text between the quotes with `\"` and `\\` unescaped;
+ * `mentionToken` writes the bare form whenever it reads back as the same rel, else this one.
  */
 
 const CLOSE = ',.!?;:)\\]}`"\'';
 const MENTION_RE = new RegExp(
-  '(^|\\s)([(\\[{`"\']?)@([^\\s@]*[^\\s@' + CLOSE + '])([' + CLOSE + ']*)(?=\\s|$)',
+  '(^|\\s)([(\\[{`"\']?)@(?:"((?:[^"\\\\\\n]|\\\\["\\\\])*)"(?::(\\d+))?|([^\\s@]*[^\\s@' +
+    CLOSE +
+    ']))([' +
+    CLOSE +
+    ']*)(?=\\s|$)',
   'g',
 );
+const UNESCAPE_RE = /\\(["\\])/g;
 const LINE_SUFFIX_RE = /^(.*[^:]):(\d+)$/;
 const SEPARATORS_ONLY_RE = /^[/\\]+$/;
 
@@ -33,7 +43,7 @@ export interface Mention {
   rel: string;
   /** `:42` → 42 for a file reference with a line. */
   line?: number;
-  /** Offsets of `@` + rel (the part a rewrite replaces). */
+  /** Offsets of the `@` token itself, quotes included (the part a rewrite replaces). */
   start: number;
   end: number;
   /** Offsets of the whole mention with its wrapper, `:line` and trailing punctuation (what a removal strips). */
@@ -52,32 +62,54 @@ export function parseMentions(text: string): Mention[] {
   for (const m of text.matchAll(MENTION_RE)) {
     const boundary = m[1] ?? '';
     const open = m[2] ?? '';
-    let body = m[3] ?? '';
-    const close = m[4] ?? '';
-    if (body.includes('://') || SEPARATORS_ONLY_RE.test(body)) continue;
+    const quoted = m[3];
+    const bare = m[5] ?? '';
+    const close = m[6] ?? '';
     const outerStart = (m.index ?? 0) + boundary.length;
     const start = outerStart + open.length;
+    // The whole token after the wrapper: `@` and the body (its quotes and `:line` included), before CLOSE.
+    const tokenEnd = (m.index ?? 0) + m[0].length - close.length;
+    let body: string;
     let line: number | undefined;
-    const kind: MentionKind = isDirRel(body) ? 'dir' : 'file';
-    if (kind === 'file') {
-      const ln = LINE_SUFFIX_RE.exec(body);
-      if (ln) {
-        body = ln[1] ?? body;
-        line = Number(ln[2]);
+    let end: number;
+    if (quoted !== undefined) {
+      body = quoted.replace(UNESCAPE_RE, '$1');
+      if (body === '') continue;
+      if (m[4] !== undefined) line = Number(m[4]);
+      end = start + 3 + quoted.length; // `@"` … `"`
+    } else {
+      body = bare;
+      if (body.includes('://') || SEPARATORS_ONLY_RE.test(body)) continue;
+      if (!isDirRel(body)) {
+        const ln = LINE_SUFFIX_RE.exec(body);
+        if (ln) {
+          body = ln[1] ?? body;
+          line = Number(ln[2]);
+        }
       }
+      end = start + 1 + body.length;
     }
-    const mention: Mention = {
-      kind,
-      rel: body,
-      start,
-      end: start + 1 + body.length,
-      outerStart,
-      outerEnd: start + 1 + (m[3] ?? '').length + close.length,
-    };
+    const kind: MentionKind = isDirRel(body) ? 'dir' : 'file';
+    if (kind === 'dir') line = undefined;
+    const mention: Mention = { kind, rel: body, start, end, outerStart, outerEnd: tokenEnd + close.length };
     if (line !== undefined) mention.line = line;
     out.push(mention);
   }
   return out;
+}
+
+/**
+ * The token that reads back as exactly `rel`: `@rel` when the bare form does, else the quoted form with `"` and
+ * `\\` escaped. Null only for a name with a line break, which no token in a one-line grammar can carry.
+ */
+export function mentionToken(rel: string): string | null {
+  if (rel === '' || /[\r\n]/.test(rel)) return null;
+  const bare = `@${rel}`;
+  const back = parseMentions(bare);
+  const m = back[0];
+  if (back.length === 1 && m && m.rel === rel && m.line === undefined && m.outerEnd === bare.length)
+    return bare;
+  return `@"${rel.replace(/["\\]/g, '\\$&')}"`;
 }
 
 /** The folder tokens of a text, deduplicated by their exact rel, in order of first appearance. */
@@ -87,7 +119,7 @@ export function parseDirTokens(text: string): { rel: string; token: string }[] {
   for (const m of parseMentions(text)) {
     if (m.kind !== 'dir' || seen.has(m.rel)) continue;
     seen.add(m.rel);
-    out.push({ rel: m.rel, token: `@${m.rel}` });
+    out.push({ rel: m.rel, token: text.slice(m.start, m.end) });
   }
   return out;
 }

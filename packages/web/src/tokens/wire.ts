@@ -11,7 +11,7 @@
  */
 
 import type { DirRef, FileRef, MessageMeta } from '../../../server/src/conversations/types.js';
-import { isDirRel, type Mention, parseMentions } from './mentions.js';
+import { isDirRel, type Mention, mentionToken, parseMentions } from './mentions.js';
 import { buildFileLabels, dirFullPath } from './paths.js';
 
 export type { DirRef, FileRef, MessageMeta };
@@ -155,7 +155,7 @@ export function resolveDirSegment(
       const segs = path.split(/[\\/]/).filter((s) => s !== '');
       label = segs[segs.length - 1] ?? path;
     }
-    display += content.slice(at, m.index) + `@${label}/`;
+    display += content.slice(at, m.index) + (mentionToken(`${label}/`) ?? `@${label}/`);
     map.set(`${label}/`, path);
     at = pathAt + path.length;
   }
@@ -217,19 +217,12 @@ export interface Attachment {
 }
 
 /**
- * The token an attachment is written as — `@rel` for a file, `@rel/` for a folder (a trailing `\` kept) — or null
- * when the mention grammar would not read it back as exactly that (a name with whitespace or `@`, a file name
- * ending in punctuation or `:digits`): such a name cannot ride in the text, and inserting a token that stages
- * something else would attach the wrong thing.
+ * The token an attachment is written as — `@rel` for a file, `@rel/` for a folder (a trailing `\` kept), quoted
+ * (`@"my notes.md"`) when the bare form would read back as something else — or null for a name no token carries
+ * (a line break in it).
  */
 export function attachmentToken(a: Attachment): string | null {
-  const rel = a.kind === 'dir' && !isDirRel(a.rel) ? `${a.rel}/` : a.rel;
-  const token = `@${rel}`;
-  const back = parseMentions(token);
-  const m = back[0];
-  if (back.length !== 1 || !m || m.kind !== a.kind || m.rel !== rel || m.line !== undefined) return null;
-  if (m.outerStart !== 0 || m.outerEnd !== token.length) return null;
-  return token;
+  return mentionToken(a.kind === 'dir' && !isDirRel(a.rel) ? `${a.rel}/` : a.rel);
 }
 
 /**
@@ -252,7 +245,7 @@ export function spliceAttachments(
       refused.push(item.rel);
       continue;
     }
-    const key = `${item.kind}:${token.slice(1)}`;
+    const key = `${item.kind}:${item.kind === 'dir' && !isDirRel(item.rel) ? `${item.rel}/` : item.rel}`;
     if (present.has(key)) continue;
     present.add(key);
     tokens.push(token);

@@ -51,11 +51,19 @@ describe('Composer attach requests', () => {
     expect(m.box().value).toBe('');
   });
 
-  it('refuses a name with a space in words and changes nothing else', () => {
+  it('attaches a name with a space or @ as a quoted token, chip and all', () => {
     const m = mountComposer();
-    m.attach(req(1, { kind: 'file', rel: 'my notes.md', path: '/repo/my notes.md' }));
+    m.attach(req(1, { kind: 'file', rel: 'my notes@home.md', path: '/repo/my notes@home.md' }));
+    expect(m.box().value).toBe('@"my notes@home.md" ');
+    expect(screen.queryByText(/Can't attach/)).toBeNull();
+    expect(document.querySelectorAll('[data-file-chip]')).toHaveLength(1);
+  });
+
+  it('refuses a name with a line break in words and changes nothing else', () => {
+    const m = mountComposer();
+    m.attach(req(1, { kind: 'file', rel: 'two\nlines.md', path: '/repo/two\nlines.md' }));
     expect(m.box().value).toBe('');
-    expect(screen.getByRole('status').textContent).toMatch(/Can't attach “my notes\.md”/);
+    expect(screen.getByRole('status').textContent).toMatch(/Can't attach “two\nlines\.md”/);
     expect(document.querySelectorAll('[data-file-chip]')).toHaveLength(0);
     fireEvent.change(m.box(), { target: { value: 'x' } });
     expect(screen.queryByText(/Can't attach/)).toBeNull();
@@ -122,8 +130,8 @@ describe('FilesRail "Add to message"', () => {
   });
 });
 
-describe('the @ picker and names that cannot be tokens', () => {
-  it('picking a row with a space in its name inserts nothing and says why', async () => {
+describe('the @ picker and names a bare token cannot carry', () => {
+  it('picking a row with a space in its name inserts it quoted and stages it', async () => {
     fakeServer({
       'GET /api/file-search': () => ({ results: [row('/repo/docs/my notes.md', 'file', 3)], root: '/repo' }),
     });
@@ -131,8 +139,7 @@ describe('the @ picker and names that cannot be tokens', () => {
     const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
     fireEvent.change(box, { target: { value: 'see @not', selectionStart: 8 } });
     fireEvent.mouseDown(await findOption('my notes.md'));
-    expect(box.value).toBe('see @not');
-    expect(screen.getByRole('status').textContent).toMatch(/Can't attach “docs\/my notes\.md”/);
-    expect(document.querySelectorAll('[data-file-chip]')).toHaveLength(0);
+    expect(box.value).toBe('see @"docs/my notes.md" ');
+    expect(document.querySelectorAll('[data-file-chip]')).toHaveLength(1);
   });
 });
