@@ -3,7 +3,7 @@
  * (at narrow widths one pane at a time, chosen in the header). Server state lives in TanStack Query.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorText } from './api/client.js';
 import { api, type Conversation, type Message } from './api/endpoints.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
@@ -45,6 +45,10 @@ export function App() {
   const [pane, setPane] = useState<Pane>('thread');
   const [attach, setAttach] = useState<AttachRequest | null>(null);
   const [quickOpen, setQuickOpen] = useState(false);
+  // Where focus was when the viewer opened (for a file opened from quick open: before quick open), given back when
+  // it closes.
+  const viewerReturn = useRef<Element | null>(null);
+  const quickOpenReturn = useRef<Element | null>(null);
   const [restore, setRestore] = useState<RestoreRequest | null>(null);
 
   const list = convs.data?.conversations ?? [];
@@ -121,7 +125,10 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'p') {
         e.preventDefault();
-        if (project) setQuickOpen(true);
+        if (project) {
+          quickOpenReturn.current = document.activeElement;
+          setQuickOpen(true);
+        }
       }
     };
     window.addEventListener('keydown', onKey);
@@ -129,9 +136,21 @@ export function App() {
   }, [project]);
 
   /** Shows a project file in the viewer and remembers it among the project's recent files. */
-  const showFile = (rel: string, line?: number) => {
+  const showFile = (rel: string, line?: number, from: Element | null = document.activeElement) => {
+    if (!viewer) viewerReturn.current = from;
     setViewer(line ? { rel, line } : { rel });
     noteRecent(project, dirFullPath(rel, project));
+  };
+
+  const closeViewer = () => {
+    setViewer(null);
+    const back = viewerReturn.current;
+    viewerReturn.current = null;
+    // After the viewer is gone; an element that went away meanwhile gives focus to the composer instead.
+    requestAnimationFrame(() => {
+      const target = back instanceof HTMLElement && back.isConnected ? back : null;
+      (target ?? document.querySelector<HTMLElement>('textarea[aria-label="Message"]'))?.focus();
+    });
   };
 
   const openFolder = (abs: string) => {
@@ -225,7 +244,7 @@ export function App() {
           </>
         )}
         {viewer && project ? (
-          <FileViewer project={project} rel={viewer.rel} line={viewer.line} onClose={() => setViewer(null)} />
+          <FileViewer project={project} rel={viewer.rel} line={viewer.line} onClose={closeViewer} />
         ) : null}
       </main>
       <FilesRail
@@ -244,7 +263,7 @@ export function App() {
           onClose={() => setQuickOpen(false)}
           onOpen={(rel) => {
             setQuickOpen(false);
-            showFile(rel);
+            showFile(rel, undefined, quickOpenReturn.current);
             setPane('thread');
           }}
         />

@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { serve } from './e2e/browser.js';
-import { describeWorkbench } from './e2e/fixture.js';
+import { axeViolations, describeWorkbench } from './e2e/fixture.js';
 
 const WEB = path.resolve(import.meta.dirname, '..');
 
@@ -620,6 +620,74 @@ describeWorkbench(
         await server.stop();
       }
     }, 180_000);
+
+    it('axe finds no serious or critical violation in the thread, composer and sidebar, light and dark, desktop and 390 px', async () => {
+      // One conversation with every kind of message: markdown with code and a table, a failed reply.
+      {
+        const { context, page } = await wb.open();
+        await ask(page, 'md for axe');
+        await settled(page);
+        await say(page, 'fail for axe');
+        await settled(page);
+        await context.close();
+      }
+      const found: Record<string, unknown> = {};
+      for (const scheme of ['light', 'dark'] as const) {
+        for (const width of [1280, 390]) {
+          const { context, page } = await wb.open({ width, scheme });
+          await page
+            .getByTestId('assistant-message')
+            .last()
+            .getByText(/model quota exhausted/)
+            .waitFor();
+          await page.locator('.code-block code[data-highlighted="true"]').first().waitFor();
+          await box(page).fill('a draft with @src/main.ts in it');
+          const key = `${scheme} ${width}`;
+          found[`${key} thread`] = await axeViolations(page, ['.main']);
+          if (width === 390) await page.getByRole('button', { name: 'Chats', exact: true }).click();
+          found[`${key} sidebar`] = await axeViolations(page, ['.sidebar']);
+          await context.close();
+        }
+      }
+      expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
+    }, 240_000);
+
+    it('focus returns where it was when the file viewer closes, also for a file opened from quick open', async () => {
+      const { context, page } = await wb.open();
+      await page.locator('button.new-conv').click();
+      await box(page).pressSequentially('open @main');
+      await page
+        .getByRole('option')
+        .filter({ has: page.locator('.picker-name', { hasText: /^main\.ts$/ }) })
+        .waitFor();
+      await box(page).press('Enter');
+      await box(page).press('Enter');
+      await settled(page);
+      const activeLabel = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+
+      // A file chip in the thread, by keyboard: Enter opens the viewer, Escape closes it, focus is on the chip again.
+      const chip = page.getByRole('button', { name: `Open file ${wb.proj}/src/main.ts` });
+      await chip.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Close file' }).waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Close file' }).waitFor({ state: 'detached' });
+      await page.waitForFunction(
+        (name) => document.activeElement?.getAttribute('aria-label') === name,
+        `Open file ${wb.proj}/src/main.ts`,
+      );
+
+      // Quick open from the composer, a file opened in the viewer, closed: focus is back in the composer.
+      await box(page).focus();
+      await page.keyboard.press('Control+p');
+      await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('main');
+      await page.getByRole('listbox', { name: 'Files' }).getByRole('option').first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Close file' }).click();
+      await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message');
+      expect(await activeLabel()).toBe('Message');
+      await context.close();
+    }, 120_000);
 
     it('keeps the first load under 150 KiB of gzip JS, with no grammar in it', () => {
       const html = fs.readFileSync(path.join(WEB, 'dist/index.html'), 'utf8');

@@ -5,6 +5,7 @@
  * TRAWL_REQUIRE_SYSTEM_DEPS=1 (CI).
  */
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -141,3 +142,42 @@ export const option = (page: Page, name: string) =>
   page
     .getByRole('option')
     .filter({ has: page.locator('.picker-name', { hasText: new RegExp(`^${name}$`) }) });
+
+export interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  /** The offending elements (CSS selectors) with axe's summary of each. */
+  nodes: { target: string; summary: string }[];
+}
+
+let axeSource: string | undefined;
+
+/**
+ * axe-core's serious and critical violations inside `selectors`, in the page as it is now. Its source is evaluated in
+ * the page (not added as a script tag, which the page's CSP would refuse).
+ */
+export async function axeViolations(page: Page, selectors: string[]): Promise<AxeViolation[]> {
+  axeSource ??= fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async (include) => {
+    type Result = {
+      violations: {
+        id: string;
+        impact: string;
+        help: string;
+        nodes: { target: string[]; failureSummary?: string }[];
+      }[];
+    };
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<Result> } }).axe;
+    const r = await axe.run({ include: include.map((s) => [s]) }, { resultTypes: ['violations'] });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary ?? '' })),
+      }));
+  }, selectors);
+}
