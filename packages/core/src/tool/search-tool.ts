@@ -137,6 +137,8 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     maxColumns: ENGINE_LINE_BYTES,
     maxFilesize: MAX_FILE_BYTES,
     engine: options.engine ?? 'auto',
+    // Off rg's argv: any local account can read a command line, and an agent's pattern may hold a secret.
+    patternChannel: 'stdin',
     exclude: excluded
       ? (abs) => fence.isSensitiveCanonical(abs) || excluded(abs)
       : (abs) => fence.isSensitiveCanonical(abs),
