@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { DOCS, describeWorkbench, option, SCREENSHOTS } from './e2e/fixture.js';
+import { axeViolations, DOCS, describeWorkbench, option, SCREENSHOTS } from './e2e/fixture.js';
 
 const files: Record<string, string> = {
   'src/main.ts': 'export function main() {\n  return "needle";\n}\n',
@@ -329,5 +329,111 @@ describeWorkbench(
       await page.getByTestId('preview-strip').locator('[data-dir-chip]').waitFor();
       await context.close();
     }, 120_000);
+
+    it('the Files tree is an ARIA tree: one Tab stop, arrow keys move, open and close; no control inside it', async () => {
+      const { context, page } = await open(1280);
+      // a conversation to add to: its rows get their "Add to message" buttons
+      const box = page.getByLabel('Message', { exact: true });
+      await box.fill('hello');
+      await box.press('Enter');
+      await page.getByTestId('user-message').first().waitFor();
+      const tree = page.getByRole('tree', { name: 'Project files' });
+      await tree.getByRole('treeitem', { name: /^src$/ }).waitFor();
+      expect(await page.getByRole('button', { name: 'Add src/ to message' }).count()).toBe(1);
+      const src = tree.getByRole('treeitem', { name: /^src$/ });
+      await src.waitFor();
+      expect(await tree.locator('button').count()).toBe(0); // the "+" buttons sit beside the tree
+      expect(await tree.locator('[tabindex="0"]').count()).toBe(1);
+      const focused = () =>
+        page.evaluate(() => ({
+          name: document.activeElement?.textContent ?? '',
+          expanded: document.activeElement?.getAttribute('aria-expanded') ?? null,
+          level: document.activeElement?.getAttribute('aria-level') ?? null,
+        }));
+      await src.focus();
+      await page.keyboard.press('ArrowRight'); // opens src
+      await tree.getByRole('treeitem', { name: /^main\.ts$/ }).waitFor();
+      expect(await focused()).toEqual({ name: 'src', expanded: 'true', level: '1' });
+      await page.keyboard.press('ArrowRight'); // into its first child
+      expect((await focused()).level).toBe('2');
+      await page.keyboard.press('ArrowLeft'); // back to the parent
+      expect(await focused()).toEqual({ name: 'src', expanded: 'true', level: '1' });
+      await page.keyboard.press('ArrowLeft'); // closes it
+      expect((await focused()).expanded).toBe('false');
+      const top = await tree.locator('[role="treeitem"][aria-level="1"]').allTextContents();
+      await page.keyboard.press('ArrowDown');
+      expect((await focused()).name).toBe(top[top.indexOf('src') + 1]);
+      await page.keyboard.press('End');
+      expect((await focused()).name).toBe(top.at(-1));
+      await page.keyboard.press('Home');
+      expect((await focused()).name).toBe(top[0]);
+      // the next Tab stop after the tree is the active row's "Add to message"
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(
+        new RegExp(`^Add ${top[0]!.replace('.', '\\.')}/? to message$`),
+      );
+      expect(await tree.locator('[tabindex="0"]').count()).toBe(1);
+      await context.close();
+    }, 120_000);
+
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const width of [1280, 390]) {
+        it(`axe finds no serious or critical violation in any state (${scheme}, ${width} px)`, async () => {
+          const { context, page } = await open(width, scheme);
+          const found: Record<string, string[]> = {};
+          const check = async (state: string) => {
+            const v = await axeViolations(page, ['body']);
+            if (v.length > 0)
+              found[state] = v.map((x) => `${x.id} (${x.impact}): ${JSON.stringify(x.nodes[0])}`);
+          };
+          await check('start');
+          const box = page.getByLabel('Message', { exact: true });
+          await box.fill('hello'); // a conversation: the rail's rows get their "Add to message" buttons
+          await box.press('Enter');
+          await page.getByTestId('user-message').first().waitFor();
+          await check('a conversation');
+          await box.click();
+          await box.pressSequentially('@schem');
+          await option(page, 'schemas.js').first().waitFor();
+          await check('picker open');
+          await box.press('Escape');
+          await box.fill('');
+          const files = page.getByRole('button', { name: 'Files', exact: true });
+          if (width < 900) await files.click();
+          const tree = page.getByRole('tree', { name: 'Project files' });
+          await tree.getByRole('treeitem', { name: /^src$/ }).click();
+          await tree.getByRole('treeitem', { name: /^main\.ts$/ }).waitFor();
+          await check('tree open');
+          await page.getByPlaceholder('Filter files…').fill('widget');
+          await page.getByTestId('file-search-status').getByText('best 15 · more may match').waitFor();
+          await check('name hits');
+          await page.getByRole('button', { name: 'Search file contents' }).click();
+          await page.getByPlaceholder('Search in files…').fill('needle');
+          await page
+            .getByTestId('file-grep-status')
+            .getByText(/^3 results/)
+            .waitFor();
+          await page.getByRole('button', { name: 'Match case' }).click();
+          await page
+            .getByTestId('file-grep-status')
+            .getByText(/^2 results/)
+            .waitFor();
+          await check('content hits, a switch on');
+          await page.locator('.hit', { has: page.locator('.row-name', { hasText: 'main.ts' }) }).click();
+          await page.getByRole('region', { name: 'File src/main.ts' }).waitFor();
+          await check('viewer');
+          await page.keyboard.press('Control+P');
+          await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('schem');
+          await page
+            .getByRole('dialog')
+            .getByRole('status')
+            .getByText(/2 files/)
+            .waitFor();
+          await check('quick open');
+          expect(found).toEqual({});
+          await context.close();
+        }, 180_000);
+      }
+    }
   },
 );

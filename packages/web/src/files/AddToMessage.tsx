@@ -7,7 +7,16 @@ import { PlusIcon } from '../ui/icons.js';
 
 export type OnAttach = (item: Attachment) => void;
 
-export function AddToMessage({ item, onAttach }: { item: Attachment; onAttach: OnAttach }) {
+export function AddToMessage({
+  item,
+  onAttach,
+  tabbable = true,
+}: {
+  item: Attachment;
+  onAttach: OnAttach;
+  /** False keeps it out of the Tab order (the tree's rows: only the active row's button is a Tab stop). */
+  tabbable?: boolean;
+}) {
   const shown = item.kind === 'dir' ? `${item.rel}/` : item.rel;
   return (
     <button
@@ -15,6 +24,7 @@ export function AddToMessage({ item, onAttach }: { item: Attachment; onAttach: O
       className="icon-button row-add"
       aria-label={`Add ${shown} to message`}
       title="Add to message"
+      tabIndex={tabbable ? undefined : -1}
       onClick={() => onAttach(item)}
     >
       <PlusIcon />

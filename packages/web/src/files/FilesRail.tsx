@@ -265,10 +265,9 @@ function GrepSwitches({ value, onChange }: { value: GrepOptions; onChange: (v: G
           aria-pressed={value[s.key] === true}
           aria-label={s.label}
           title={s.label}
+          data-glyph={s.shown}
           onClick={() => onChange({ ...value, [s.key]: !value[s.key] })}
-        >
-          <span aria-hidden="true">{s.shown}</span>
-        </button>
+        />
       ))}
     </div>
   );
