@@ -151,6 +151,7 @@ describe('GET /api/file', () => {
         text: 'export const x = 1;\n',
         truncated: false,
         binary: false,
+        first_line: 1,
       });
       expect(s.audit.last('file')).toMatchObject({
         outcome: 'allowed',
@@ -234,6 +235,31 @@ describe('GET /api/file', () => {
       const text = a.body['text'] as string;
       expect(text.length).toBe(1024 * 1024 - 1);
       expect(text).not.toContain('\ufffd');
+    });
+  });
+
+  it('with line=N answers the 1 MiB of whole lines around line N, past the first MiB, and says where it starts', async () => {
+    const p = project();
+    const lines = Array.from({ length: 100_000 }, (_, i) => `line ${i + 1} ${'x'.repeat(30)}`);
+    fs.writeFileSync(path.join(p, 'long.log'), `${lines.join('\n')}\n`);
+    await withServer(p, true, async (s) => {
+      for (const line of [90_000, 100_000, 5]) {
+        const a = await s.get('/api/file', { project: p, path: 'long.log', line: String(line) });
+        expect(a.status).toBe(200);
+        const first = a.body['first_line'] as number;
+        const got = (a.body['text'] as string).split('\n');
+        expect(got[0]).toBe(lines[first - 1]); // starts on a whole line, the one it says
+        expect(got[line - first]).toBe(lines[line - 1]); // and holds line N
+        expect((a.body['text'] as string).length).toBeLessThanOrEqual(1024 * 1024);
+        expect(a.body['truncated']).toBe(true);
+        if (line > 50_000) expect(first).toBeGreaterThan(1);
+        else expect(first).toBe(1);
+      }
+      for (const bad of ['0', '-3', 'x', '1.5', '99999999999']) {
+        const a = await s.get('/api/file', { project: p, path: 'long.log', line: bad });
+        expect(a.status, bad).toBe(400);
+        expect(a.body['code']).toBe('invalid_line');
+      }
     });
   });
 });

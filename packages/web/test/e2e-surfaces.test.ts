@@ -17,6 +17,9 @@ const files: Record<string, string> = {
   '.gitignore': 'dist/\n',
   'src/gitignore.ts': 'export const rules = [];\n',
   'docs/my notes@home.md': '# notes\n',
+  // 100 000 short lines (under the viewer's 1 MiB), and a 1.8 MiB file whose only hit is on its last line
+  'gen/hundred-k.txt': `${Array.from({ length: 100_000 }, (_, i) => `v${i + 1}`).join('\n')}\n`,
+  'gen/far.ts': `${Array.from({ length: 60_000 }, (_, i) => `// filler line ${i + 1} ${'.'.repeat(12)}`).join('\n')}\nexport const zzfarhit = 1;\n`,
 };
 for (let i = 1; i <= 20; i++)
   files[`widgets/widget-${String(i).padStart(2, '0')}.ts`] = `export const w${i} = 0;\n`;
@@ -435,5 +438,59 @@ describeWorkbench(
         }, 180_000);
       }
     }
+
+    it('the viewer opens beside the thread, keeps only the lines in view in the page, and highlights', async () => {
+      const { context, page } = await open(1280);
+      await page.keyboard.press('Control+P');
+      await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('hundred-k');
+      await page.getByRole('dialog').locator('.row-name', { hasText: 'hundred-k.txt' }).waitFor();
+      await page.getByRole('combobox', { name: 'Go to file' }).press('Enter');
+      const viewer = page.getByRole('region', { name: 'File gen/hundred-k.txt' });
+      const code = viewer.getByTestId('file-viewer');
+      await code.locator('[data-line="1"]').waitFor();
+      expect(await code.locator('.code-line').count()).toBeLessThan(300); // not 100 000
+      // beside the thread: the composer is on screen at the same time, left of the viewer
+      const box = (await page.getByLabel('Message', { exact: true }).boundingBox())!;
+      const pane = (await viewer.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(pane.x + 1);
+      await code.evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+      });
+      await code.locator('[data-line="100000"]', { hasText: 'v100000' }).waitFor();
+      expect(await code.locator('.code-line').count()).toBeLessThan(300);
+      await viewer.getByRole('button', { name: 'Close file' }).click();
+      // a TypeScript file is highlighted
+      await page.keyboard.press('Control+P');
+      await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('main.ts');
+      await page
+        .getByRole('dialog')
+        .locator('.row-name', { hasText: /^main\.ts$/ })
+        .waitFor();
+      await page.getByRole('combobox', { name: 'Go to file' }).press('Enter');
+      await page.getByRole('region', { name: 'File src/main.ts' }).locator('.hljs-keyword').first().waitFor();
+      if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'viewer-split.png') });
+      await context.close();
+    }, 120_000);
+
+    it('a content hit past the first MiB opens at its line, marked, from the window around it', async () => {
+      const { context, page } = await open(1280);
+      await page.getByRole('button', { name: 'Search file contents' }).click();
+      await page.getByPlaceholder('Search in files…').fill('zzfarhit');
+      const hit = page.locator('.hit', { has: page.locator('.row-name', { hasText: 'far.ts' }) });
+      await hit.waitFor();
+      await hit.click();
+      const viewer = page.getByRole('region', { name: 'File gen/far.ts' });
+      const marked = viewer.locator('.code-line[aria-current="true"]');
+      await marked.waitFor();
+      expect(await marked.getAttribute('data-line')).toBe('60001');
+      expect(await marked.textContent()).toContain('export const zzfarhit = 1;');
+      expect(await viewer.getByTestId('viewer-window').textContent()).toMatch(/^Lines \d+–60001 of a /);
+      // the marked line is in view
+      const c = (await viewer.getByTestId('file-viewer').boundingBox())!;
+      const m = (await marked.boundingBox())!;
+      expect(m.y).toBeGreaterThanOrEqual(c.y);
+      expect(m.y + m.height).toBeLessThanOrEqual(c.y + c.height + 1);
+      await context.close();
+    }, 120_000);
   },
 );

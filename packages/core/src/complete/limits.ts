@@ -24,5 +24,10 @@ export const TREE_MAX_ENTRIES = 2_000;
 export const TREE_MAX_SCAN = 20_000;
 /** Bytes of a file returned to the viewer; beyond, `truncated` (a viewer is not a transfer channel). */
 export const FILE_VIEW_MAX_BYTES = 1024 * 1024;
+/**
+ * Bytes a line window (`line`) reads at most to find where its line starts: a viewer asking for line 3 000 000 of a
+ * 10 GiB log costs this much, not the file.
+ */
+export const FILE_WINDOW_SCAN_MAX_BYTES = 256 * 1024 * 1024;
 /** A NUL within this many leading bytes makes a file binary (what git and ripgrep look at, roughly). */
 export const BINARY_SNIFF_BYTES = 8 * 1024;

@@ -4,7 +4,13 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { expandHome, type SensitiveFence } from '../fence/index.js';
 import type { NameResult } from '../names/types.js';
-import { BINARY_SNIFF_BYTES, FILE_VIEW_MAX_BYTES, TREE_MAX_ENTRIES, TREE_MAX_SCAN } from './limits.js';
+import {
+  BINARY_SNIFF_BYTES,
+  FILE_VIEW_MAX_BYTES,
+  FILE_WINDOW_SCAN_MAX_BYTES,
+  TREE_MAX_ENTRIES,
+  TREE_MAX_SCAN,
+} from './limits.js';
 import { type DirOpener, type OpenDir, platformDirOpener } from './open-dir.js';
 import { closeQuietly, compareRows, isUnder, reachDir, scanEntries } from './reach.js';
 
@@ -57,6 +63,8 @@ export interface FileReadOutcome {
   text?: string;
   truncated?: boolean;
   binary?: boolean;
+  /** The 1-based number of the first line in `text` (1 unless a line window started further in). */
+  firstLine?: number;
   detail?: string;
 }
 
@@ -147,9 +155,13 @@ export function listProjectDir(
  * A text file of a project for the viewer, never through a link at any component: the parent directory is reached
  * through held descriptors and the file opened relative to it with O_NOFOLLOW (and O_NONBLOCK, so a FIFO cannot
  * block). At most `maxBytes` are read (`truncated` beyond; a UTF-8 sequence cut by the cap is dropped, not
- * mangled); a NUL in the first 8 KiB makes it `binary` with no text.
+ * mangled); a NUL in the first 8 KiB makes it `binary` with no text. With `line` (1-based), the `maxBytes` read
+ * are a window of whole lines around that line instead of the file's start (`firstLine` says where it starts), so
+ * a hit past the first MiB can be shown.
  */
-export function readProjectFile(req: ProjectPathRequest & { maxBytes?: number }): FileReadOutcome {
+export function readProjectFile(
+  req: ProjectPathRequest & { maxBytes?: number; line?: number },
+): FileReadOutcome {
   const segments = projectRelSegments(req.rel);
   if (segments === null || segments.length === 0) return { status: 'invalid', root: '' };
   const name = segments[segments.length - 1]!;
@@ -175,23 +187,80 @@ export function readProjectFile(req: ProjectPathRequest & { maxBytes?: number })
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return { status: 'wrong-kind', root, detail: `${name}: not a regular file` };
     const maxBytes = req.maxBytes ?? FILE_VIEW_MAX_BYTES;
-    const buf = Buffer.alloc(maxBytes + 1);
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, null);
-      if (n === 0) break;
-      got += n;
-    }
-    const truncated = got > maxBytes;
-    const bytes = buf.subarray(0, Math.min(got, maxBytes));
-    const meta = { root, size: st.size, mtime: Math.floor(st.mtimeMs / 1000), truncated };
-    if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0))
-      return { status: 'ok', ...meta, text: '', binary: true };
-    const decoder = new StringDecoder('utf8');
-    const text = truncated ? decoder.write(bytes) : decoder.write(bytes) + decoder.end();
-    return { status: 'ok', ...meta, text, binary: false };
+    const meta = { root, size: st.size, mtime: Math.floor(st.mtimeMs / 1000) };
+    const head = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, maxBytes));
+    const sniffed = fs.readSync(fd, head, 0, head.length, 0);
+    if (head.subarray(0, sniffed).includes(0))
+      return { status: 'ok', ...meta, truncated: st.size > maxBytes, text: '', binary: true, firstLine: 1 };
+    const w = lineWindow(fd, req.line ?? 1, maxBytes);
+    return { status: 'ok', ...meta, ...w, binary: false };
   } finally {
     if (fd >= 0) fs.closeSync(fd);
     closeQuietly(opener, dir);
   }
+}
+
+/** Reads `len` bytes at `pos` (fewer at the end of the file). */
+function readAt(fd: number, pos: number, len: number): Buffer {
+  const buf = Buffer.alloc(len);
+  let got = 0;
+  while (got < len) {
+    const n = fs.readSync(fd, buf, got, len - got, pos + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+const NL = 10;
+const SCAN_CHUNK = 1024 * 1024;
+
+/**
+ * The text of at most `maxBytes` of whole lines around line `line`: the file's start when the line is near it,
+ * else about half a window of lines before the line and the rest after it. A line that lies past the scan bound
+ * or the end of the file gives the window that ends the part scanned.
+ */
+function lineWindow(
+  fd: number,
+  line: number,
+  maxBytes: number,
+): { text: string; truncated: boolean; firstLine: number } {
+  // Where `line` starts, counting newlines chunk by chunk from the start (bounded).
+  let at = 0;
+  let ln = 1;
+  let target = 0;
+  while (ln < line && at < FILE_WINDOW_SCAN_MAX_BYTES) {
+    const chunk = readAt(fd, at, SCAN_CHUNK);
+    if (chunk.length === 0) break;
+    let i = chunk.indexOf(NL);
+    while (i >= 0 && ln < line) {
+      ln++;
+      target = at + i + 1;
+      i = chunk.indexOf(NL, i + 1);
+    }
+    at += chunk.length;
+  }
+  let start = Math.max(0, target - Math.floor(maxBytes / 2));
+  let firstLine = 1;
+  if (start > 0) {
+    // Back up to a line start: the lines between `start` and the target, counted in the bytes between.
+    const before = readAt(fd, start, target - start);
+    const cut = before.indexOf(NL);
+    start = cut < 0 ? target : start + cut + 1;
+    const between = before.subarray(cut + 1);
+    let n = 0;
+    for (let i = between.indexOf(NL); i >= 0; i = between.indexOf(NL, i + 1)) n++;
+    firstLine = ln - n;
+  }
+  const bytes = readAt(fd, start, maxBytes + 1);
+  const more = bytes.length > maxBytes;
+  let body = bytes.subarray(0, Math.min(bytes.length, maxBytes));
+  if (more) {
+    // Whole lines only: the window ends at its last newline (a single line longer than the window is cut).
+    const last = body.lastIndexOf(NL);
+    if (last >= 0) body = body.subarray(0, last + 1);
+  }
+  const decoder = new StringDecoder('utf8');
+  const text = more ? decoder.write(body) : decoder.write(body) + decoder.end();
+  return { text, truncated: more || start > 0, firstLine };
 }

@@ -85,6 +85,7 @@ async function projectPathRoute<O extends { status: ProjectPathStatus; root: str
   kind: 'tree' | 'file',
   task: 'list-tree' | 'read-file',
   answer: (o: O, rel: string) => { audit: string; body: Record<string, unknown> },
+  extra: Record<string, unknown> = {},
 ): Promise<Response> {
   const known = await knownProject(c, ctx, kind);
   if ('refusal' in known) return known.refusal;
@@ -92,7 +93,7 @@ async function projectPathRoute<O extends { status: ProjectPathStatus; root: str
   if (rel === undefined) return c.json(INVALID_PATH, 400);
   let o: O;
   try {
-    o = await ctx.transfer.run<O>(task, { project: known.project, rel });
+    o = await ctx.transfer.run<O>(task, { ...extra, project: known.project, rel });
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: kind, resources: known.project });
   }
@@ -113,21 +114,44 @@ export function treeRoute(c: Context, ctx: ServerContext): Promise<Response> {
   }));
 }
 
+/** The largest `line=` /api/file takes (a line number, not a byte count: the read is bounded elsewhere). */
+const MAX_LINE_PARAM = 1_000_000_000;
+
 /**
- * GET /api/file?project=P&path=REL — a text file of a known project for the viewer (1 MiB at most), read on the
- * transfer pool never through a link.
+ * GET /api/file?project=P&path=REL[&line=N] — a text file of a known project for the viewer (1 MiB at most), read
+ * on the transfer pool never through a link; with `line`, the 1 MiB of whole lines around line N.
  */
 export function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
-  return projectPathRoute<FileReadOutcome>(c, ctx, 'file', 'read-file', (o, rel) => ({
-    audit: `size=${o.size}${o.truncated ? ' truncated=true' : ''}${o.binary ? ' binary=true' : ''}`,
-    body: {
-      root: o.root,
-      path: rel,
-      size: o.size,
-      mtime: o.mtime,
-      text: o.text,
-      truncated: o.truncated,
-      binary: o.binary,
-    },
-  }));
+  const raw = c.req.query('line');
+  let line: number | undefined;
+  if (raw !== undefined && raw !== '') {
+    line = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(line >= 1 && line <= MAX_LINE_PARAM))
+      return Promise.resolve(
+        c.json(
+          { error: `line must be a whole number from 1 to ${MAX_LINE_PARAM}`, code: 'invalid_line' },
+          400,
+        ),
+      );
+  }
+  return projectPathRoute<FileReadOutcome>(
+    c,
+    ctx,
+    'file',
+    'read-file',
+    (o, rel) => ({
+      audit: `size=${o.size}${line ? ` line=${line}` : ''}${o.truncated ? ' truncated=true' : ''}${o.binary ? ' binary=true' : ''}`,
+      body: {
+        root: o.root,
+        path: rel,
+        size: o.size,
+        mtime: o.mtime,
+        text: o.text,
+        truncated: o.truncated,
+        binary: o.binary,
+        first_line: o.firstLine ?? 1,
+      },
+    }),
+    line !== undefined ? { line } : {},
+  );
 }

@@ -264,13 +264,14 @@ async function tree(ctx: TaskContext, p: ProjectPathPayload): Promise<TreeOutcom
 /** A text file of a known project for /api/file and agent attachments (never through a link). */
 async function readFile(
   ctx: TaskContext,
-  p: ProjectPathPayload & { maxBytes?: number },
+  p: ProjectPathPayload & { maxBytes?: number; line?: number },
 ): Promise<FileReadOutcome> {
   return readProjectFile({
     project: p.project,
     rel: p.rel,
     ...projectFsSeams(ctx),
     ...(p.maxBytes !== undefined ? { maxBytes: p.maxBytes } : {}),
+    ...(p.line !== undefined ? { line: p.line } : {}),
   });
 }
 

@@ -89,9 +89,18 @@ export const api = {
       `/api/tree?${new URLSearchParams({ project, path })}`,
       signal,
     ),
-  file: (project: string, path: string, signal?: AbortSignal) =>
-    getJson<{ root: string; path: string; size: number; text: string; truncated: boolean; binary: boolean }>(
-      `/api/file?${new URLSearchParams({ project, path })}`,
+  /** A project file for the viewer; with `line`, the 1 MiB window of lines around it (`first_line` says where). */
+  file: (project: string, path: string, signal?: AbortSignal, line?: number) =>
+    getJson<{
+      root: string;
+      path: string;
+      size: number;
+      text: string;
+      truncated: boolean;
+      binary: boolean;
+      first_line?: number;
+    }>(
+      `/api/file?${new URLSearchParams({ project, path, ...(line !== undefined ? { line: String(line) } : {}) })}`,
       signal,
     ),
 

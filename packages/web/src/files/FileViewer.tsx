@@ -1,9 +1,20 @@
-/** A read-only view of one project file, scrolled to a line and marking it. Escape or Close dismisses it. */
+/**
+ * A read-only view of one project file beside the thread, scrolled to a line and marking it. Only the lines in view
+ * (and a screenful either side) are in the page, so a 100 000-line file opens as fast as a short one; a hit past the
+ * first MiB is read as the window of lines around it (`/api/file?line=`). Syntax highlighted once the grammar has
+ * loaded (small enough files only, ui/highlight.ts). Escape or Close dismisses it.
+ */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/endpoints.js';
 import { formatSize } from '../ui/format.js';
+import { HIGHLIGHT_MAX_CHARS, type HighlightedLine, languageForPath, useHighlight } from '../ui/highlight.js';
 import { CloseIcon } from '../ui/icons.js';
+
+/** The height of one line in pixels (the stylesheet's `.code-line` says the same). */
+export const VIEWER_LINE_PX = 19;
+/** Lines kept in the page beyond those in view, each side. */
+const OVERSCAN = 40;
 
 export function FileViewer({
   project,
@@ -17,20 +28,40 @@ export function FileViewer({
   onClose: () => void;
 }) {
   const q = useQuery({
-    queryKey: ['file', project, rel],
-    queryFn: ({ signal }) => api.file(project, rel, signal),
+    queryKey: ['file', project, rel, line ?? 0],
+    queryFn: ({ signal }) => api.file(project, rel, signal, line),
     retry: false,
   });
-  const target = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (q.data) target.current?.scrollIntoView?.({ block: 'center' });
-  }, [q.data]);
+  const [top, setTop] = useState(0);
+  const [height, setHeight] = useState(800);
   useEffect(() => {
     closeRef.current?.focus();
   }, []);
 
-  const lines = q.data && !q.data.binary ? q.data.text.split('\n') : [];
+  const data = q.data;
+  const text = data && !data.binary ? data.text.replace(/\n$/, '') : '';
+  const lines = useMemo(() => (text === '' && !data ? [] : text.split('\n')), [text, data]);
+  const first = data?.first_line ?? 1;
+  const language = text.length <= HIGHLIGHT_MAX_CHARS ? languageForPath(rel) : undefined;
+  const highlighted = useHighlight(text, language);
+
+  // Scroll the marked line to the middle once the text is there.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !data) return;
+    setHeight(el.clientHeight);
+    const at = line !== undefined ? line - first : 0;
+    el.scrollTop = Math.max(0, at * VIEWER_LINE_PX - el.clientHeight / 2 + VIEWER_LINE_PX / 2);
+    setTop(el.scrollTop);
+  }, [data, line, first]);
+
+  const from = Math.max(0, Math.floor(top / VIEWER_LINE_PX) - OVERSCAN);
+  const to = Math.min(lines.length, Math.ceil((top + height) / VIEWER_LINE_PX) + OVERSCAN);
+  const shown: { n: number; text: string; runs: HighlightedLine | undefined }[] = [];
+  for (let i = from; i < to; i++) shown.push({ n: first + i, text: lines[i]!, runs: highlighted?.[i] });
+
   return (
     <section
       className="viewer"
@@ -44,7 +75,7 @@ export function FileViewer({
           {rel}
           {line ? `:${line}` : ''}
         </span>
-        {q.data ? <span className="note">{formatSize(q.data.size)}</span> : null}
+        {data ? <span className="note">{formatSize(data.size)}</span> : null}
         <button
           ref={closeRef}
           type="button"
@@ -61,29 +92,56 @@ export function FileViewer({
           Couldn't open the file: {(q.error as Error).message}
         </p>
       ) : null}
-      {q.data?.binary ? <p className="rail-note">A binary file: nothing to show.</p> : null}
-      {lines.length > 0 ? (
-        <div className="code" data-testid="file-viewer">
-          {lines.map((text, i) => {
-            const n = i + 1;
-            const hit = n === line;
-            return (
-              <div
-                // biome-ignore lint/suspicious/noArrayIndexKey: lines of one immutable file
-                key={i}
-                ref={hit ? target : undefined}
-                className={`code-line${hit ? ' hit' : ''}`}
-                data-line={n}
-                aria-current={hit ? 'true' : undefined}
-              >
-                <span className="ln">{n}</span>
-                <span className="lt">{text || ' '}</span>
-              </div>
-            );
-          })}
+      {data?.binary ? <p className="rail-note">A binary file: nothing to show.</p> : null}
+      {data?.truncated ? (
+        <p className="rail-note" data-testid="viewer-window">
+          {first > 1 || line !== undefined
+            ? `Lines ${first}–${first + lines.length - 1} of a ${formatSize(data.size)} file are shown.`
+            : 'Only the first 1 MiB is shown.'}
+        </p>
+      ) : null}
+      {data && !data.binary ? (
+        <div
+          ref={scroller}
+          className="code"
+          data-testid="file-viewer"
+          onScroll={(e) => {
+            setTop(e.currentTarget.scrollTop);
+            setHeight(e.currentTarget.clientHeight);
+          }}
+        >
+          <div className="code-body" style={{ height: (lines.length + 1) * VIEWER_LINE_PX }}>
+            {shown.map((l) => {
+              const hit = l.n === line;
+              return (
+                <div
+                  key={l.n}
+                  className={`code-line${hit ? ' hit' : ''}`}
+                  style={{ top: (l.n - first) * VIEWER_LINE_PX }}
+                  data-line={l.n}
+                  aria-current={hit ? 'true' : undefined}
+                >
+                  <span className="ln">{l.n}</span>
+                  <span className="lt">
+                    {l.runs
+                      ? l.runs.map((r, i) =>
+                          r.cls ? (
+                            // biome-ignore lint/suspicious/noArrayIndexKey: runs of one immutable line
+                            <span key={i} className={r.cls}>
+                              {r.text}
+                            </span>
+                          ) : (
+                            r.text
+                          ),
+                        )
+                      : l.text || ' '}
+                  </span>
+                </div>
+              );
+            })}
+          </div>
         </div>
       ) : null}
-      {q.data?.truncated ? <p className="rail-note">Only the first 1 MiB is shown.</p> : null}
     </section>
   );
 }
