@@ -492,5 +492,38 @@ describeWorkbench(
       expect(m.y + m.height).toBeLessThanOrEqual(c.y + c.height + 1);
       await context.close();
     }, 120_000);
+
+    it('content hits are walked with the arrow keys from the search field, and Enter opens one', async () => {
+      const { context, page } = await open(1280);
+      await page.getByRole('button', { name: 'Search file contents' }).click();
+      const field = page.getByPlaceholder('Search in files…');
+      await field.fill('needle');
+      await page
+        .getByTestId('file-grep-status')
+        .getByText(/^3 results/)
+        .waitFor();
+      const titles = await page
+        .locator('.hits .hit')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('title')));
+      const focused = () =>
+        page.evaluate(() => document.activeElement?.getAttribute('title') ?? document.activeElement?.tagName);
+      await field.press('ArrowDown');
+      expect(await focused()).toBe(titles[0]);
+      await page.keyboard.press('ArrowDown');
+      expect(await focused()).toBe(titles[1]);
+      await page.keyboard.press('End');
+      expect(await focused()).toBe(titles[2]);
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowUp');
+      expect(await focused()).toBe('INPUT');
+      await field.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('region', { name: `File ${titles[1]}` })
+        .locator('.code-line[aria-current="true"]')
+        .waitFor();
+      await context.close();
+    }, 120_000);
   },
 );

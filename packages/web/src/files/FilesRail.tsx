@@ -100,6 +100,13 @@ export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailPr
               if (e.key === 'Escape') {
                 e.preventDefault();
                 setQuery('');
+              } else if (e.key === 'ArrowDown') {
+                // Down from the field goes into the hits (Up from the first comes back)
+                const first = e.currentTarget.closest('.rail')?.querySelector<HTMLElement>('.hits .hit');
+                if (first) {
+                  e.preventDefault();
+                  first.focus();
+                }
               }
             }}
           />
@@ -198,7 +205,7 @@ function NameResults({
         {q.isFetching ? 'Searching…' : status}
       </div>
       {rows.length === 0 && !q.isFetching && q.data ? <p className="rail-note">No results</p> : null}
-      <ul className="hits">
+      <ul className="hits" onKeyDown={moveAmongHits}>
         {rows.map((r) => {
           const rel = makeRelative(r.path, root);
           const kind = r.kind === 'dir' ? 'dir' : 'file';
@@ -235,6 +242,28 @@ function NameResults({
       ) : null}
     </>
   );
+}
+
+/**
+ * Up and Down move focus through a list of hits (Home/End to its ends), Up from the first back to the search
+ * field; Enter opens the focused hit, as a click would.
+ */
+function moveAmongHits(e: React.KeyboardEvent<HTMLUListElement>) {
+  const hits = [...e.currentTarget.querySelectorAll<HTMLElement>('.hit')];
+  const at = hits.indexOf(document.activeElement as HTMLElement);
+  if (at < 0) return;
+  let to: HTMLElement | null | undefined;
+  if (e.key === 'ArrowDown') to = hits[at + 1];
+  else if (e.key === 'ArrowUp')
+    to =
+      at === 0
+        ? e.currentTarget.closest('.rail')?.querySelector<HTMLElement>('input[type="search"]')
+        : hits[at - 1];
+  else if (e.key === 'Home') to = hits[0];
+  else if (e.key === 'End') to = hits[hits.length - 1];
+  else return;
+  e.preventDefault();
+  to?.focus();
 }
 
 export function statusNotes(data: GrepAnswer): string {
@@ -331,7 +360,7 @@ function ContentResults({
         </p>
       ) : null}
       {data && data.results.length === 0 && !q.isFetching ? <p className="rail-note">No results</p> : null}
-      <ul className="hits">
+      <ul className="hits" onKeyDown={moveAmongHits}>
         {data?.results.map((r) => {
           const rel = makeRelative(r.file, data.root || project).replace(/^\/+/, '');
           const tag = r.label ? r.label : r.line > 0 ? `:${r.line}` : '';

@@ -105,7 +105,14 @@ export function QuickOpen({
             }
           }}
         />
-        <div className="quick-open-list" role="listbox" id={listId} aria-label="Files">
+        <div
+          className="quick-open-list"
+          role="listbox"
+          id={listId}
+          aria-label="Files"
+          // which query the rows answer (they trail the typed text while the next search runs): for bench/
+          data-rows-for={typed && q.data && !q.isPlaceholderData ? settled : ''}
+        >
           {rows.map((r, i) => (
             <div
               key={r.path}
