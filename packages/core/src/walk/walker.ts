@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { globToRegexSource } from '../glob/glob.js';
 import { describeError } from '../util/errors.js';
+import { listDirectory } from '../util/fs-safety.js';
 import { compareUtf8, entrySortKey } from '../util/path-order.js';
 import { IgnoreRules, Verdict } from './ignore-rules.js';
 
@@ -78,6 +79,12 @@ export interface WalkEntry {
   path: string;
   /** Absolute path, for opening. */
   abs: string;
+  /**
+   * Where the walk found it: its root's realpath plus the names below it (or a followed link's realpath). A reader
+   * opens `abs` and refuses a descriptor that does not read back as this (util/fs-safety.ts): a directory on the
+   * way swapped for a link since cannot hand it another file.
+   */
+  canon: string;
   /** Named by the caller (a root that is a file): ignore rules, hidden-ness and globs did not apply. */
   explicit: boolean;
 }
@@ -114,7 +121,7 @@ interface DirRules {
 
 interface Frame {
   dirAbs: string;
-  /** Canonical path of the directory (only kept when `exclude` or `followLinks` needs it). */
+  /** Canonical path of the directory: what its descriptor must read back as before it is listed. */
   dirCanon: string;
   /** Output path of the directory, '' for a root spelled '' (cwd without prefix). */
   dirOut: string;
@@ -199,25 +206,22 @@ export class Walker {
     }
     const rootOut = root === '' ? '' : toSlashes(root).replace(/\/+$/, '') || '/';
     const exclude = this.options.exclude;
-    const follow = this.options.followLinks === true;
-    let canon = '';
-    if (exclude || follow) {
-      // Roots are followed, so the predicate is asked about where this one leads, not how it is spelled.
-      try {
-        canon = fs.realpathSync.native(abs);
-      } catch (err) {
-        this.stats.errors.push({
-          path: root,
-          code: (err as NodeJS.ErrnoException).code ?? 'EIO',
-          message: describeError(err),
-        });
-        return;
-      }
-      if (exclude?.(canon)) return;
+    let canon: string;
+    // Roots are followed, so the predicate is asked about where this one leads, not how it is spelled.
+    try {
+      canon = fs.realpathSync.native(abs);
+    } catch (err) {
+      this.stats.errors.push({
+        path: root,
+        code: (err as NodeJS.ErrnoException).code ?? 'EIO',
+        message: describeError(err),
+      });
+      return;
     }
+    if (exclude?.(canon)) return;
     if (!st.isDirectory()) {
       this.stats.files++;
-      yield { path: toSlashes(root), abs, explicit: true };
+      yield { path: toSlashes(root), abs, canon, explicit: true };
       return;
     }
     const parentDir = path.dirname(abs);
@@ -242,8 +246,7 @@ export class Walker {
         frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
       const childRel = frame.rel === '' ? name : `${frame.rel}/${name}`;
       if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules, frame.dirAbs)) continue;
-      let childCanon =
-        exclude || follow ? (frame.dirCanon === '/' ? `/${name}` : `${frame.dirCanon}/${name}`) : '';
+      let childCanon = frame.dirCanon === '/' ? `/${name}` : `${frame.dirCanon}/${name}`;
       if (link) {
         // A followed link is where it leads: decided, opened and checked for loops by its realpath.
         const real = this.realpathOrError(childAbs, childOut);
@@ -277,7 +280,7 @@ export class Walker {
         if (child) stack.push(child);
       } else {
         this.stats.files++;
-        yield { path: childOut, abs: link ? childCanon : childAbs, explicit: false };
+        yield { path: childOut, abs: link ? childCanon : childAbs, canon: childCanon, explicit: false };
       }
     }
   }
@@ -332,7 +335,7 @@ export class Walker {
     this.stats.dirs++;
     let dirents: fs.Dirent[];
     try {
-      dirents = fs.readdirSync(dirAbs, { withFileTypes: true });
+      dirents = listDirectory(dirAbs, dirCanon);
     } catch (err) {
       this.stats.errors.push({
         path: dirOut,

@@ -184,7 +184,13 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       const e: WalkEntry = step.value;
       const windows = run.files?.windows?.[filesWalked];
       filesWalked++;
-      batch.push({ seq: seqCount++, abs: e.abs, explicit: e.explicit, ...(windows ? { windows } : {}) });
+      batch.push({
+        seq: seqCount++,
+        abs: e.abs,
+        canon: e.canon,
+        explicit: e.explicit,
+        ...(windows ? { windows } : {}),
+      });
       paths.push(e.path);
       // A walk yields the thread when its slice is spent; a list given whole costs nothing to batch, and a batch
       // cut by the clock would be one more round trip to a worker (more of them the more loaded the machine).

@@ -77,6 +77,8 @@ export interface WorkerSetup {
 export interface FileTask {
   seq: number;
   abs: string;
+  /** Where the walk found it (WalkEntry.canon): the opened descriptor must read back as this, else it is not searched. */
+  canon: string;
   explicit: boolean;
   /** Byte ranges that hold all the file's matches (EngineRun.files.windows): read around them where exact. */
   windows?: ByteWindows;

@@ -22,6 +22,7 @@ import {
 } from '../../search/searcher.js';
 import { countNewlines, searchWindows, windowable } from '../../search/windows.js';
 import { describeError } from '../../util/errors.js';
+import { descriptorIs, staleError } from '../../util/fs-safety.js';
 import {
   type BatchResults,
   type FileOutcome,
@@ -74,6 +75,11 @@ function searchFile(task: FileTask, onWindow: (lines: SearchLine[]) => void): Fi
     return { seq: task.seq, skip: 'unreadable', code: errCode(err), message: describeError(err) };
   }
   try {
+    // What was opened is judged, not the path: a directory on the way swapped for a link reads back elsewhere.
+    if (!descriptorIs(fd, task.canon)) {
+      const err = staleError(task.abs);
+      return { seq: task.seq, skip: 'unreadable', code: 'ESTALE', message: err.message };
+    }
     if (task.windows) {
       const r = searchThroughWindows(fd, task);
       if (r !== 'whole') return r;

@@ -1,0 +1,87 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * Judging what was actually opened. A path checked and then opened can lead elsewhere by the time it is opened: a
+ * directory on the way swapped for a link (`renameat2(RENAME_EXCHANGE)`) turns `root/d/key` into `~/.ssh/key`, and
+ * O_NOFOLLOW guards the last component only. So a reader opens first and judges the descriptor: the kernel's own
+ * name for it (`/proc/self/fd/N`) is where the bytes come from, whatever the path said.
+ */
+
+const C = fs.constants;
+/** No link at the last component; O_NONBLOCK so a FIFO planted under the name cannot block the open. */
+const NOFOLLOW_READ = C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
+
+/** Opens `abs` for reading without following a link at its last component; throws an errno error (`ELOOP` for a link). */
+export function openNoFollow(abs: string): number {
+  return fs.openSync(abs, NOFOLLOW_READ);
+}
+
+const DELETED_SUFFIX = ' (deleted)';
+let procFd: boolean | undefined;
+
+/**
+ * The real path of an open descriptor: `readlink(/proc/self/fd/N)` on Linux. `null` when it cannot be witnessed
+ * (no usable /proc, a file removed while held): the caller then refuses the file. Where /proc is absent (macOS,
+ * the BSDs) the descriptor's identity is compared with a fresh `lstat` of `expected` instead, which narrows the
+ * race without closing it.
+ */
+export function descriptorPath(fd: number, expected: string): string | null {
+  procFd ??= fs.existsSync('/proc/self/fd');
+  if (!procFd) return sameIdentity(fd, expected) ? expected : null;
+  let name: string;
+  try {
+    name = fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return null;
+  }
+  if (!path.isAbsolute(name) || name.endsWith(DELETED_SUFFIX)) return null;
+  return name;
+}
+
+function sameIdentity(fd: number, expected: string): boolean {
+  try {
+    const held = fs.fstatSync(fd);
+    const now = fs.lstatSync(expected);
+    return held.dev === now.dev && held.ino === now.ino && fs.realpathSync.native(expected) === expected;
+  } catch {
+    return false;
+  }
+}
+
+/** True when the descriptor `fd` is the file at the canonical path `canon` (see {@link descriptorPath}). */
+export function descriptorIs(fd: number, canon: string): boolean {
+  return descriptorPath(fd, canon) === canon;
+}
+
+/**
+ * The entries of the directory whose canonical path is `canon`, opened at `abs` (a root or a followed link may be
+ * spelled otherwise) and read through that descriptor once it reads back as `canon`: a directory on the way
+ * swapped for a link since the walk reached it is refused (`ESTALE`), never listed in its place.
+ */
+export function listDirectory(abs: string, canon: string): fs.Dirent[] {
+  const fd = fs.openSync(abs, C.O_RDONLY | (C.O_DIRECTORY ?? 0) | (C.O_NONBLOCK ?? 0));
+  try {
+    if (!descriptorIs(fd, canon)) throw staleError(abs);
+    return fs.readdirSync(procFd ? `/proc/self/fd/${fd}` : canon, { withFileTypes: true });
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The error a reader gives for a file or directory that is no longer where it was judged to be. */
+export function staleError(abs: string): NodeJS.ErrnoException {
+  const err = new Error(
+    `ESTALE: changed while it was opened (a link swapped in?), '${abs}'`,
+  ) as NodeJS.ErrnoException;
+  err.code = 'ESTALE';
+  return err;
+}
+
+/** `inner` is `outer` or below it (both absolute, canonical or both as spelled). */
+export function isWithin(inner: string, outer: string): boolean {
+  if (inner === outer || outer === '/') return true;
+  return inner.length > outer.length && inner.startsWith(outer) && inner.charCodeAt(outer.length) === SEP;
+}
+
+const SEP = path.sep.charCodeAt(0);
