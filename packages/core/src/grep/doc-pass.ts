@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { type DocumentKind, documentKindOf, extractDocument } from '../docs/extract.js';
 import type { ExtractOptions } from '../docs/types.js';
 import { forEachMatch, MatchDeadlineError, type Span } from '../match/index.js';
+import { descriptorIs, openNoFollow } from '../util/fs-safety.js';
 import { Walker, type WalkOptions } from '../walk/walker.js';
 import type { RawHit } from './rows.js';
 
@@ -54,7 +55,7 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
       out.truncated = true;
       return out;
     }
-    const read = readDocument(entry.abs, options.maxDocBytes);
+    const read = readDocument(entry.abs, entry.canon, options.maxDocBytes);
     if (read === 'too-large') {
       out.skipped++;
       continue;
@@ -79,17 +80,19 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
 }
 
 /**
- * The document's bytes, read through one descriptor opened without following links (the walk already skipped
- * links; this closes the window in which one could be swapped in). Not a regular file or unreadable → null.
+ * The document's bytes, read through one descriptor opened without following links and judged by where it is: it
+ * must read back as the canonical path the walk (and the fence) decided on, so a directory on the way swapped for
+ * a link cannot hand over a file outside the root. Not a regular file, unreadable or elsewhere → null.
  */
-function readDocument(abs: string, maxBytes: number): Buffer | 'too-large' | null {
+function readDocument(abs: string, canon: string, maxBytes: number): Buffer | 'too-large' | null {
   let fd: number;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | (fs.constants.O_NONBLOCK ?? 0));
+    fd = openNoFollow(abs);
   } catch {
     return null;
   }
   try {
+    if (!descriptorIs(fd, canon)) return null;
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return null;
     if (st.size > maxBytes) return 'too-large';

@@ -8,6 +8,7 @@ import type { SensitiveFence } from '../fence/fence.js';
 import { escapeGlob } from '../glob/glob.js';
 import { boundedMatcher, compilePattern } from '../match/index.js';
 import type { SearchOutcome } from '../search/events.js';
+import { isWithin } from '../util/fs-safety.js';
 import { docPass } from './doc-pass.js';
 import {
   GREP_ANSWER_RESERVE_MS,
@@ -120,7 +121,10 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   const docMatcher = boundedMatcher(compiled, { deadline, now });
   // Highlights may use the answer's reserve: they are made after the passes stopped.
   const rowMatcher = boundedMatcher(compiled, { deadline: started + limits.timeBudgetMs, now });
-  const underRoot = request.fence.canonicalCheckerFor(root);
+  const inRoot = request.fence.canonicalCheckerFor(root);
+  // Judged on canonical paths, which every reader checks its descriptor against (util/fs-safety.ts): a file that
+  // turns out to lie outside the root (a named file's realpath, a directory swapped for a link) is refused too.
+  const underRoot = (abs: string) => !isWithin(abs, root) || inRoot(abs);
   const sensitive = (abs: string) => underRoot(abs) || request.fence.isSensitiveCanonical(abs);
   const walkRules = {
     roots: [''],
