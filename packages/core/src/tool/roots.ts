@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { isWithin } from '../util/fs-safety.js';
 import { SearchToolError } from './errors.js';
 import { canonical } from './exclusions.js';
 import type { Target } from './targets.js';
@@ -44,8 +45,13 @@ function spelledPlace(t: Target, cwd: string): string | null {
   }
 }
 
-/** `inner` is `outer` or below it (both absolute). */
-function isWithin(inner: string, outer: string): boolean {
-  if (inner === outer || outer === '/') return true;
-  return inner.startsWith(`${outer}/`);
+/**
+ * The same confinement at the read: `confineToRoots` judges targets when the call is planned, but a directory on
+ * the way can be swapped for a link before the engine opens a file. The walk judges each file on its canonical
+ * path, which the reader's descriptor must read back as (util/fs-safety.ts), so this predicate (true: outside
+ * every root) is where the check holds. No roots: nothing is confined.
+ */
+export function readConfinement(roots: readonly string[] | undefined): (canonical: string) => boolean {
+  if (!roots) return () => false;
+  return (abs) => !roots.some((r) => isWithin(abs, r));
 }

@@ -36,7 +36,7 @@ import {
   willUseRipgrep,
 } from './plan.js';
 import { defaultResourceRouter } from './resources.js';
-import { confineToRoots } from './roots.js';
+import { confineToRoots, readConfinement } from './roots.js';
 import { type ShapedLines, unfetchedLines } from './shape.js';
 import { Notes, RunState } from './state.js';
 import { readTag } from './tag-cache.js';
@@ -84,6 +84,8 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   if (implicitCwd) positive = (await resolveTargets(['.'], targetContext)) as typeof positive;
   // An MCP server's confinement: every place named lies inside a root, as spelled and where it leads.
   if (options.roots) confineToRoots(positive, options.roots, cwd);
+  // ...and where each file read turns out to be, judged at the read on the path its descriptor must read back as.
+  const outsideRoots = readConfinement(options.roots);
   const excluded = exclusionPredicate(exclusions, namedPaths(positive), canonical(cwd));
 
   const { present, missingPaths } = partitionMissing(positive, notes);
@@ -139,9 +141,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     engine: options.engine ?? 'auto',
     // Off rg's argv: any local account can read a command line, and an agent's pattern may hold a secret.
     patternChannel: 'stdin',
-    exclude: excluded
-      ? (abs) => fence.isSensitiveCanonical(abs) || excluded(abs)
-      : (abs) => fence.isSensitiveCanonical(abs),
+    exclude: (abs) => fence.isSensitiveCanonical(abs) || outsideRoots(abs) || excluded?.(abs) === true,
     ...(signal ? { signal } : {}),
     ...(options.index ? { index: options.index } : {}),
     ...(options.oneShot ? { prewarmWorker: false } : {}),

@@ -1,0 +1,143 @@
+// A writer in the tree swaps a directory for a link to a credential store in a loop (renameat2 RENAME_EXCHANGE),
+// while the content surfaces are asked to search it. What a search reports must come from what was opened inside
+// the root: no answer may ever carry the store's bytes. Bounded by a number of requests, not by time.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './http-helpers.js';
+
+const BIN = path.resolve(__dirname, '../bin/trawl.js');
+const REQUESTS = 120;
+const CANARY = 'CANARYssh7f3a9c';
+
+/** Exchanges `d` and `l` (in the working directory) until its parent is gone. */
+const RACER = `
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+int main(void) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  for (;;) {
+    if (syscall(SYS_renameat2, AT_FDCWD, "d", AT_FDCWD, "l", RENAME_EXCHANGE) != 0) { perror("renameat2"); return 1; }
+  }
+}
+`;
+
+function gccPath(): string | null {
+  try {
+    return execFileSync('sh', ['-c', 'command -v gcc'], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+const gcc = gccPath();
+if (!gcc && process.env['TRAWL_REQUIRE_SYSTEM_DEPS'] === '1')
+  throw new Error(
+    'TRAWL_REQUIRE_SYSTEM_DEPS=1 but gcc is not installed (the swap racer is compiled with it)',
+  );
+const linux = process.platform === 'linux';
+
+let tmp: string;
+let home: string;
+let proj: string;
+let racer: ChildProcess | undefined;
+let scanning: TestServer;
+let indexed: TestServer;
+let mcp: Client;
+
+beforeAll(async () => {
+  if (!gcc || !linux) return;
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-swap-race-')));
+  home = path.join(tmp, 'home');
+  proj = path.join(tmp, 'proj');
+  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), `needle ${CANARY}\n`);
+  fs.mkdirSync(path.join(proj, 'd'), { recursive: true });
+  fs.writeFileSync(path.join(proj, 'd', 'id_ed25519'), 'needle decoy\n');
+  fs.writeFileSync(path.join(proj, 'notes.txt'), 'needle in the project\n');
+  fs.symlinkSync(path.join(home, '.ssh'), path.join(proj, 'l'));
+  const racerSrc = path.join(tmp, 'racer.c');
+  fs.writeFileSync(racerSrc, RACER);
+  execFileSync(gcc, ['-O2', '-o', path.join(tmp, 'racer'), racerSrc]);
+
+  scanning = await startTestServer({ projects: [proj], home, dataDir: path.join(tmp, 'data1') });
+  indexed = await startTestServer({
+    projects: [proj],
+    home,
+    dataDir: path.join(tmp, 'data2'),
+    indexes: undefined,
+  });
+  await indexed.server.context.contentIndexes!.registry.get(proj)!.whenReady();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--root', proj],
+    cwd: tmp,
+    stderr: 'ignore',
+    env: { PATH: process.env['PATH'] ?? '', HOME: home },
+  });
+  mcp = new Client({ name: 'swap-race', version: '0.0.0' });
+  await mcp.connect(transport);
+  racer = spawn(path.join(tmp, 'racer'), [], { cwd: proj, stdio: 'ignore' });
+}, 120_000);
+
+afterAll(async () => {
+  racer?.kill('SIGKILL');
+  await mcp?.close();
+  await scanning?.close();
+  await indexed?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** How many of `REQUESTS` answers carry the store's bytes. */
+async function leaks(ask: () => Promise<string>): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < REQUESTS; i++) if ((await ask()).includes(CANARY)) n++;
+  return n;
+}
+
+function fileGrep(s: TestServer): () => Promise<string> {
+  return async () =>
+    (
+      await s.request('/api/file-grep', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ root: proj, q: 'needle' }),
+      })
+    ).text;
+}
+
+function tool(name: string, args: Record<string, unknown>): () => Promise<string> {
+  return async () => JSON.stringify(await mcp.callTool({ name, arguments: args }));
+}
+
+describe.skipIf(!gcc || !linux)('a directory swapped for a link to a credential store while searched', () => {
+  // MCP `search` with a named file (`paths: "d/id_ed25519"`) still leaks in 1–3 of 120 answers: not pinned here
+  // until that read is judged by its descriptor too (docs/security.md, the residual).
+  it('never makes /api/file-grep (scanning or indexed), grep_files or a tree-wide search answer with the store', async () => {
+    const found = {
+      fileGrep: await leaks(fileGrep(scanning)),
+      fileGrepIndexed: await leaks(fileGrep(indexed)),
+      grepFiles: await leaks(tool('grep_files', { query: 'needle' })),
+      searchTree: await leaks(tool('search', { pattern: 'needle' })),
+    };
+    expect(racer?.exitCode).toBeNull(); // the writer raced throughout
+    expect(found).toEqual({ fileGrep: 0, fileGrepIndexed: 0, grepFiles: 0, searchTree: 0 });
+  }, 600_000);
+});
+
+if (!gcc || !linux)
+  describe('a directory swapped for a link to a credential store while searched', () => {
+    it.skip(`skipped: ${!linux ? 'renameat2 is Linux-only' : 'gcc is not installed (set TRAWL_REQUIRE_SYSTEM_DEPS=1 to require it)'}`, () => {});
+  });
