@@ -244,7 +244,13 @@ export function App() {
           </>
         )}
         {viewer && project ? (
-          <FileViewer project={project} rel={viewer.rel} line={viewer.line} onClose={closeViewer} />
+          <FileViewer
+            project={project}
+            rel={viewer.rel}
+            line={viewer.line}
+            onClose={closeViewer}
+            onAttach={active ? attachToMessage : undefined}
+          />
         ) : null}
       </main>
       <FilesRail

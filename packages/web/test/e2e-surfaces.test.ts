@@ -525,5 +525,40 @@ describeWorkbench(
         .waitFor();
       await context.close();
     }, 120_000);
+
+    it('"Add lines N–M" from a selection in the viewer attaches the range, and the wire carries path:N-M', async () => {
+      const { context, page } = await open(1280);
+      const box = page.getByLabel('Message', { exact: true });
+      await box.fill('hello'); // a conversation to add to
+      await box.press('Enter');
+      await page.getByTestId('user-message').first().waitFor();
+      await page.keyboard.press('Control+P');
+      await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('main.ts');
+      await page
+        .getByRole('dialog')
+        .locator('.row-name', { hasText: /^main\.ts$/ })
+        .waitFor();
+      await page.getByRole('combobox', { name: 'Go to file' }).press('Enter');
+      const viewer = page.getByRole('region', { name: 'File src/main.ts' });
+      await viewer.locator('[data-line="3"]').waitFor();
+      await page.evaluate(() => {
+        const at = (n: number) => document.querySelector(`.code-line[data-line="${n}"] .lt`)!;
+        const r = document.createRange();
+        r.setStart(at(1).firstChild ?? at(1), 0);
+        r.setEnd(at(2), at(2).childNodes.length);
+        document.getSelection()!.removeAllRanges();
+        document.getSelection()!.addRange(r);
+      });
+      await viewer.getByRole('button', { name: 'Add lines 1–2' }).click();
+      await page.waitForFunction(
+        () => (document.querySelector('textarea') as HTMLTextAreaElement).value === '@src/main.ts:1-2 ',
+      );
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      const sent = page.waitForRequest((r) => r.method() === 'POST' && /\/messages$/.test(r.url()));
+      await box.press('Enter');
+      const body = JSON.parse((await sent).postData() ?? '{}');
+      expect(body.wire).toBe(`[attached_file 1] ${path.join(wb.proj, 'src/main.ts')}:1-2 `);
+      await context.close();
+    }, 120_000);
   },
 );

@@ -382,6 +382,24 @@ describe('attachments from the Files rail', () => {
     ]);
     expect(r).toEqual({ value: '@"my notes.md" @ok.md ', caret: 22, changed: true, refused: [] });
   });
+  it('a line range rides after the token as :N-M, bare or quoted, and stays on the wire after the path', () => {
+    expect(parseMentions('see @src/a.ts:10-20.')[0]).toMatchObject({
+      rel: 'src/a.ts',
+      line: 10,
+      endLine: 20,
+    });
+    expect(parseMentions('@"my a.ts":3-4')[0]).toMatchObject({ rel: 'my a.ts', line: 3, endLine: 4 });
+    expect(attachmentToken({ kind: 'file', rel: 'src/a.ts', lines: { from: 10, to: 20 } })).toBe(
+      '@src/a.ts:10-20',
+    );
+    expect(attachmentToken({ kind: 'file', rel: 'src/a.ts', lines: { from: 7, to: 7 } })).toBe('@src/a.ts:7');
+    const r = spliceAttachments('@src/a.ts ', null, [
+      { kind: 'file', rel: 'src/a.ts', lines: { from: 1, to: 2 } },
+    ]);
+    expect(r.value).toBe('@src/a.ts @src/a.ts:1-2 ');
+    const { wire } = buildWire(r.value, '/p', [{ rel: 'src/a.ts', path: '/p/src/a.ts' }]);
+    expect(wire).toBe('[attached_file 1] /p/src/a.ts [attached_file 1] /p/src/a.ts:1-2 ');
+  });
   it('a quoted token takes a line suffix, wrappers and punctuation like a bare one', () => {
     const [m] = parseMentions('open (@"my file.ts":42), please');
     expect(m).toMatchObject({ kind: 'file', rel: 'my file.ts', line: 42 });

@@ -10,6 +10,7 @@ import { api } from '../api/endpoints.js';
 import { formatSize } from '../ui/format.js';
 import { HIGHLIGHT_MAX_CHARS, type HighlightedLine, languageForPath, useHighlight } from '../ui/highlight.js';
 import { CloseIcon } from '../ui/icons.js';
+import type { OnAttach } from './AddToMessage.js';
 
 /** The height of one line in pixels (the stylesheet's `.code-line` says the same). */
 export const VIEWER_LINE_PX = 19;
@@ -21,11 +22,14 @@ export function FileViewer({
   rel,
   line,
   onClose,
+  onAttach,
 }: {
   project: string;
   rel: string;
   line?: number;
   onClose: () => void;
+  /** Attach the file, or the selected lines, to the message; without it there are no Add buttons. */
+  onAttach?: OnAttach;
 }) {
   const q = useQuery({
     queryKey: ['file', project, rel, line ?? 0],
@@ -36,6 +40,22 @@ export function FileViewer({
   const closeRef = useRef<HTMLButtonElement>(null);
   const [top, setTop] = useState(0);
   const [height, setHeight] = useState(800);
+  // The lines a selection in the text spans (both ends inside the code), for "Add lines N–M".
+  const [picked, setPicked] = useState<{ from: number; to: number } | null>(null);
+  const readSelection = () => {
+    const sel = document.getSelection();
+    const lineOf = (n: Node | null) =>
+      Number((n instanceof Element ? n : n?.parentElement)?.closest('.code-line')?.getAttribute('data-line'));
+    if (!sel || sel.isCollapsed || !scroller.current?.contains(sel.anchorNode)) return setPicked(null);
+    const a = lineOf(sel.anchorNode);
+    const b = lineOf(sel.focusNode);
+    setPicked(a > 0 && b > 0 ? { from: Math.min(a, b), to: Math.max(a, b) } : null);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: readSelection reads refs and the live selection only
+  useEffect(() => {
+    document.addEventListener('selectionchange', readSelection);
+    return () => document.removeEventListener('selectionchange', readSelection);
+  }, []);
   useEffect(() => {
     closeRef.current?.focus();
   }, []);
@@ -76,6 +96,20 @@ export function FileViewer({
           {line ? `:${line}` : ''}
         </span>
         {data ? <span className="note">{formatSize(data.size)}</span> : null}
+        {onAttach && picked ? (
+          <button
+            type="button"
+            className="viewer-add"
+            onClick={() => onAttach({ kind: 'file', rel, lines: picked })}
+          >
+            {picked.to > picked.from ? `Add lines ${picked.from}–${picked.to}` : `Add line ${picked.from}`}
+          </button>
+        ) : null}
+        {onAttach ? (
+          <button type="button" className="viewer-add" onClick={() => onAttach({ kind: 'file', rel })}>
+            Add to message
+          </button>
+        ) : null}
         <button
           ref={closeRef}
           type="button"

@@ -119,7 +119,7 @@ export function Tree({ project, expanded, onToggle, onOpenFile, focus, onAttach 
   useEffect(() => {
     if (focus) refs.current.get(focus)?.scrollIntoView?.({ block: 'nearest' });
   }, [focus]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the active row after a key moved it
+  // Follows the active row after a key moved it.
   useEffect(() => {
     if (!moved.current || current === undefined) return;
     moved.current = false;

@@ -3,7 +3,7 @@
  * serves staging (chips derive from it), removal, the wire rewrite and the bubble render, so those four can never
  * disagree about where a token is.
  *
- *   MENTION  = BOUNDARY [ OPEN ] "@" ( QUOTED | BODY ) [ ":" DIGITS ] [ CLOSE* ] LOOKAHEAD
+ *   MENTION  = BOUNDARY [ OPEN ] "@" ( QUOTED | BODY ) [ ":" DIGITS [ "-" DIGITS ] ] [ CLOSE* ] LOOKAHEAD
  *   BOUNDARY = start of text | one whitespace character (kept when a token is rewritten)
  *   OPEN     = one of ( [ { ` " '
  *   BODY     = characters that are neither whitespace nor "@", not ending in CLOSE punctuation
@@ -24,7 +24,7 @@
 
 const CLOSE = ',.!?;:)\\]}`"\'';
 const MENTION_RE = new RegExp(
-  '(^|\\s)([(\\[{`"\']?)@(?:"((?:[^"\\\\\\n]|\\\\["\\\\])*)"(?::(\\d+))?|([^\\s@]*[^\\s@' +
+  '(^|\\s)([(\\[{`"\']?)@(?:"((?:[^"\\\\\\n]|\\\\["\\\\])*)"(?::(\\d+)(?:-(\\d+))?)?|([^\\s@]*[^\\s@' +
     CLOSE +
     ']))([' +
     CLOSE +
@@ -32,7 +32,7 @@ const MENTION_RE = new RegExp(
   'g',
 );
 const UNESCAPE_RE = /\\(["\\])/g;
-const LINE_SUFFIX_RE = /^(.*[^:]):(\d+)$/;
+const LINE_SUFFIX_RE = /^(.*[^:]):(\d+)(?:-(\d+))?$/;
 const SEPARATORS_ONLY_RE = /^[/\\]+$/;
 
 export type MentionKind = 'file' | 'dir';
@@ -41,8 +41,9 @@ export interface Mention {
   kind: MentionKind;
   /** What follows the `@`, as typed: `src/pages/` for a folder, `src/main.ts` for a file (no `:line`). */
   rel: string;
-  /** `:42` → 42 for a file reference with a line. */
+  /** `:42` → 42 for a file reference with a line (`:42-50`: 42, and 50 in endLine). */
   line?: number;
+  endLine?: number;
   /** Offsets of the `@` token itself, quotes included (the part a rewrite replaces). */
   start: number;
   end: number;
@@ -63,19 +64,21 @@ export function parseMentions(text: string): Mention[] {
     const boundary = m[1] ?? '';
     const open = m[2] ?? '';
     const quoted = m[3];
-    const bare = m[5] ?? '';
-    const close = m[6] ?? '';
+    const bare = m[6] ?? '';
+    const close = m[7] ?? '';
     const outerStart = (m.index ?? 0) + boundary.length;
     const start = outerStart + open.length;
     // The whole token after the wrapper: `@` and the body (its quotes and `:line` included), before CLOSE.
     const tokenEnd = (m.index ?? 0) + m[0].length - close.length;
     let body: string;
     let line: number | undefined;
+    let endLine: number | undefined;
     let end: number;
     if (quoted !== undefined) {
       body = quoted.replace(UNESCAPE_RE, '$1');
       if (body === '') continue;
       if (m[4] !== undefined) line = Number(m[4]);
+      if (m[5] !== undefined) endLine = Number(m[5]);
       end = start + 3 + quoted.length; // `@"` … `"`
     } else {
       body = bare;
@@ -85,14 +88,16 @@ export function parseMentions(text: string): Mention[] {
         if (ln) {
           body = ln[1] ?? body;
           line = Number(ln[2]);
+          if (ln[3] !== undefined) endLine = Number(ln[3]);
         }
       }
       end = start + 1 + body.length;
     }
     const kind: MentionKind = isDirRel(body) ? 'dir' : 'file';
-    if (kind === 'dir') line = undefined;
+    if (kind === 'dir') line = endLine = undefined;
     const mention: Mention = { kind, rel: body, start, end, outerStart, outerEnd: tokenEnd + close.length };
     if (line !== undefined) mention.line = line;
+    if (endLine !== undefined && line !== undefined && endLine >= line) mention.endLine = endLine;
     out.push(mention);
   }
   return out;

@@ -214,7 +214,17 @@ export function segmentMessage(text: string, meta: unknown, project: string): Se
 export interface Attachment {
   kind: 'file' | 'dir';
   rel: string;
+  /** A file's lines (the viewer's "Add lines N–M"): the token carries them as `:N-M`, and so does the wire. */
+  lines?: { from: number; to: number };
 }
+
+/** The `:N` / `:N-M` suffix of an attachment's lines, or ''. */
+const linesSuffix = (a: Attachment) =>
+  a.kind === 'file' && a.lines
+    ? a.lines.to > a.lines.from
+      ? `:${a.lines.from}-${a.lines.to}`
+      : `:${a.lines.from}`
+    : '';
 
 /**
  * The token an attachment is written as — `@rel` for a file, `@rel/` for a folder (a trailing `\` kept), quoted
@@ -222,7 +232,8 @@ export interface Attachment {
  * (a line break in it).
  */
 export function attachmentToken(a: Attachment): string | null {
-  return mentionToken(a.kind === 'dir' && !isDirRel(a.rel) ? `${a.rel}/` : a.rel);
+  const token = mentionToken(a.kind === 'dir' && !isDirRel(a.rel) ? `${a.rel}/` : a.rel);
+  return token === null ? null : token + linesSuffix(a);
 }
 
 /**
@@ -236,7 +247,9 @@ export function spliceAttachments(
   caret: number | null,
   items: readonly Attachment[],
 ): { value: string; caret: number; changed: boolean; refused: string[] } {
-  const present = new Set(parseMentions(value).map((m) => `${m.kind}:${m.rel}`));
+  const key = (kind: string, rel: string, from?: number, to?: number) =>
+    `${kind}:${rel}${from !== undefined ? `:${from}-${to ?? from}` : ''}`;
+  const present = new Set(parseMentions(value).map((m) => key(m.kind, m.rel, m.line, m.endLine)));
   const tokens: string[] = [];
   const refused: string[] = [];
   for (const item of items) {
@@ -245,9 +258,14 @@ export function spliceAttachments(
       refused.push(item.rel);
       continue;
     }
-    const key = `${item.kind}:${item.kind === 'dir' && !isDirRel(item.rel) ? `${item.rel}/` : item.rel}`;
-    if (present.has(key)) continue;
-    present.add(key);
+    const k = key(
+      item.kind,
+      item.kind === 'dir' && !isDirRel(item.rel) ? `${item.rel}/` : item.rel,
+      item.lines?.from,
+      item.lines?.to,
+    );
+    if (present.has(k)) continue;
+    present.add(k);
     tokens.push(token);
   }
   const at = caret === null ? value.length : Math.max(0, Math.min(caret, value.length));
