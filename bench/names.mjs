@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Name search benchmark: ranking quality (hit@1 / hit@5 on bench/names-pairs.mjs) for trawl, the reference scorer
-// (spec/file-api.md §2.1, as written), `fzf --filter` and pi-natives `fuzzyFind`, all over the same candidate set;
+// (packages/core/src/names/reference-score.ts, as the reference wrote it), `fzf --filter` and pi-natives `fuzzyFind`, all over the same candidate set;
 // query latency over a typed-query set; index build time against `fd` listing the same tree.
 //
 //   npm run build && node bench/names.mjs [--corpus linux|npm] [--runs N] [--json out.json] [--write]
@@ -279,7 +279,7 @@ function report(results, pi, load) {
     'Ranking: hit@1 / hit@5 over the (query → intended file) pairs of `bench/names-pairs.mjs` (written before trawl',
     "was measured on them, ambiguous intents left out). Every tool ranks the same candidate set — trawl's index of",
     'the corpus (files and directories; dot files, skip directories and symlinks into credential stores excluded):',
-    'the reference scorer (spec/file-api.md §2.1 as written, §2.2 order) and `fzf --filter` are fed its paths;',
+    'the reference scorer (names/reference-score.ts, as the reference wrote it) and `fzf --filter` are fed its paths;',
     'pi-natives `fuzzyFind` walks a mirror tree holding exactly those entries. Latency: every pair query and each',
     'prefix of it from 2 characters on, in typing order (what a picker sends; each keystroke may narrow to the',
     'previous candidates), 3 rounds after a warm-up round,',

@@ -6,7 +6,7 @@
 //
 // Columns (all in this one Node process, interleaved round-robin, warm cache, median of N):
 //   ref native    `grep()` of @oh-my-pi/pi-natives (linux-x64-modern addon) called with exactly the options the
-//                 reference `search` tool passes (spec/search-tool.md §1.7): hidden, gitignore, context 1/3,
+//                 reference `search` tool passes: hidden, gitignore, context 1/3,
 //                 maxColumns 512, maxCount 2000, content mode. Only the native call is timed; the reference's JS
 //                 shaping and its per-page snapshot reads are not, which favours the reference.
 //   trawl auto    `searchTool()` from packages/core/dist, engine 'auto' (the bundled ripgrep here), default options.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `trawl serve` benchmark (DESIGN.md targets: no 500s under 50 clients, p99 file-search ≤ 50 ms on an indexed root,
+// `trawl serve` benchmark (targets of docs/architecture.md: no 500s under 50 clients, p99 file-search ≤ 50 ms on an indexed root,
 // event-loop delay p99 ≤ 20 ms while walks run). The server runs in its own process (bench/serve-child.mjs),
 // which reports its event-loop delay (monitorEventLoopDelay, 10 ms resolution), CPU time and RSS over IPC.
 //

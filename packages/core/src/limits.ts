@@ -6,7 +6,7 @@
 /** A NUL byte within this many leading bytes marks a file binary: ripgrep's first read covers 64 KiB. */
 export const BINARY_SNIFF_BYTES = 64 * 1024;
 
-/** Files handed to one worker task. One task per file costs 4–16× on 2 cores (spec/engine-notes.md). */
+/** Files handed to one worker task. One task per file costs 4–16× on 2 cores (docs/architecture.md, "Facts"). */
 export const WORKER_BATCH_FILES = 256;
 
 /** The first batches are small so the first results arrive early. */

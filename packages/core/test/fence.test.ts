@@ -49,7 +49,7 @@ describe('the sensitive-location table', () => {
     expect(fence.isSensitiveCanonical(path.join(home, rel, 'child'))).toBe(true);
   });
 
-  it('holds every location of DESIGN.md decision 6 in the one table', () => {
+  it('holds every location of decision 6 of docs/architecture.md in the one table', () => {
     const homes = new Set(SENSITIVE_HOME_LOCATIONS.map((l) => l.home));
     for (const rel of required) expect(homes.has(rel)).toBe(true);
   });

@@ -63,7 +63,7 @@ function raw(
 const host = () => `127.0.0.1:${s.server.port}`;
 const bearer = () => ({ authorization: `Bearer ${s.token}` });
 
-describe('access control: the token (DESIGN.md decision 5) 🔒', () => {
+describe('access control: the token (decision 5 of docs/architecture.md) 🔒', () => {
   it('refuses an API call without the token: 401 unauthorized, audited', async () => {
     s.audit.clear();
     const a = await s.request('/api/projects');

@@ -1,5 +1,5 @@
 /**
- * Path completion's pinned numbers (spec/file-api.md §1.2), each with its reason. Kept beside the layer, so
+ * Path completion's pinned numbers, each with its reason. Kept beside the layer, so
  * `@trawl/core/complete` imported alone pulls in nothing of the others.
  */
 

@@ -55,7 +55,7 @@ export interface CompletionOutcome {
 }
 
 /**
- * One directory level of a project for `./` completion (spec/file-api.md §3.2; DESIGN.md decision 7).
+ * One directory level of a project for `./` completion (docs/http-api.md; decision 7 of docs/architecture.md).
  *
  * Containment is decided lexically ({@link completionSegments}); the directory is then reached one component at a
  * time through held descriptors that never follow a link; the descriptor's own witnessed path is what containment

@@ -53,7 +53,7 @@ export const MAX_WATCHED_DIRS = 32_768;
 
 /**
  * A query whose candidates exceed this share of the walked files, or of their bytes, scans instead: past it,
- * reading the candidates through the js workers (1.5–3× ripgrep's time per byte here, spec/engine-notes.md)
+ * reading the candidates through the js workers (1.5–3× ripgrep's time per byte here; docs/architecture.md, "Facts")
  * stops being clearly cheaper than ripgrep reading everything, and broad queries must stay within 1.1× of rg.
  * Bytes matter as much as files: a literal found in a few minified bundles can mean a quarter of a tree's bytes.
  * The bytes counted are those the searcher reads: a file searched through windows counts its windows only.

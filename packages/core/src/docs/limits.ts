@@ -1,5 +1,5 @@
 /**
- * The document layer's pinned numbers (spec/file-api.md §1.3), each with its reason. Callers may pass stricter
+ * The document layer's pinned numbers, each with its reason. Callers may pass stricter
  * values; nothing here is a silent cap: a document cut by one is reported as not read whole.
  */
 

@@ -98,7 +98,7 @@ export function emptyGrepPayload(): GrepPayload {
 }
 
 /**
- * Content grep with the /api/file-grep contract (spec/file-api.md §3.3), on the engine: a text pass (rg or js, one
+ * Content grep with the /api/file-grep contract (docs/http-api.md), on the engine: a text pass (rg or js, one
  * contract) then a document pass, under ONE deadline. Ignore files are not applied, dotfiles are searched, the skip
  * directories are pruned, links are not followed, text files over 2 MiB and binary files are skipped, document
  * extensions belong to the document pass. Sensitive locations are excluded by both walks and again per hit.

@@ -1,5 +1,5 @@
 /**
- * Content grep's pinned numbers (spec/file-api.md §1.3, the /api/file-grep contract), each with its reason.
+ * Content grep's pinned numbers (the /api/file-grep contract), each with its reason.
  * Surfaces pass these through; tests shrink them through `GrepLimits`.
  */
 

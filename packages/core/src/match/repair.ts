@@ -1,5 +1,5 @@
 /**
- * Lenient repairs for patterns typed by people and models (the search tool's contract, seed 000):
+ * Lenient repairs for patterns typed by people and models (the search tool's contract, docs/search-tool.md):
  *
  * 1. Brace rule: a `{` that cannot start a repetition `{N}`, `{N,}`, `{N,M}` is a literal `{`, a stray `}`
  *    a literal `}`. Escapes and the braced bodies of `\p{…}`, `\P{…}`, `\x{…}`, `\u{…}`, `\U{…}` and rg 15's

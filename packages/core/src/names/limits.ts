@@ -1,5 +1,5 @@
 /**
- * Name search's pinned numbers (spec/file-api.md §1.1), each with its reason. Kept beside the layer, so
+ * Name search's pinned numbers, each with its reason. Kept beside the layer, so
  * `@trawl/core/names` imported alone pulls in nothing of the others.
  */
 

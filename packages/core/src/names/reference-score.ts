@@ -1,5 +1,5 @@
 /**
- * The reference name scorer, exactly as the study describes it (spec/file-api.md §2.1). Kept as the floor our own
+ * The reference name scorer, exactly as the reference wrote it. Kept as the floor our own
  * scorer is tested against and as a baseline in the ranking benchmark; trawl does not rank with it.
  *
  * `q` is already trimmed and lowercased; `rel` is the path relative to the search root.

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 
 /**
- * What name search offers and enters (spec/file-api.md §2.3-2.4, seed "Scope and containment"): skip directories are
+ * What name search offers and enters: skip directories are
  * neither offered nor entered; other dot directories are offered but not entered; dot files are offered only to a
  * caller that asks (`dotFiles`: the workbench's picker), ranked below other files unless the query starts with a
  * dot (tiers.ts).

@@ -1,7 +1,7 @@
 /**
  * trawl's name scorer: what answers every keystroke of the @-picker.
  *
- * Tiers (the reference's order is the floor, spec/file-api.md §2.1):
+ * Tiers (the reference's order, names/reference-score.ts, is the floor):
  *   exact name or stem 100 · name up to its first dot 96 · equal ignoring separators (`mmapc` = `mmap.c`) 92 ·
  *   prefix 50 (+4 when the prefix ends a word) · prefix ignoring separators 46 · substring of the name 30
  *   (+8 when it starts a word or camelCase hump, +2 when it ends one) · fuzzy 5..22 (always below the lexical tiers).

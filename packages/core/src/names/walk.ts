@@ -74,7 +74,7 @@ interface Found extends RankedCandidate {
 }
 
 /**
- * The per-request walk (spec/file-api.md §2.3): used when no ready, untruncated index serves the request.
+ * The per-request walk: used when no ready, untruncated index serves the request.
  * Files and directories have independent scan and candidate budgets (neither kind starves the other), a
  * directories-entered ceiling ends deep narrow trees, a wall-clock budget bounds slow stores, and files are taken
  * before directories at each level. Every candidate is checked against the fence on its canonical path.

@@ -1,5 +1,5 @@
 /**
- * tool (`@trawl/core/tool`): the agent `search` tool (seed 000) on the trawl engine — arguments as an LLM sends
+ * tool (`@trawl/core/tool`): the agent `search` tool on the trawl engine — arguments as an LLM sends
  * them, text as an LLM reads it (pages, every cap and truncation said, hashline tags), archives and documents
  * searched in place, the fence applied. The CLI's `trawl search` and the MCP `search` tool print its text.
  *

@@ -1,4 +1,4 @@
-/** The audit log's pinned numbers (spec/file-api.md §3.6), each with its reason. */
+/** The audit log's pinned numbers (docs/http-api.md, "Audit log"), each with its reason. */
 
 /** Values (`outcome`, `resources`, `error`) are redacted, then clipped to this many characters. */
 export const AUDIT_FIELD_MAX_CHARS = 500;

@@ -102,7 +102,7 @@ function clean(text: string | undefined, literals: readonly string[]): string {
 }
 
 /**
- * The audit log (spec/file-api.md §3.6): JSON Lines, one record per API access, each carrying its sequence number
+ * The audit log (docs/http-api.md, "Audit log"): JSON Lines, one record per API access, each carrying its sequence number
  * and an HMAC-SHA256 over its fields and its predecessor's hash (a chain: editing, removing or reordering a record
  * breaks it), with the key in a 0600 file outside the log directory. Callers never wait: {@link record} queues, and
  * one writer drains the queue in batches, computing the chain as it writes. Segments rotate at 32 MiB, 7 rotated

@@ -3,7 +3,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 /** The `prev_hash` of the first record ever written. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** One audit record (spec/file-api.md §3.6), as written: one JSON line. */
+/** One audit record (docs/http-api.md, "Audit log"), as written: one JSON line. */
 export interface AuditRecord {
   /**
    * Position in the log: 1 for the first record ever written, one more for each record after it, across segments

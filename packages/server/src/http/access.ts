@@ -77,7 +77,7 @@ function bearer(c: Context): string | undefined {
 }
 
 /**
- * Access control (DESIGN.md decision 5), before routing, on every request but `/api/health`:
+ * Access control (decision 5 of docs/architecture.md), before routing, on every request but `/api/health`:
  * 1. `Host` must be a loopback name with the bound port (or an operator-allowed name): else 403 `bad_host`. This
  *    defeats DNS rebinding, where a page on another site resolves its own name to 127.0.0.1.
  * 2. A state-changing method whose `Origin` is present and not this server's is 403 `bad_origin`.

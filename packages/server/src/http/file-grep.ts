@@ -21,7 +21,7 @@ export function auditedQuery(q: string): string {
 }
 
 /**
- * POST /api/file-grep (spec/file-api.md §3.3): which files under `root` contain `q`, one row per file, documents
+ * POST /api/file-grep (docs/http-api.md): which files under `root` contain `q`, one row per file, documents
  * included. Body `{"root", "q", "case_sensitive"?, "whole_word"?, "regex"?}`; a field of the wrong type counts as
  * absent. The root is validated on the probe pool, the search runs on the transfer pool (the engine's `grepFiles`).
  */

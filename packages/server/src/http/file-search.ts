@@ -28,7 +28,7 @@ export const fileSearchQuery = z.object({
 const OP = 'file_search';
 
 /**
- * GET /api/file-search (spec/file-api.md §3.1): name search for the @-picker. Root selection (project, else
+ * GET /api/file-search (docs/http-api.md): name search for the @-picker. Root selection (project, else
  * workspace, else the implicit roots — never bare HOME), then the index fast path when exactly one scoped root has
  * a ready, untruncated index, else the budgeted walk on the transfer pool. Rows are not redacted (the picker
  * inserts the real name).

@@ -1,5 +1,5 @@
 // The index host: owns the FileIndexes of the known projects on its own thread, so index builds, watcher updates
-// and index searches never run on the event loop (DESIGN.md decision 3).
+// and index searches never run on the event loop (decision 3 of docs/architecture.md).
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileIndexRegistry, searchNames } from '@trawl/core/names';
 import { IndexAnswers } from './index-answers.js';

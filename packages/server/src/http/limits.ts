@@ -1,5 +1,5 @@
 /**
- * The dashboard server's pinned numbers, each with its reason (DESIGN.md decision 3, spec/file-api.md §1.4, §3.4).
+ * The dashboard server's pinned numbers, each with its reason (decision 3 of docs/architecture.md).
  */
 
 /** Default port of `trawl serve` (`--port 0` takes any free one). */

@@ -19,7 +19,7 @@ export const pathCompleteQuery = z.object({ path: trimmed, dir: trimmed, q: trim
 const OP = 'path_complete';
 
 /**
- * GET /api/path-complete (spec/file-api.md §3.2): one directory level of a KNOWN project for `./` completion.
+ * GET /api/path-complete (docs/http-api.md): one directory level of a KNOWN project for `./` completion.
  * The caller's `path` is only compared, lexically, with the allow-list; the server-held match is what the listing
  * (on the transfer pool) resolves. `refused` and `missing` are one answer and two audit facts; `outside` is the one
  * answer that says so in the payload. Rows are not redacted.

@@ -111,7 +111,7 @@ interface Slot {
 }
 
 /**
- * A bounded pool of worker threads with an admission wait (spec/file-api.md §3.4): a call is dispatched to an idle
+ * A bounded pool of worker threads with an admission wait (decision 3 of docs/architecture.md): a call is dispatched to an idle
  * worker, or a new one while under `size`, or waits up to `admitMs` for one to free up; a call not claimed by then
  * (or beyond `maxWaiting`) is withdrawn with {@link PoolBusyError}. A claimed call runs to completion unless it
  * passes the execution ceiling, which terminates its worker. Saturating a pool degrades only the calls that use it.

@@ -24,7 +24,7 @@ export interface KnownProjectsOptions {
 }
 
 /**
- * The known-project allow-list (spec/file-api.md §3.2 step 2): the directories given to `trawl serve`, then the
+ * The known-project allow-list (docs/http-api.md): the directories given to `trawl serve`, then the
  * string entries of `recent-projects.json` in the data directory. Matching is purely lexical — `~` expanded and
  * normalised on both sides, compared exactly — and answers the SERVER-HELD string, so nothing the caller spelled is
  * ever handed to the filesystem.

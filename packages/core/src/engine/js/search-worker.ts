@@ -35,7 +35,7 @@ import {
 
 /**
  * A search worker: reads files synchronously into one reused buffer and searches them. Synchronous reads
- * in a worker beat async reads by 15–22× here (spec/engine-notes.md); the worker thread keeps them off
+ * in a worker beat async reads by 15–22× here (docs/architecture.md, "Facts"); the worker thread keeps them off
  * the caller's event loop, and a runaway regex can be stopped by terminating the worker. Workers are kept
  * warm between searches (worker-pool.ts); each search begins with a `setup` message that replaces all
  * of this state.
