@@ -96,8 +96,8 @@ const DELETED_SUFFIX = ' (deleted)';
 /**
  * Linux: `openat(dirfd, name, O_DIRECTORY|O_NOFOLLOW)` emulated through `/proc/self/fd/<dirfd>/<name>`
  * (decision 7 of docs/architecture.md). The kernel follows the magic link to the open directory object, not to a
- * path, and applies O_NOFOLLOW to `name` alone, so a component swapped for a link after it was checked is refused, and a directory renamed
- * while it is held is still the one read. The witness is `readlink(/proc/self/fd/<fd>)`: the kernel's own name for
+ * path, and applies O_NOFOLLOW to `name` alone, so a component swapped for a link after it was checked is
+ * refused, and a directory renamed while it is held is still the one read. The witness is `readlink(/proc/self/fd/<fd>)`: the kernel's own name for
  * the descriptor; an unreadable one, or one the kernel marks deleted, is no witness (fail closed).
  */
 export function procFdOpener(procFd = '/proc/self/fd'): DirOpener {
