@@ -192,8 +192,8 @@ describeWorkbench(
       await box.pressSequentially('./src/ma');
       await option(page, 'main.ts').waitFor();
       await box.press('Enter');
-      expect(await box.inputValue()).toBe('@src/main.ts ');
       await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      expect(await box.inputValue()).toBe('@src/main.ts ');
       await box.fill('');
       await box.pressSequentially('@');
       await page
@@ -279,8 +279,9 @@ describeWorkbench(
         .locator('[role="option"][aria-posinset="1"] .row-name', { hasText: /^\.gitignore$/ })
         .waitFor();
       await box.press('Enter');
-      expect(await box.inputValue()).toBe('@.gitignore ');
+      // A pick held for its query's answer lands later: its chip is the event to wait for.
       await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      expect(await box.inputValue()).toBe('@.gitignore ');
       await context.close();
     }, 120_000);
 
@@ -291,8 +292,8 @@ describeWorkbench(
       await box.pressSequentially('read @notes');
       await option(page, 'my notes@home.md').waitFor();
       await box.press('Enter');
-      expect(await box.inputValue()).toBe('read @"docs/my notes@home.md" ');
       await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      expect(await box.inputValue()).toBe('read @"docs/my notes@home.md" ');
       const sent = page.waitForRequest((r) => r.method() === 'POST' && /\/messages$/.test(r.url()));
       await box.press('Enter');
       const body = JSON.parse((await sent).postData() ?? '{}');

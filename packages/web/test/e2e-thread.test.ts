@@ -360,6 +360,9 @@ describeWorkbench(
         .filter({ has: page.locator('.picker-name', { hasText: /^main\.ts$/ }) })
         .waitFor();
       await box(page).press('Enter');
+      // The pick lands before the send: under load the rows seen may answer `@mai` while `@main` still debounces,
+      // and then the first Enter is held until its answer (a second Enter meanwhile is held with it, not sent).
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
       await box(page).press('Enter');
       await page.getByTestId('user-message').last().locator(`[title="${wb.proj}/src/main.ts"]`).waitFor();
       await settled(page);
@@ -661,6 +664,7 @@ describeWorkbench(
         .filter({ has: page.locator('.picker-name', { hasText: /^main\.ts$/ }) })
         .waitFor();
       await box(page).press('Enter');
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor(); // the pick first (see Edit)
       await box(page).press('Enter');
       await settled(page);
       const activeLabel = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));

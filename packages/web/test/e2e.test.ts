@@ -47,6 +47,8 @@ describeWorkbench('workbench end to end', setup, (wb) => {
     await box.pressSequentially('explain @main');
     await option(page, 'main.ts').waitFor();
     await box.press('Enter');
+    // The rows seen may answer an earlier prefix; the Enter is then held until `@main` answers: its chip is the event.
+    await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
     await box.pressSequentially('in @compon');
     await option(page, 'components/').click();
     expect(await box.inputValue()).toBe('explain @src/main.ts in @src/components/ ');
