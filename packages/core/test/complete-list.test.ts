@@ -40,7 +40,7 @@ function list(p: string, dir: string, q = '', extra: Partial<CompletionRequest> 
 }
 const names = (o: ReturnType<typeof list>) => o.rows.map((r) => r.name);
 
-describe('listCompletion: one directory level (spec §5.2)', () => {
+describe('listCompletion: one directory level', () => {
   it('lists the project root for a bare ./, directories first', () => {
     const p = project();
     const o = list(p, './');

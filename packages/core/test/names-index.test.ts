@@ -96,7 +96,7 @@ async function eventually(cond: () => boolean | Promise<boolean>, ms = 5_000): P
   }
 }
 
-describe('FileIndex: build and search (spec §5.4)', () => {
+describe('FileIndex: build and search', () => {
   it('builds and searches', async () => {
     const index = await open(tree(POPULATE));
     expect(index.ready).toBe(true);
@@ -199,7 +199,7 @@ describe('FileIndex: build and search (spec §5.4)', () => {
   });
 });
 
-// spec §5.5 fixture
+// the reference directory tests' fixture
 const WIDGETS_FILES = [
   'widgets.py',
   'widgets/button.py',
@@ -311,7 +311,7 @@ describe('FileIndex: ranking', () => {
   });
 });
 
-describe('FileIndex: directories (spec §5.5, index side)', () => {
+describe('FileIndex: directories', () => {
   it('includes directory entries with size 0', async () => {
     const index = await open(tree(WIDGETS_FILES, WIDGETS_DIRS));
     const rows = await index.search('widgets', { limit: 60 });
@@ -381,7 +381,7 @@ describe('FileIndex: the fence on symlinked and sensitive candidates', () => {
     expect([...rels(index)].some((r) => r.startsWith('widgetsdir'))).toBe(false);
   });
 
-  it('refuses a real directory whose canonical path is sensitive, and the link to it (spec §5.5 #8)', async () => {
+  it('refuses a real directory whose canonical path is sensitive, and the link to it', async () => {
     const root = tree(['widgets/button.py', 'other.py']);
     fs.symlinkSync(path.join(root, 'widgets'), path.join(root, 'widgetslink'));
     const fenced = new SensitiveFence({ home, env: {}, extra: [path.join(root, 'widgets')] });
@@ -510,7 +510,7 @@ describe('FileIndex: freshness', () => {
   });
 });
 
-describe('FileIndexRegistry (spec §5.4)', () => {
+describe('FileIndexRegistry', () => {
   const quiet: FileIndexOptions = { fence, watch: false, pollMs: 0, fullRebuildMs: 0 };
 
   it('acquire creates and starts an index', async () => {

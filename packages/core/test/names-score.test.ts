@@ -14,7 +14,7 @@ import { fuzzyScore, scoreTarget } from '../src/names/score.js';
 import { nameTarget } from '../src/names/target.js';
 import { clampNameLimit, compareRanked } from '../src/names/types.js';
 
-/** Ranks `rels` for `q` with trawl's scorer and the §2.2 order (dirs end with `/`). */
+/** Ranks `rels` for `q` with trawl's scorer and the reference order (dirs end with `/`). */
 function rank(q: string, rels: string[]): string[] {
   const query = prepareNameQuery(q)!;
   return rels
@@ -39,7 +39,7 @@ function rank(q: string, rels: string[]): string[] {
     .map((x) => x.r);
 }
 
-describe('the reference scorer, as the study describes it (§2.1)', () => {
+describe('the reference scorer, as the reference wrote it', () => {
   it('gives the pinned values', () => {
     expect(referenceFuzzyScore('ab', 'ab.py', 'ab.py')).toBeCloseTo(104.5, 6);
     expect(referenceFuzzyScore('ab', 'abc.py', 'abc.py')).toBeCloseTo(54.4, 6);

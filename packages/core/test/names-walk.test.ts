@@ -35,7 +35,7 @@ function find(root: string, query: string, extra: Partial<NameSearchRequest> = {
 }
 const names = (rows: NameResult[]) => rows.map((r) => r.name);
 
-describe('walk fallback: the endpoint tests of spec §5.1', () => {
+describe('walk fallback: the reference endpoint tests', () => {
   it('answers an empty or one-character query with nothing and no root', async () => {
     const root = tree(POPULATE);
     expect(await find(root, '')).toEqual({ results: [], source: 'short-query' });
@@ -145,7 +145,7 @@ describe('walk fallback: the endpoint tests of spec §5.1', () => {
 const WIDGETS_FILES = ['widgets.py', 'widgets/button.py', 'widgets/widgetsinner/leaf.py'];
 const WIDGETS_DIRS = ['widgetsempty', '.widgetshidden', 'node_modules/widgetsdep', '.git', '.cache'];
 
-describe('walk fallback: directories and budgets (spec §5.5)', () => {
+describe('walk fallback: directories and budgets', () => {
   it('returns directories (test_walk_fallback_returns_dirs)', async () => {
     const rows = (await find(tree(WIDGETS_FILES, WIDGETS_DIRS), 'widgets', { limit: 60 })).results;
     expect(rows.find((r) => r.name === 'widgets')).toMatchObject({ kind: 'dir', size: 0 });
@@ -305,7 +305,7 @@ describe('walk fallback: the fence on symlinked candidates', () => {
   });
 });
 
-describe('macOS consent folders (spec §1.5)', () => {
+describe('macOS consent folders', () => {
   const homeTree = () =>
     tree([
       'Documents/widgets_doc.txt',

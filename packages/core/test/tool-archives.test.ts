@@ -35,8 +35,8 @@ beforeAll(() => {
     fs.copyFileSync(path.join(dir, 'bundle.zip'), path.join(dir, name));
 });
 
-describe.each<Engine>(['js', 'rg'])('search tool: archive members (spec ยง3 B56โ€“B60), engine %s', (engine) => {
-  it('B56 (fixed W9): a member is searched in memory and the output names it', async () => {
+describe.each<Engine>(['js', 'rg'])('search tool: archive members, engine %s', (engine) => {
+  it('a member is searched in memory and the output names it', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'bundle.zip:src/foo.ts' }, { engine });
     expect(r.text).toBe('# bundle.zip:src/foo.ts\n*2|needle in zip');
     expect(r.details).toMatchObject({
@@ -65,7 +65,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: archive members (spec ยง3 B56โ
     ).toBe(1);
   });
 
-  it('B56: members get the same context rules as files', async () => {
+  it('members get the same context rules as files', async () => {
     const r = await run(
       dir,
       { pattern: 'needle', paths: 'bundle.zip:src/foo.ts' },
@@ -74,7 +74,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: archive members (spec ยง3 B56โ
     expect(r.text).toBe('# bundle.zip:src/foo.ts\n 1|alpha\n*2|needle in zip\n 3|omega');
   });
 
-  it('B57: unreadable members are refused with the reason', async () => {
+  it('unreadable members are refused with the reason', async () => {
     const cases: Array<[string, string]> = [
       ['bundle.zip:bin.dat', 'bundle.zip:bin.dat (binary archive entry)'],
       ['bundle.zip:latin.txt', 'bundle.zip:latin.txt (non-UTF-8 archive entry)'],
@@ -101,7 +101,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: archive members (spec ยง3 B56โ
     }
   });
 
-  it('B58 (fixed W9): a readable and an unreadable member โ€” note, and no scratch path anywhere', async () => {
+  it('a readable and an unreadable member โ€” note, and no scratch path anywhere', async () => {
     const r = await run(
       dir,
       { pattern: 'needle', paths: ['bundle.zip:src/foo.ts', 'bundle.zip:bin.dat'] },
@@ -115,7 +115,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: archive members (spec ยง3 B56โ
     expect(JSON.stringify(r)).not.toMatch(/omp-search|scratch|\/tmp\/[^"]*-\d+-foo/);
   });
 
-  it('B59 (fixed W11): a member next to a file: grouped under the archive, the walk root stays sane', async () => {
+  it('a member next to a file: grouped under the archive, the walk root stays sane', async () => {
     const r = await run(dir, { pattern: 'needle', paths: ['bundle.zip:src/foo.ts', 'note.txt'] }, { engine });
     expect(r.text).toBe(
       '# bundle.zip:src/\n## foo.ts\n*2|needle in zip\n\n# note.txt#CAFD\n*1:needle outside',
@@ -123,7 +123,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: archive members (spec ยง3 B56โ
     expect(r.details.searchPath).toBe(dir);
   });
 
-  it('B60 (fixed W2): no match with a skipped member; a whole archive is a binary file', async () => {
+  it('no match with a skipped member; a whole archive is a binary file', async () => {
     const r = await run(dir, { pattern: 'zzz', paths: ['bundle.zip:bin.dat', 'note.txt'] }, { engine });
     expect(r.text).toBe(
       'No matches found\nSkipped archive entries (search supports text members only): bundle.zip:bin.dat (binary archive entry)',

@@ -48,7 +48,7 @@ beforeAll(() => {
   });
 });
 
-describe('pathological patterns give the same answer on both engines (issue 11 item 1)', () => {
+describe('pathological patterns give the same answer on both engines', () => {
   it('each of these patterns runs on the linear-time matcher in the js engine', () => {
     for (const c of CASES) {
       expect(
@@ -72,7 +72,7 @@ describe('pathological patterns give the same answer on both engines (issue 11 i
     }
   }
 
-  it('the issue’s call finds the lines ending in ";" (32 of them in that file, 31 here)', async () => {
+  it('the reported call finds the lines ending in ";" (32 of them in that file, 31 here)', async () => {
     const r = await run(
       dir,
       { pattern: '(\\w+\\s?)*;$', paths: 'browser.d.ts' },

@@ -23,38 +23,35 @@ beforeAll(() => {
   });
 });
 
-describe.each<Engine>(['js', 'rg'])(
-  'search tool: why nothing was found (issue 11 item 4), engine %s',
-  (engine) => {
-    it('matches hidden by ignore rules are counted and named, with how to include them', async () => {
-      const r = await run(kernel, { pattern: 'PM_RESUME', paths: '.' }, { engine });
-      expect(r.text).toBe(
-        'No matches found\n2 files hidden by ignore rules (.gitignore, .ignore) or skipped directories match: include/linux/pm.h, kernel/power/main.c. To search them, pass gitignore: false to include ignored files.',
-      );
-      const all = await run(kernel, { pattern: 'PM_RESUME', paths: '.', gitignore: false }, { engine });
-      expect(all.details.files).toEqual(['include/linux/pm.h', 'kernel/power/main.c']);
-    });
+describe.each<Engine>(['js', 'rg'])('search tool: why nothing was found, engine %s', (engine) => {
+  it('matches hidden by ignore rules are counted and named, with how to include them', async () => {
+    const r = await run(kernel, { pattern: 'PM_RESUME', paths: '.' }, { engine });
+    expect(r.text).toBe(
+      'No matches found\n2 files hidden by ignore rules (.gitignore, .ignore) or skipped directories match: include/linux/pm.h, kernel/power/main.c. To search them, pass gitignore: false to include ignored files.',
+    );
+    const all = await run(kernel, { pattern: 'PM_RESUME', paths: '.', gitignore: false }, { engine });
+    expect(all.details.files).toEqual(['include/linux/pm.h', 'kernel/power/main.c']);
+  });
 
-    it('a match only in a git-ignored file, and one only under node_modules', async () => {
-      const ignored = await run(project, { pattern: 'onlyInGenerated', paths: 'src' }, { engine });
-      expect(ignored.text).toBe(
-        'No matches found\n1 file hidden by ignore rules (.gitignore, .ignore) or skipped directories matches: src/generated.ts. To search it, pass gitignore: false to include ignored files.',
-      );
-      const skipped = await run(project, { pattern: 'zodOnly', paths: '.', gitignore: false }, { engine });
-      expect(skipped.text).toBe(
-        'No matches found\n1 file hidden by skipped directories matches: node_modules/zod/index.js. To search it, name a node_modules directory in paths.',
-      );
-    });
+  it('a match only in a git-ignored file, and one only under node_modules', async () => {
+    const ignored = await run(project, { pattern: 'onlyInGenerated', paths: 'src' }, { engine });
+    expect(ignored.text).toBe(
+      'No matches found\n1 file hidden by ignore rules (.gitignore, .ignore) or skipped directories matches: src/generated.ts. To search it, pass gitignore: false to include ignored files.',
+    );
+    const skipped = await run(project, { pattern: 'zodOnly', paths: '.', gitignore: false }, { engine });
+    expect(skipped.text).toBe(
+      'No matches found\n1 file hidden by skipped directories matches: node_modules/zod/index.js. To search it, name a node_modules directory in paths.',
+    );
+  });
 
-    it('a glob that matches no file says so', async () => {
-      const r = await run(project, { pattern: 'export', paths: 'src/*.tsx' }, { engine });
-      expect(r.text).toBe('No matches found\nNo file matches src/*.tsx.');
-    });
+  it('a glob that matches no file says so', async () => {
+    const r = await run(project, { pattern: 'export', paths: 'src/*.tsx' }, { engine });
+    expect(r.text).toBe('No matches found\nNo file matches src/*.tsx.');
+  });
 
-    it('a plain empty answer stays plain', async () => {
-      expect((await run(project, { pattern: 'absent-everywhere', paths: '.' }, { engine })).text).toBe(
-        'No matches found',
-      );
-    });
-  },
-);
+  it('a plain empty answer stays plain', async () => {
+    expect((await run(project, { pattern: 'absent-everywhere', paths: '.' }, { engine })).text).toBe(
+      'No matches found',
+    );
+  });
+});

@@ -14,7 +14,7 @@ const file = (
   lines: lines.map(([n, match, text]) => ({ n, match, text })),
 });
 
-describe('search tool output shapes (spec §1.9)', () => {
+describe('search tool output shapes', () => {
   it('splits display paths into a directory heading and a name', () => {
     expect(splitDisplay({ display: 'a.ts', kind: 'file' })).toEqual({ dir: null, name: 'a.ts' });
     expect(splitDisplay({ display: 'src/sub/b.ts', kind: 'file' })).toEqual({

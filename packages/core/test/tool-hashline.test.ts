@@ -35,7 +35,7 @@ describe('xxHash32 (seed 0)', () => {
 });
 
 describe('hashline tags', () => {
-  // Tags the reference printed for exactly these contents (spec §1.9 and §3).
+  // Tags the reference printed for exactly these contents (the reference tool’s documented examples).
   it.each([
     ['alpha\nneedle\n', '8468'],
     ['one\nneedle two\nthree\nfour\nfive\nsix\n', '7ABB'],

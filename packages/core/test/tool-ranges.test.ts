@@ -12,18 +12,18 @@ beforeAll(() => {
 
 const body = (text: string) => text.split('\n').slice(1).join('\n');
 
-describe.each<Engine>(['js', 'rg'])('search tool: line ranges (spec §3 B55), engine %s', (engine) => {
-  it('B55a: matches and context stay inside the range', async () => {
+describe.each<Engine>(['js', 'rg'])('search tool: line ranges, engine %s', (engine) => {
+  it('matches and context stay inside the range', async () => {
     const r = await runDefault(dir, { pattern: 'needle', paths: 'f.txt:4-8' }, { engine });
     expect(r.text).toBe('¶f.txt#FBFD\n*4:needle 4\n 5:line 5\n 6:line 6\n*7:needle 7\n 8:line 8');
   });
 
-  it('B55b: a list of ranges', async () => {
+  it('a list of ranges', async () => {
     const r = await runDefault(dir, { pattern: 'needle', paths: 'f.txt:1-1,10-12' }, { engine });
     expect(r.text).toBe('¶f.txt#FBFD\n*1:needle 1\n...\n*10:needle 10\n 11:line 11\n 12:line 12');
   });
 
-  it('B55c (fixed, as upstream later did): :N is line N only; N+K, N-, L prefixes', async () => {
+  it(':N is line N only; N+K, N-, L prefixes', async () => {
     expect(body((await run(dir, { pattern: 'needle', paths: 'f.txt:7' }, { engine })).text)).toBe(
       '*7:needle 7',
     );
@@ -38,7 +38,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: line ranges (spec §3 B55), en
     );
   });
 
-  it('B55c: a context line next to a match outside the range is not shown', async () => {
+  it('a context line next to a match outside the range is not shown', async () => {
     // Match 1's after-context (2, 3) and match 10's before-context (9) lie in 2-9; only matches 4 and 7 count.
     const r = await runDefault(dir, { pattern: 'needle', paths: 'f.txt:2-9' }, { engine });
     expect(body(r.text)).toBe(
@@ -46,7 +46,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: line ranges (spec §3 B55), en
     );
   });
 
-  it('B55d: errors name the entry', async () => {
+  it('errors name the entry', async () => {
     const cases: Array<[string, string]> = [
       ['src:1-5', 'Line-range selector requires a single file: src:1-5 is a directory'],
       ['src/*.ts:1-5', 'Line-range selector requires a single file, not a glob: src/*.ts:1-5'],
@@ -71,12 +71,12 @@ describe.each<Engine>(['js', 'rg'])('search tool: line ranges (spec §3 B55), en
       expect((await refusal(run(dir, { pattern: 'needle', paths }, { engine }))).message).toBe(message);
   });
 
-  it('B55d (fixed): a leading space no longer turns a ranged entry into a missing path', async () => {
+  it('a leading space no longer turns a ranged entry into a missing path', async () => {
     const r = await run(dir, { pattern: 'needle', paths: ' f.txt:4-8' }, { engine });
     expect(body(r.text)).toBe('*4:needle 4\n...\n*7:needle 7');
   });
 
-  it('B55e: no match inside the range', async () => {
+  it('no match inside the range', async () => {
     expect((await run(dir, { pattern: 'needle', paths: 'f.txt:2-3' }, { engine })).text).toBe(
       'No matches found',
     );

@@ -22,8 +22,8 @@ const body = (text: string) => text.split('\n').slice(1).join('\n');
 /** The shown file lines of a single-file result (heading and notes left out). */
 const matchLines = (text: string) => text.split('\n').filter((l) => /^[* ]\d+[:|]/.test(l));
 
-describe.each<Engine>(['js', 'rg'])('search tool: regex dialect (spec §3 B69–B74), engine %s', (engine) => {
-  it('B69: an unbalanced parenthesis is taken literally, and the text says so', async () => {
+describe.each<Engine>(['js', 'rg'])('search tool: regex dialect, engine %s', (engine) => {
+  it('an unbalanced parenthesis is taken literally, and the text says so', async () => {
     const open = await run(dir, { pattern: 'foo(', paths: 'call.txt' }, { engine });
     expect(open.text).toBe(
       `¶call.txt#${hashlineTag('call foo(bar) here\n')}\n*1:call foo(bar) here\n\n` +
@@ -61,7 +61,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: regex dialect (spec §3 B69–
     expect(r.text).not.toContain('Pattern searched as');
   });
 
-  it('B70 (fixed W7 in the match layer): the $-brace placeholder text is found; escaped forms too', async () => {
+  it('the $-brace placeholder text is found; escaped forms too', async () => {
     for (const pattern of [PLATFORM, '\\$\\{platform\\}', `\\${PLATFORM}`]) {
       expect(matchLines((await run(dir, { pattern, paths: 'tpl.ts' }, { engine })).text)).toEqual([
         `*1:const p = \`${PLATFORM}\`;`,
@@ -71,7 +71,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: regex dialect (spec §3 B69–
     expect(repaired.text).toContain('(a brace that is not a repetition was taken literally)');
   });
 
-  it('B71: a valid repetition stays a repetition; other braces are literal', async () => {
+  it('a valid repetition stays a repetition; other braces are literal', async () => {
     expect(body((await run(dir, { pattern: 'x{2}y', paths: 'q.txt' }, { engine })).text)).toBe('*1:xxy');
     expect(matchLines((await run(dir, { pattern: 'interface{}', paths: 'q.txt' }, { engine })).text)).toEqual(
       ['*2:interface{}'],
@@ -81,13 +81,13 @@ describe.each<Engine>(['js', 'rg'])('search tool: regex dialect (spec §3 B69–
     ]);
   });
 
-  it('B72: look-around is refused as an invalid regex (Rust syntax)', async () => {
+  it('look-around is refused as an invalid regex (Rust syntax)', async () => {
     const r = await refusal(run(dir, { pattern: '(?<=f)oo', paths: 'call.txt' }, { engine }));
     expect(r.code).toBe('invalid_regex');
     expect(r.message).toMatch(/^Invalid regex: .*look-around/);
   });
 
-  it('B73: \\| is a literal bar, not alternation', async () => {
+  it('\\| is a literal bar, not alternation', async () => {
     expect(body((await run(dir, { pattern: 'json\\|tool', paths: 'alt.txt' }, { engine })).text)).toBe(
       '*1:json|tool',
     );
@@ -96,7 +96,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: regex dialect (spec §3 B69–
     );
   });
 
-  it('B74 (fixed W3): \\n in the pattern matches across lines in files, every line of the match marked', async () => {
+  it('\\n in the pattern matches across lines in files, every line of the match marked', async () => {
     expect(body((await run(dir, { pattern: 'foo\\nbar', paths: 'a.txt' }, { engine })).text)).toBe(
       '*1:foo\n*2:bar',
     );

@@ -47,8 +47,8 @@ beforeAll(() => {
     });
 });
 
-describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
-  it('B61 (fixed W10): virtual content uses the file rules — bytes, "...", and a note', async () => {
+describe('search tool: URLs and virtual resources', () => {
+  it('virtual content uses the file rules — bytes, "...", and a note', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'virtual://doc.md' }, { resources: router });
     const lines = r.text.split('\n');
     expect(lines.slice(0, 4)).toEqual([
@@ -62,7 +62,7 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
     expect(r.details.linesTruncated).toBe(true);
   });
 
-  it('B62 (fixed W10): default context never repeats a line or goes backwards', async () => {
+  it('default context never repeats a line or goes backwards', async () => {
     const r = await runDefault(dir, { pattern: 'needle', paths: 'virtual://doc.md' }, { resources: router });
     const numbers = r.text
       .split('\n')
@@ -73,12 +73,12 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
     expect(r.text).toContain(' 4|NEEDLE two\n*5|');
   });
 
-  it('B63: a line range on virtual content', async () => {
+  it('a line range on virtual content', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'virtual://range.md:3-3' }, { resources: router });
     expect(r.text).toBe('# virtual://range.md\n*3|needle inside range');
   });
 
-  it('B64: no globs in URLs; the handler’s own not-found message; the same regex dialect as files (fixed W10)', async () => {
+  it('no globs in URLs; the handler’s own not-found message; the same regex dialect as files', async () => {
     expect(await refusal(run(dir, { pattern: 'x', paths: 'virtual://*.md' }, { resources: router }))).toEqual(
       {
         code: 'url_glob',
@@ -97,7 +97,7 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
     expect(look).toEqual(await refusal(run(dir, { pattern: '(?<=alpha )line', paths: 'plain.txt' })));
   });
 
-  it('B65: virtual and file results follow the order of the paths', async () => {
+  it('virtual and file results follow the order of the paths', async () => {
     const r = await run(
       dir,
       { pattern: 'needle', paths: ['virtual://range.md', 'plain.txt'] },
@@ -114,7 +114,7 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
     expect(flipped.details.files).toEqual(['plain.txt', 'virtual://range.md']);
   });
 
-  it('B66: docs:// searches trawl’s own documentation', async () => {
+  it('docs:// searches trawl’s own documentation', async () => {
     const r = await run(dir, { pattern: 'Line ranges', paths: 'docs://' });
     expect(r.text).toMatch(/^# docs:\/\/search-tool\.md\n\*\d+\|## Line ranges$/m);
     const one = await run(dir, { pattern: 'hashline tag', paths: 'docs://search-tool.md' });
@@ -127,7 +127,7 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
     expect(shipped).toContain('## Line ranges');
   });
 
-  it('B67: a file-backed URL is searched as its file and shown as the URL', async () => {
+  it('a file-backed URL is searched as its file and shown as the URL', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'artifact://5' }, { resources: router });
     expect(r.text).toBe('# artifact://5\n*2|needle artifact five');
     expect(JSON.stringify(r)).not.toContain('5.bash.log');
@@ -136,7 +136,7 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
     ).toBe('Artifact 999 not found');
   });
 
-  it('B68: immutable sources have no tags; mutable file-backed URLs and mixed files keep theirs', async () => {
+  it('immutable sources have no tags; mutable file-backed URLs and mixed files keep theirs', async () => {
     const imm = await run(dir, { pattern: 'needle', paths: 'artifact://9' }, { resources: router });
     expect(imm.text).not.toMatch(/^¶.*#[0-9A-F]{4}$/m);
     expect(imm.text).not.toMatch(/^\*?\s*\d+:/m);
@@ -163,7 +163,7 @@ describe('search tool: URLs and virtual resources (spec §3 B61–B68)', () => {
     expect(new ResourceRouter().schemes).toEqual([]);
   });
 
-  it('a URL with a query string is passed to its handler (? is not a glob in URLs — fixed W6)', async () => {
+  it('a URL with a query string is passed to its handler (? is not a glob in URLs)', async () => {
     const seen: string[] = [];
     const r = new ResourceRouter().register('q', {
       resolve(url) {

@@ -35,8 +35,8 @@ beforeAll(() => {
   });
 });
 
-describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–B25), engine %s', (engine) => {
-  it('B11 (fixed W9): plain mode names the file, then ` N|` / `*N|` lines', async () => {
+describe.each<Engine>(['js', 'rg'])('search tool: a single file, engine %s', (engine) => {
+  it('plain mode names the file, then ` N|` / `*N|` lines', async () => {
     const r = await runDefault(
       dir,
       { pattern: 'match', paths: [path.join(dir, 'example.txt')] },
@@ -45,7 +45,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
     expect(r.text).toBe('# example.txt\n 1|first line\n*2|match line\n 3|last line');
   });
 
-  it('the default hashline output of the spec §1.9 example', async () => {
+  it('the default hashline output of the reference tool’s documented example', async () => {
     const r = await runDefault(dir, { pattern: 'needle', paths: 'a.ts' }, { engine });
     expect(r.text).toBe('¶a.ts#7ABB\n 1:one\n*2:needle two\n 3:three\n 4:four\n 5:five');
     expect(r.details).toMatchObject({
@@ -58,7 +58,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
     });
   });
 
-  it('B12: configured context 1/1, hashline and plain', async () => {
+  it('configured context 1/1, hashline and plain', async () => {
     const opts = { engine, contextBefore: 1, contextAfter: 1 };
     const plain = await runDefault(
       dir,
@@ -74,12 +74,12 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
     );
   });
 
-  it('B13: a gap line between separate blocks', async () => {
+  it('a gap line between separate blocks', async () => {
     const r = await run(dir, { pattern: 'match', paths: 'gaps.txt' }, { engine, format: 'plain' });
     expect(r.text).toBe('# gaps.txt\n*1|match\n...\n*6|match');
   });
 
-  it('B14: merged context, no repeated lines, unpadded numbers', async () => {
+  it('merged context, no repeated lines, unpadded numbers', async () => {
     const r = await runDefault(dir, { pattern: 'needle', paths: 'ctx.txt' }, { engine });
     expect(r.text).toBe(
       [
@@ -103,7 +103,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
     );
   });
 
-  it('B15 (fixed W2): 200 of 250 matches are shown and the text says how to see the rest', async () => {
+  it('200 of 250 matches are shown and the text says how to see the rest', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'big.txt' }, { engine });
     const lines = r.text.split('\n');
     expect(lines[1]).toBe('*1:needle 1');
@@ -118,7 +118,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
     expect(rest.text.split('\n')[1]).toBe('*201:needle 201');
   });
 
-  it('B16: a single file may exceed the multi-file cap of 20', async () => {
+  it('a single file may exceed the multi-file cap of 20', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'fifty.txt' }, { engine });
     expect(r.details.matchCount).toBe(50);
     expect(r.details.perFileLimitReached).toBeUndefined();
@@ -126,39 +126,39 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
     expect(r.details.truncated).toBe(false);
   });
 
-  it('B17: skip is ignored for a single file', async () => {
+  it('skip is ignored for a single file', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'fifty.txt', skip: 5 });
     expect(r.details.matchCount).toBe(50);
     expect(r.details.skip).toBe(0);
   });
 
-  it('B18: an empty-line pattern shows an empty match line', async () => {
+  it('an empty-line pattern shows an empty match line', async () => {
     const r = await run(dir, { pattern: '^$', paths: 'e.txt' }, { engine });
     expect(r.text).toBe('¶e.txt#306D\n*2:');
   });
 
-  it('B19: case-insensitive', async () => {
+  it('case-insensitive', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'c.txt', i: true }, { engine });
     expect(r.text.split('\n').slice(1)).toEqual(['*1:Needle', '*2:NEEDLE', '*3:needle']);
   });
 
-  it('B20 (fixed W7): the pattern is not trimmed — leading spaces are part of it', async () => {
+  it('the pattern is not trimmed — leading spaces are part of it', async () => {
     const r = await run(dir, { pattern: '  return', paths: 'i.ts' }, { engine });
     expect(r.text.split('\n').slice(1)).toEqual(['*1:  return 1']);
   });
 
-  it('B21: a last line without a newline', async () => {
+  it('a last line without a newline', async () => {
     const r = await runDefault(dir, { pattern: 'needle', paths: 'nonl.txt' }, { engine });
     expect(r.text).toBe('¶nonl.txt#3900\n 1:x\n*2:needle last');
   });
 
-  it('B22: an empty file has no matches', async () => {
+  it('an empty file has no matches', async () => {
     expect((await run(dir, { pattern: 'needle', paths: 'empty.txt' }, { engine })).text).toBe(
       'No matches found',
     );
   });
 
-  it('B23 (fixed W2): a FIFO named directly is not opened (no hang) and the text says why', async () => {
+  it('a FIFO named directly is not opened (no hang) and the text says why', async () => {
     const fifo = path.join(dir, 'p.fifo');
     if (!fs.existsSync(fifo)) spawnSync('mkfifo', [fifo]);
     const r = await run(dir, { pattern: 'needle', paths: 'p.fifo' }, { engine });
@@ -166,7 +166,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
     expect(r.details.notSearched).toEqual([{ path: 'p.fifo', reason: 'a FIFO' }]);
   });
 
-  it('B24 (fixed W2): a binary file named directly is said to be binary, not "No matches found"', async () => {
+  it('a binary file named directly is said to be binary, not "No matches found"', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'bin.o' }, { engine });
     expect(r.text).toBe('Nothing was searched.\nNot searched: bin.o (binary file)');
   });
@@ -190,7 +190,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file (spec §3 B11–
     expect(r.details.matchCount).toBe(1);
   });
 
-  it('B25 (fixed W2): a file over the size cap named directly is said, not silently empty', async () => {
+  it('a file over the size cap named directly is said, not silently empty', async () => {
     const big = path.join(dir, 'huge.log');
     const fd = fs.openSync(big, 'w');
     fs.writeSync(fd, 'needle at the start\n');

@@ -13,8 +13,8 @@ beforeAll(() => {
   });
 });
 
-describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () => {
-  it('B1: refuses an empty or all-space pattern', async () => {
+describe('search tool: validation', () => {
+  it('refuses an empty or all-space pattern', async () => {
     for (const pattern of ['', '   ', '\t\n']) {
       expect(await refusal(run(dir, { pattern, paths: 'a.ts' }))).toEqual({
         code: 'empty_pattern',
@@ -23,7 +23,7 @@ describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () =>
     }
   });
 
-  it('B2: refuses negative, NaN and infinite skip with the reference text', async () => {
+  it('refuses negative, NaN and infinite skip with the reference text', async () => {
     for (const skip of [-1, -0.5, Number.NaN, Number.POSITIVE_INFINITY, 'two']) {
       expect(await refusal(run(dir, { pattern: 'needle', paths: '.', skip }))).toEqual({
         code: 'invalid_skip',
@@ -37,7 +37,7 @@ describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () =>
     expect(r).toEqual({ code: 'invalid_skip', message: 'Skip must be at most 1000000' });
   });
 
-  it('B3: floors a fractional skip, and takes a numeric string or null as models send them', async () => {
+  it('floors a fractional skip, and takes a numeric string or null as models send them', async () => {
     const a = await run(dir, { pattern: 'needle', paths: '.', skip: 0.9 });
     expect(a.details.skip).toBe(0);
     expect(a.text.startsWith('# a,b.txt#8400\n*1:needle comma')).toBe(true);
@@ -45,7 +45,7 @@ describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () =>
     expect((await run(dir, { pattern: 'needle', paths: '.', skip: null })).details.skip).toBe(0);
   });
 
-  it('B4: refuses empty path entries', async () => {
+  it('refuses empty path entries', async () => {
     for (const paths of ['', '  ', ['a.ts', '  '], ['""']]) {
       expect(await refusal(run(dir, { pattern: 'needle', paths }))).toEqual({
         code: 'empty_path',
@@ -54,14 +54,14 @@ describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () =>
     }
   });
 
-  it('B5: refuses comma-joined array entries with the reference text', async () => {
+  it('refuses comma-joined array entries with the reference text', async () => {
     expect(await refusal(run(dir, { pattern: 'needle', paths: ['a.ts,b.ts'] }))).toEqual({
       code: 'comma_joined_paths',
       message: 'paths is an array — pass ["a", "b"] not ["a,b"]',
     });
   });
 
-  it('B5 (issue 11 item 11): a comma-joined string is told the array to pass, not "paths is an array"', async () => {
+  it('a comma-joined string is told the array to pass, not "paths is an array"', async () => {
     expect(await refusal(run(dir, { pattern: 'needle', paths: 'src,tests' }))).toEqual({
       code: 'comma_joined_paths',
       message: 'paths "src,tests" joins several paths with commas: pass them as an array, ["src", "tests"]',
@@ -72,14 +72,14 @@ describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () =>
     );
   });
 
-  it('B6 (fixed W6): a file whose name holds a comma is searched when it exists', async () => {
+  it('a file whose name holds a comma is searched when it exists', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'a,b.txt' });
     expect(r.text).toBe('¶a,b.txt#8400\n*1:needle comma');
     const g = await run(dir, { pattern: 'needle', paths: 'a?b.txt' });
     expect(g.text).toBe('# a,b.txt#8400\n*1:needle comma');
   });
 
-  it('B7: strips quotes and surrounding spaces from entries', async () => {
+  it('strips quotes and surrounding spaces from entries', async () => {
     for (const paths of ['"a.ts"', '  a.ts  ']) {
       const r = await run(dir, { pattern: 'needle', paths });
       expect(r.text).toBe('¶a.ts#8468\n*2:needle');
@@ -89,7 +89,7 @@ describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () =>
     expect(d.details.scopePath).toBe('src');
   });
 
-  it('B8: a missing path (or a glob under a missing directory) is "Path not found"', async () => {
+  it('a missing path (or a glob under a missing directory) is "Path not found"', async () => {
     expect(await refusal(run(dir, { pattern: 'x', paths: 'nope.ts' }))).toEqual({
       code: 'path_not_found',
       message: 'Path not found: nope.ts',
@@ -102,7 +102,7 @@ describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () =>
     );
   });
 
-  it('B9: refuses missing or empty paths and wrongly typed fields in one line', async () => {
+  it('refuses missing or empty paths and wrongly typed fields in one line', async () => {
     const missing = await refusal(run(dir, { pattern: 'x' }));
     expect(missing.code).toBe('invalid_arguments');
     expect(missing.message).toMatch(/^Invalid arguments for search: paths: /);
@@ -121,7 +121,7 @@ describe('search tool: validation (spec §3 B1–B10, issue 3 bad input)', () =>
     expect(r.text).toBe('¶a.ts#8468\n*2:needle');
   });
 
-  it('B10: an invalid regex is one line starting "Invalid regex:"', async () => {
+  it('an invalid regex is one line starting "Invalid regex:"', async () => {
     const r = await refusal(run(dir, { pattern: 'a[', paths: [dir] }));
     expect(r.code).toBe('invalid_regex');
     expect(r.message).toMatch(/^Invalid regex: /);

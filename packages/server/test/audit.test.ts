@@ -47,7 +47,7 @@ function rewrite(file: string, edit: (lines: string[]) => string[]) {
   fs.writeFileSync(file, `${edit(lines).join('\n')}\n`);
 }
 
-describe('the audit log (spec §3.6)', () => {
+describe('the audit log', () => {
   it('writes one JSON line per record with the spec fields, chained from genesis', async () => {
     const d = dataDir();
     await writeN(d, 3);

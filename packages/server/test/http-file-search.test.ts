@@ -32,7 +32,7 @@ afterAll(() => trees.remove());
 
 const tree = (files: readonly string[], dirs: readonly string[] = []) => trees.tree(files, dirs);
 
-/** spec §5.5 `_populate`. */
+/** The reference directory tests' fixture. */
 function widgets(): string {
   const root = tree(
     ['widgets.py', 'widgets/button.py', 'widgets/widgetsinner/leaf.py', '.git/x', '.cache/y'],
@@ -41,7 +41,7 @@ function widgets(): string {
   return root;
 }
 
-describe('GET /api/file-search through the worker pools (spec §5.1)', () => {
+describe('GET /api/file-search through the worker pools', () => {
   let s: TestServer;
   let proj: string;
   const search = (params: Record<string, string>) => s.get('/api/file-search', params);
@@ -226,7 +226,7 @@ describe('GET /api/file-search through the worker pools (spec §5.1)', () => {
   });
 });
 
-describe('GET /api/file-search: roots and scope (spec §3.1 step 5)', () => {
+describe('GET /api/file-search: roots and scope', () => {
   it('test_fallback_does_not_use_home 🔒: a known project that IS home is not an implicit root', async () => {
     const h = tree(['findme.txt', 'proj/other.txt']);
     await withTestServer({ projects: [h], home: h, dataDir, inline: true }, async (s) => {
@@ -307,7 +307,7 @@ describe('GET /api/file-search: roots and scope (spec §3.1 step 5)', () => {
   });
 });
 
-describe('GET /api/file-search: directories, kinds and budgets (spec §5.5, endpoint side)', () => {
+describe('GET /api/file-search: directories, kinds and budgets', () => {
   let s: TestServer;
   let root: string;
   const search = (params: Record<string, string>) => s.get('/api/file-search', { project: root, ...params });

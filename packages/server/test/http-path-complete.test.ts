@@ -31,7 +31,7 @@ const project = () => trees.completionProject();
 const complete = (s: TestServer, p: string, params: Record<string, string> = {}) =>
   s.get('/api/path-complete', { path: p, ...params });
 
-describe('GET /api/path-complete through the worker pools (spec §5.2)', () => {
+describe('GET /api/path-complete through the worker pools', () => {
   let s: TestServer;
   let proj: string;
 
@@ -199,7 +199,7 @@ describe('GET /api/path-complete through the worker pools (spec §5.2)', () => {
   });
 });
 
-describe('GET /api/path-complete: seams (spec §5.2 tripwires and races) 🔒', () => {
+describe('GET /api/path-complete: seams: tripwires and races 🔒', () => {
   const withServer = async (
     proj: string,
     inline: Parameters<typeof startTestServer>[0]['inline'],

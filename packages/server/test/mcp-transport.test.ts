@@ -52,7 +52,7 @@ function send(text: string): void {
   child.stdin.write(text);
 }
 
-describe('trawl mcp on the wire: every bad message is answered (issue 11 item 7)', () => {
+describe('trawl mcp on the wire: every bad message is answered', () => {
   it('malformed JSON gets a -32700 parse error with id null', async () => {
     send('{"jsonrpc": "2.0", "id": 1, "method": \n');
     const r = await nextReply();

@@ -109,7 +109,7 @@ describe('find_files', () => {
     expect(r.isError).toBe(true);
   });
 
-  it('an empty answer says when skip directories hid the name, and how to look there (issue 11 item 4)', async () => {
+  it('an empty answer says when skip directories hid the name, and how to look there', async () => {
     const r = await call('find_files', { query: 'zzbundle' });
     expect(r.content[0]!.text).toBe(
       'No file or directory names match "zzbundle".\n' +
@@ -182,7 +182,7 @@ describe('list_dir', () => {
     );
   });
 
-  it('a file named as the directory is called a file, not a symbolic link (issue 11 item 11)', async () => {
+  it('a file named as the directory is called a file, not a symbolic link', async () => {
     const r = await call('list_dir', { dir: 'readme.md' });
     expect(r.structuredContent).toMatchObject({ status: 'refused', results: [] });
     expect(r.content[0]!.text).toBe(

@@ -1,4 +1,4 @@
-// §6.1 of the composer study: caret-relative detection and the span-agreeing replace.
+// caret-relative detection and the span-agreeing replace.
 import { describe, expect, it } from 'vitest';
 import {
   MENTION_AT_CARET,
@@ -27,7 +27,7 @@ describe('matchMentionToken (caret-relative @ detection)', () => {
   it('does not treat punctuation as a boundary at detection time', () => {
     expect(matchMentionToken('(@src')).toBeNull();
   });
-  it('never offers a query with a second @ (one grammar with the mention tokens, §8.11)', () => {
+  it('never offers a query with a second @ (one grammar with the mention tokens)', () => {
     expect(matchMentionToken('@@x')).toBeNull();
     expect(matchMentionToken('@a@b')).toBeNull();
   });

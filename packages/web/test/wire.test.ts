@@ -1,4 +1,4 @@
-// §6.5 of the composer study (tokens, wire format, labels), with §8's quirks fixed where the study pinned a quirk.
+// Tokens, wire format, labels, with the reference composer's quirks fixed.
 import { describe, expect, it } from 'vitest';
 import { parseDirTokens, parseMentions, removeMention } from '../src/tokens/mentions.js';
 import { buildFileLabels, dirFullPath, makeRelative } from '../src/tokens/paths.js';
@@ -29,12 +29,12 @@ describe('parseDirTokens', () => {
   it('ignores URLs and slash-only bodies', () => {
     expect(rels('go to @https://example.com/ or @/ maybe @\\')).toEqual([]);
   });
-  it('keeps a token followed by punctuation or wrapped in brackets (one grammar with files, §8.1)', () => {
+  it('keeps a token followed by punctuation or wrapped in brackets (one grammar with files)', () => {
     expect(rels('@src/pages/, then')).toEqual(['src/pages/']);
     expect(rels('(@src/pages/)')).toEqual(['src/pages/']);
     expect(rels('see "@docs/".')).toEqual(['docs/']);
   });
-  it('accepts absolute and Windows-shaped rels; a final backslash is a folder too (§8.2)', () => {
+  it('accepts absolute and Windows-shaped rels; a final backslash is a folder too)', () => {
     expect(rels('@/Users/me/demo/')).toEqual(['/Users/me/demo/']);
     expect(rels('@src\\pages/')).toEqual(['src\\pages/']);
     expect(rels('@src\\pages\\')).toEqual(['src\\pages\\']);
@@ -68,7 +68,7 @@ describe('removeMention', () => {
   it('leaves a longer sibling token alone', () => {
     expect(removeMention('@docs/ @docs/sub/ x', 'docs/', 'dir')).toBe('@docs/sub/ x');
   });
-  it('removes adjacent repeats too (§8.4)', () => {
+  it('removes adjacent repeats too)', () => {
     expect(removeMention('@docs/ @docs/ x', 'docs/', 'dir')).toBe('x');
   });
   it('takes a wrapper, a :line and punctuation with a file token', () => {
@@ -92,12 +92,12 @@ describe('dirFullPath', () => {
     expect(dirFullPath('C:/x/', '/repo')).toBe('C:\\x');
     expect(dirFullPath('\\\\host\\share\\', '/repo')).toBe('\\\\host\\share');
   });
-  it('joins with a backslash for a Windows project root, never mixing separators (§8.3)', () => {
+  it('joins with a backslash for a Windows project root, never mixing separators)', () => {
     expect(dirFullPath('src\\pages\\', 'C:\\repo')).toBe('C:\\repo\\src\\pages');
     expect(dirFullPath('src/pages/', 'C:\\repo')).toBe('C:\\repo\\src\\pages');
     expect(dirFullPath('src/pages/', 'C:/repo')).toBe('C:\\repo\\src\\pages');
   });
-  it('normalises ./ and ../ lexically (§8.3), and never expands ~', () => {
+  it('normalises ./ and ../ lexically), and never expands ~', () => {
     expect(dirFullPath('./src/', '/repo')).toBe('/repo/src');
     expect(dirFullPath('../lib/', '/work/repo')).toBe('/work/lib');
     expect(dirFullPath('../../../x/', '/a')).toBe('/x');
@@ -220,7 +220,7 @@ describe('parseDirs', () => {
       '/repo/src',
     ]);
   });
-  it('blanks malformed members in place so marker numbers stay aligned (§8.5)', () => {
+  it('blanks malformed members in place so marker numbers stay aligned)', () => {
     expect(parseDirs('', { dirs: [42, '/repo/b', { path: 7 }, { path: '/repo/d' }] })).toEqual([
       '',
       '/repo/b',

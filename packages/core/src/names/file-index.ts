@@ -203,7 +203,7 @@ export class FileIndex {
   }
 
   /**
-   * The best entries for `query`, as result rows, in ranking order (spec §2.2). Every returned row was stat'd just
+   * The best entries for `query`, as result rows, in ranking order. Every returned row was stat'd just
    * now (size, mtime, and proof that it still exists); symlinked entries are re-checked against the fence.
    */
   async search(query: string, options: NameSearchOptions = {}): Promise<NameResult[]> {

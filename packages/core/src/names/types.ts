@@ -100,7 +100,7 @@ export interface RankedCandidate {
 }
 
 /**
- * The ranking order of spec §2.2: higher score, then files before directories, then (trawl) a file matched by its
+ * The reference ranking order: higher score, then files before directories, then (trawl) a file matched by its
  * own name before one matched only as its directory's main file, then shorter name, then newer. The one
  * comparator: the index's top-k heap uses it too (its candidates' mtimes are all 0 until their rows are built).
  */

@@ -1,5 +1,5 @@
 /**
- * The text a model reads. Shapes (spec §1.9): a match is `*N:text`, a context line ` N:text` under a file
+ * The text a model reads. Shapes: a match is `*N:text`, a context line ` N:text` under a file
  * with a hashline tag, `*N|text` / ` N|text` otherwise (and always in plain mode); `...` marks skipped lines.
  * A single-file result starts with `¶path#TAG` (or `# path` when untagged); a multi-file result groups files
  * under `# dir/` + `## name#TAG` headings, a file at the top level gets `# name#TAG`, and a file whose

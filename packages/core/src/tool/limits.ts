@@ -3,7 +3,7 @@
  * said in the tool's text when it hides something (DESIGN decision 2).
  */
 
-/** Files per page of a multi-file result; `skip` moves by files. The reference's page size (spec §1.8.4). */
+/** Files per page of a multi-file result; `skip` moves by files. The reference's page size. */
 export const PAGE_FILES = 20;
 
 /** Matching lines shown per file when several files can match: keeps one hot file from filling the page. */

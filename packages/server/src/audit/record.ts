@@ -7,7 +7,7 @@ export const GENESIS_HASH = '0'.repeat(64);
 export interface AuditRecord {
   /**
    * Position in the log: 1 for the first record ever written, one more for each record after it, across segments
-   * and restarts. Not a spec §3.6 field: it is what lets `verify` name the first record missing at either end.
+   * and restarts. Not a field of the reference record: it is what lets `verify` name the first record missing at either end.
    */
   seq: number;
   event_id: string;

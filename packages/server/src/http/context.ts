@@ -30,7 +30,7 @@ export interface ServerContext {
   projectDirEnv?: string;
   /**
    * Canonical roots whose index must not answer an explicitly scoped search: on macOS an index rooted at HOME prunes
-   * the consent-gated folders (spec §1.5), and an explicit `?project=$HOME` is walked in full instead.
+   * the consent-gated folders, and an explicit `?project=$HOME` is walked in full instead.
    */
   walkOnlyRoots?: ReadonlySet<string>;
   log: (line: string) => void;
@@ -38,7 +38,7 @@ export interface ServerContext {
   grepBudgetMs?: number;
 }
 
-/** The coded 503 of a saturated pool (spec §3 `_probe_busy_response`). */
+/** The coded 503 of a saturated pool (decision 3 of docs/architecture.md). */
 export const PROBE_BUSY_BODY = {
   error: 'file system probe capacity exhausted; retry shortly',
   code: 'path_probe_busy',

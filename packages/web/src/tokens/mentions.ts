@@ -14,7 +14,7 @@
  * A BODY ending in `/` (or `\`, what Windows paths end in) is a folder; any other BODY is a file, and a trailing
  * `:DIGITS` on a file is a line reference, not part of its name. Punctuation and wrappers around a token do not
  * stop it being one (`(@src/)`, `@src/,` and `@main.ts:42.` are all mentions) — the study's folder grammar
- * required whitespace after the slash and the file grammar did not (§8.1); here both use this one.
+ * required whitespace after the slash and the file grammar did not; here both use this one.
  * Not mentions: `a@b` (no boundary), `@https://x/` (a URL), `@/` and `@\` (only separators).
  *
  * QUOTED carries any name the bare BODY cannot (a space, an `@`, trailing punctuation, a `:12` that is part of the
@@ -133,7 +133,7 @@ export function parseDirTokens(text: string): { rel: string; token: string }[] {
  * Removes every mention of `rel` (of the given kind) from `text`: the token with its wrapper, `:line` and trailing
  * punctuation, plus one following space when there is one (other whitespace stays). The boundary before it stays.
  * Removal works on the parsed spans, so a longer sibling (`@docs/sub/` when removing `docs/`) survives and adjacent
- * repeats (`@docs/ @docs/`) all go (the study's global replace missed the second, §8.4).
+ * repeats (`@docs/ @docs/`) all go (the study's global replace missed the second).
  */
 export function removeMention(text: string, rel: string, kind: MentionKind): string {
   let out = text;

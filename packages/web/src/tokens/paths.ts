@@ -40,7 +40,7 @@ function normalise(path: string, sep: '/' | '\\'): string {
 
 /**
  * The absolute path a folder token names: `rel` joined onto `project` and normalised (no `/./`, `..` folded, one
- * separator style — the project's; the study kept `/repo/./src` and `C:\repo\src/pages`, §8.3). An absolute rel
+ * separator style — the project's; the study kept `/repo/./src` and `C:\repo\src/pages`). An absolute rel
  * (the picker's fallback for a row outside the root) stands alone; with no project the rel is returned trimmed.
  * `~` is an ordinary name here: home is never a root the composer expands.
  */

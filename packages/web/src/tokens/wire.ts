@@ -101,7 +101,7 @@ export function serializeDirTokens(raw: string, project: string): { text: string
 
 /**
  * `meta.dirs` (or `meta.files`) as paths, validated: a member that is neither a string nor an object with a string
- * `path` becomes `""` IN PLACE, so index N still lines up with marker N (§8.5: the study trusted the shape).
+ * `path` becomes `""` IN PLACE, so index N still lines up with marker N (the study trusted the shape).
  * A missing or non-array value yields null, and the caller falls back to scanning markers.
  */
 export function metaPaths(value: unknown): string[] | null {

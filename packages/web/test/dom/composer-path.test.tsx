@@ -1,4 +1,4 @@
-// §6.2 of the composer study: `./` completion in the composer.
+// The `./` completion in the composer.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/composer/Composer.js';

@@ -1,4 +1,4 @@
-// §6.7 of the composer study: user bubbles render references as chips.
+// User bubbles render references as chips.
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { MessageText } from '../../src/thread/MessageText.js';

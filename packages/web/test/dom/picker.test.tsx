@@ -1,4 +1,4 @@
-// §6.3 of the composer study (folder rows, selection payloads) and the @ picker's keyboard and empty states.
+// Folder rows, selection payloads, and the @ picker's keyboard and empty states.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/composer/Composer.js';

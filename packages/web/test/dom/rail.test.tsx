@@ -1,4 +1,4 @@
-// §6.8 of the composer study (the Files rail's search and content results) and §6.9 (the grep call).
+// The Files rail's search and content results, and the grep call.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, retryWhenBusy } from '../../src/api/client.js';

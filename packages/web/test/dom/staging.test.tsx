@@ -1,4 +1,4 @@
-// §6.6 of the composer study: chips derive from tokens, exact removal, drafts per conversation, send serialisation.
+// Chips derive from tokens, exact removal, drafts per conversation, send serialisation.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Composer, type Outgoing } from '../../src/composer/Composer.js';
