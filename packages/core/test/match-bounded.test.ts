@@ -57,6 +57,24 @@ describe('boundedMatcher', () => {
     }
   });
 
+  it('tries every start after one where a leading look-around failed (-w, \\b before a repetition)', () => {
+    // The whole-word switch wraps a regex in look-arounds: a start inside a word fails them, and the next start
+    // (after a quote, a space) must still be tried.
+    const cases: [string, { wordRegexp?: boolean; caseInsensitive?: boolean }, string][] = [
+      ['ne+dle', { wordRegexp: true }, '  return "needle";'],
+      ['ne+dle', { wordRegexp: true, caseInsensitive: true }, 'a NEEDLE and a needle'],
+      ['ne+dle|NEEDLE_[A-Z]+', { wordRegexp: true }, 'export const NEEDLE_UPPER = "NEEDLE";'],
+      ['\\bfo+', {}, 'xfoo foo'],
+    ];
+    for (const [p, opts, text] of cases) {
+      const c = compilePattern(p, opts);
+      expect(c.onThread, p).toMatchObject({ insts: expect.any(Array) });
+      const spans = matchSpans(boundedMatcher(c, FOREVER), text);
+      expect(spans.length, `${p} ${JSON.stringify(text)}`).toBeGreaterThan(0);
+      expect(spans).toEqual(matchSpans(c.regex, text));
+    }
+  });
+
   it('answers polynomial shapes over a 100 KB paragraph in linear time', () => {
     for (const { pattern, paragraph } of POLYNOMIAL) {
       const m = boundedMatcher(compilePattern(pattern, { caseInsensitive: true }), FOREVER);

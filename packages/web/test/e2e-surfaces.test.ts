@@ -258,10 +258,22 @@ describeWorkbench(
       await page.getByRole('button', { name: 'Match whole word' }).click();
       await status.getByText(/^1 result\b/).waitFor(); // nor does farneedle
       expect(await page.locator('.hit .row-name').allTextContents()).toEqual(['main.ts']);
+      // Each preview marks what the switches matched (the server's ranges), whatever the switches.
+      const marks = () =>
+        page
+          .locator('.hit')
+          .evaluateAll((els) =>
+            els.map(
+              (el) =>
+                `${el.querySelector('.row-name')?.textContent}: ${[...el.querySelectorAll('.hit-preview mark')].map((m) => m.textContent).join(' ')}`,
+            ),
+          );
+      expect(await marks()).toEqual(['main.ts: needle']);
       await page.getByRole('button', { name: 'Use regular expression' }).click();
       await page.getByPlaceholder('Search in files…').fill('ne+dle|NEEDLE_[A-Z]+');
       await status.getByText(/^2 results/).waitFor();
       expect(bodies.at(-1)).toMatchObject({ case_sensitive: true, whole_word: true, regex: true });
+      expect((await marks()).sort()).toEqual(['Case.ts: NEEDLE_UPPER', 'main.ts: needle']);
       if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'rail-content-switches.png') });
       await context.close();
     }, 120_000);

@@ -315,7 +315,9 @@ export class LinearRegExp extends RegExp {
     let pos = from;
     for (;;) {
       if (matched === null && (!anchored || pos === from)) this.add(clist, 0, pos, text, pos);
-      if (clist.size === 0) break;
+      // Nothing alive and no later start: done. (A start whose leading look-around failed here, -w inside a word,
+      // adds nothing, yet a later start may match.)
+      if (clist.size === 0 && (matched !== null || anchored)) break;
       const cp = pos < text.length ? text.codePointAt(pos)! : -1;
       const next = pos + (cp > 0xffff ? 2 : 1);
       // Building the list and stepping it: each at most one step per instruction visited.

@@ -1,5 +1,6 @@
 /**
- * A preview line with its matches marked: the server's `ranges` (UTF-16 offsets, end exclusive) when it sent them,
+ * A preview line with its matches marked: the server's `ranges` (UTF-16 offsets, end exclusive) when it sent them
+ * (an empty list marks nothing: the match was redacted or cut off, and the query may be a pattern or case-exact),
  * else the first case-insensitive occurrence of the query, found with per-character folding so a character whose
  * lower case is longer (`İ`) does not shift the mark.
  */
@@ -23,8 +24,11 @@ export function centreOnMatch(
   ranges: [number, number][] | undefined,
   query: string,
 ): { text: string; ranges: [number, number][] | undefined } {
-  const first =
-    ranges && ranges.length > 0 ? Math.min(...ranges.map((r) => r[0])) : findFolded(text, query)?.[0];
+  const first = ranges
+    ? ranges.length > 0
+      ? Math.min(...ranges.map((r) => r[0]))
+      : undefined
+    : findFolded(text, query)?.[0];
   if (first === undefined || first <= PREVIEW_LEAD_CHARS) return { text, ranges };
   let cut = first - PREVIEW_LEAD_CHARS;
   // never split a surrogate pair
@@ -48,8 +52,9 @@ export function Highlighted({
   const valid = (ranges ?? [])
     .filter(([s, e]) => Number.isInteger(s) && Number.isInteger(e) && s >= 0 && e > s && e <= text.length)
     .sort((a, b) => a[0] - b[0]);
-  const marks =
-    valid.length > 0 ? valid : [findFolded(text, query)].filter((r): r is [number, number] => r !== null);
+  const marks = ranges
+    ? valid
+    : [findFolded(text, query)].filter((r): r is [number, number] => r !== null);
   const out: React.ReactNode[] = [];
   let at = 0;
   for (const [s, e] of marks) {

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { centreOnMatch } from '../../src/files/highlight.js';
+import { centreOnMatch, Highlighted } from '../../src/files/highlight.js';
 import { fileTypeOf } from '../../src/ui/fileTypes.js';
 import { cutDirStart, RowLabel } from '../../src/ui/RowLabel.js';
 
@@ -57,6 +57,19 @@ describe('content previews', () => {
     expect(r.text.slice(s, e)).toBe('needle');
     expect(s).toBeLessThan(30);
     expect(centreOnMatch('a needle', [[2, 8]], 'needle').text).toBe('a needle');
+  });
+
+  it("mark the server's ranges, and nothing when it sent none (a case-exact or regex query is not searched again)", () => {
+    const marks = (ranges: [number, number][] | undefined, query: string) =>
+      [
+        ...render(
+          <Highlighted text="NEEDLE and needle" ranges={ranges} query={query} />,
+        ).container.querySelectorAll('mark'),
+      ].map((m) => m.textContent);
+    expect(marks([[11, 17]], 'needle')).toEqual(['needle']);
+    // an empty list: the match was redacted or cut off; a case-insensitive guess would mark NEEDLE
+    expect(marks([], 'needle')).toEqual([]);
+    expect(marks(undefined, 'needle')).toEqual(['NEEDLE']);
   });
 });
 
