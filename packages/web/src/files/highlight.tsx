@@ -52,9 +52,7 @@ export function Highlighted({
   const valid = (ranges ?? [])
     .filter(([s, e]) => Number.isInteger(s) && Number.isInteger(e) && s >= 0 && e > s && e <= text.length)
     .sort((a, b) => a[0] - b[0]);
-  const marks = ranges
-    ? valid
-    : [findFolded(text, query)].filter((r): r is [number, number] => r !== null);
+  const marks = ranges ? valid : [findFolded(text, query)].filter((r): r is [number, number] => r !== null);
   const out: React.ReactNode[] = [];
   let at = 0;
   for (const [s, e] of marks) {
