@@ -123,17 +123,16 @@ function tool(name: string, args: Record<string, unknown>): () => Promise<string
 }
 
 describe.skipIf(!gcc || !linux)('a directory swapped for a link to a credential store while searched', () => {
-  // MCP `search` with a named file (`paths: "d/id_ed25519"`) still leaks in 1–3 of 120 answers: not pinned here
-  // until that read is judged by its descriptor too (docs/security.md, the residual).
-  it('never makes /api/file-grep (scanning or indexed), grep_files or a tree-wide search answer with the store', async () => {
+  it('never makes /api/file-grep (scanning or indexed), grep_files or a search of the tree or of a named file answer with the store', async () => {
     const found = {
       fileGrep: await leaks(fileGrep(scanning)),
       fileGrepIndexed: await leaks(fileGrep(indexed)),
       grepFiles: await leaks(tool('grep_files', { query: 'needle' })),
       searchTree: await leaks(tool('search', { pattern: 'needle' })),
+      searchNamed: await leaks(tool('search', { pattern: 'needle', paths: 'd/id_ed25519' })),
     };
     expect(racer?.exitCode).toBeNull(); // the writer raced throughout
-    expect(found).toEqual({ fileGrep: 0, fileGrepIndexed: 0, grepFiles: 0, searchTree: 0 });
+    expect(found).toEqual({ fileGrep: 0, fileGrepIndexed: 0, grepFiles: 0, searchTree: 0, searchNamed: 0 });
   }, 600_000);
 });
 

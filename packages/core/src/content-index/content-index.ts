@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import type { RequiredLiterals } from '../match/index.js';
 import type { ByteWindows } from '../search/windows.js';
+import { isWithin } from '../util/fs-safety.js';
 import { ensurePrivateDir, privateSubdir } from '../util/private-dir.js';
 import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../walk/walker.js';
 import { blockRanges } from './blocks.js';
@@ -918,7 +919,8 @@ export class ContentIndex implements SearchIndex {
         : inWalkOrder(picked.positions, picked.windows);
       for (let k = 0; k < count; k++) {
         const e = entries[positions[k]!]!;
-        if (excluded?.(e.abs)) continue;
+        // Judged where the file is (its canonical path, as the walk judges it), not as spelled.
+        if (excluded?.(e.canon)) continue;
         out.push(e);
         const w = pickedWindows[k];
         windows.push(w);
@@ -1200,10 +1202,14 @@ export class ContentIndex implements SearchIndex {
     }
     const generation = this.generation;
     const now = req.now ?? Date.now;
-    // The index's own exclusions (the fence) shape the cached walk; the request's are applied per search.
+    // The index's own exclusions (the fence) shape the cached walk; the request's are applied per search. Without
+    // links followed, a walk of this root stays in it: a canonical path elsewhere is a directory on the way swapped
+    // for a link since `rootsUnusable` looked (a named `d/key` that now reads `~/.ssh/key`), and the reader's
+    // descriptor would read back as that path (util/fs-safety.ts), so it is left out here.
+    const outside = w.followLinks ? () => false : (canon: string) => !isWithin(canon, this.root);
     const walker = new Walker({
       ...w,
-      exclude: this.exclude,
+      exclude: (canon) => outside(canon) || this.exclude(canon),
       ...(req.deadline !== undefined ? { deadline: req.deadline } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
       now,
