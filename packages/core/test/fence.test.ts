@@ -179,7 +179,7 @@ describe('the resolving predicate', () => {
         calls++;
         return new Promise<string>(() => {});
       },
-      resolveTimeoutMs: 10, // the deprecated name of resolveDeadlineMs still applies
+      resolveDeadlineMs: 10,
       now: () => clock,
     });
     expect(await stalled.isSensitive('/mnt/dead/a')).toBe(true);

@@ -1,4 +1,4 @@
-import { fuzzyScore, matchPositions } from '@trawl/core/names';
+import { fuzzyScore, matchPositions } from '../src/names/index.js';
 import { describe, expect, it } from 'vitest';
 
 const marked = (rel: string, pos: number[]) => pos.map((i) => rel[i]).join('');

@@ -18,6 +18,7 @@ import { completionSegments } from './segments.js';
  */
 export type CompletionStatus = 'ok' | 'sensitive' | 'outside' | 'refused' | 'missing';
 
+/** A `./` completion request: the project, the directory and prefix typed, the fence, budgets and seams. */
 export interface CompletionRequest {
   /** The SERVER-HELD project directory (a known-project entry, never the caller's spelling). `~` is expanded. */
   project: string;
@@ -41,6 +42,7 @@ export interface CompletionRequest {
   maxScan?: number;
 }
 
+/** The answer of {@link listCompletion}: one directory level, how it ended and what was scanned. */
 export interface CompletionOutcome {
   status: CompletionStatus;
   /** The canonical project root ('' when it could not be resolved). */

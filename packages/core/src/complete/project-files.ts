@@ -32,6 +32,7 @@ export type ProjectPathStatus =
   | 'missing'
   | 'wrong-kind';
 
+/** A path inside a known project, for {@link listProjectDir} and {@link readProjectFile}. */
 export interface ProjectPathRequest {
   /** The SERVER-HELD project directory (a known project, never the caller's spelling). `~` is expanded. */
   project: string;
@@ -44,6 +45,7 @@ export interface ProjectPathRequest {
   opener?: DirOpener;
 }
 
+/** The answer of {@link listProjectDir}: one level of a project directory, fenced, or why not. */
 export interface TreeOutcome {
   status: ProjectPathStatus;
   /** The canonical project root ('' when it could not be resolved). */
@@ -55,6 +57,7 @@ export interface TreeOutcome {
   detail?: string;
 }
 
+/** The answer of {@link readProjectFile}: the text (or the window around a line) or why not. */
 export interface FileReadOutcome {
   status: ProjectPathStatus;
   root: string;

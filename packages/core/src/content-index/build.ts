@@ -32,6 +32,7 @@ import {
 } from './postings-builder.js';
 import { scanTree } from './tree.js';
 
+/** Progress of an index build, reported as it walks, reads and writes (for a progress line). */
 export interface BuildProgress {
   phase: 'walk' | 'read' | 'write';
   files: number;

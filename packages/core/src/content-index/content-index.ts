@@ -51,6 +51,7 @@ import {
   watchingTrustworthy,
 } from './watch.js';
 
+/** How a content index is opened: where it persists, whether it watches, its budgets and seams. */
 export interface ContentIndexOptions {
   /** Where indexes live: `<dataDir>/content-index/<hash of the root>/index.bin`. */
   dataDir: string;

@@ -23,6 +23,7 @@ import { resolveRipgrep } from './rg/resolve-rg.js';
 import { runRgEngine } from './rg/rg-engine.js';
 import { type EngineRun, emptySummary, type PatternForEngines, type SpawnRg } from './run.js';
 
+/** Which engine a search runs on: `auto` (a vetted ripgrep when one exists, else js), `js` or `rg`. */
 export type EngineChoice = 'auto' | 'js' | 'rg';
 
 /** The walk options a search passes through unchanged (documented on WalkOptions). */
@@ -150,6 +151,7 @@ export function deadlineMsOf(request: Pick<SearchRequest, 'deadlineMs' | 'timeou
   return request.deadlineMs ?? request.timeoutMs;
 }
 
+/** The engine asked for cannot run here (no vetted ripgrep for `engine: "rg"`). */
 export class EngineUnavailableError extends Error {
   readonly code = 'engine_unavailable';
   constructor(message: string) {

@@ -20,8 +20,6 @@ export interface SensitiveFenceOptions {
   realpathSync?: (p: string) => string;
   /** A resolution still running this many ms after it started is a refusal (fail closed). */
   resolveDeadlineMs?: number;
-  /** @deprecated The old name of `resolveDeadlineMs`; read only when that is unset. */
-  resolveTimeoutMs?: number;
   /** Monotonic clock in ms, for stall cooldowns (default `performance.now`). */
   now?: () => number;
   /** Compare case-folded (default true: refusing `~/.SSH` on a case-sensitive disk costs nothing). */
@@ -52,7 +50,7 @@ export class SensitiveFence {
   constructor(options: SensitiveFenceOptions) {
     this.caseFold = options.caseFold ?? true;
     this.realpathFn = options.realpath ?? ((p) => fs.promises.realpath(p));
-    this.deadlineMs = options.resolveDeadlineMs ?? options.resolveTimeoutMs ?? FENCE_RESOLVE_DEADLINE_MS;
+    this.deadlineMs = options.resolveDeadlineMs ?? FENCE_RESOLVE_DEADLINE_MS;
     this.now = options.now ?? (() => performance.now());
     const realpathSync = resolvedOnce(options.realpathSync ?? ((p: string) => fs.realpathSync.native(p)));
     const env = options.env ?? {};

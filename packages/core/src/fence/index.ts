@@ -6,7 +6,6 @@ export {
 } from './fence.js';
 export {
   FENCE_RESOLVE_DEADLINE_MS,
-  FENCE_RESOLVE_TIMEOUT_MS,
   FENCE_STALL_COOLDOWN_MAX_MS,
   FENCE_STALL_COOLDOWN_MS,
 } from './limits.js';

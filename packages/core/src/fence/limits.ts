@@ -5,8 +5,6 @@
 
 /** A candidate that cannot be canonicalised within this many ms is treated as sensitive (fail closed). */
 export const FENCE_RESOLVE_DEADLINE_MS = 2_000;
-/** @deprecated The old name of `FENCE_RESOLVE_DEADLINE_MS`. */
-export const FENCE_RESOLVE_TIMEOUT_MS = FENCE_RESOLVE_DEADLINE_MS;
 
 /** After a resolution stalls, paths under the same two-component prefix are refused without resolving for this long. */
 export const FENCE_STALL_COOLDOWN_MS = 30_000;

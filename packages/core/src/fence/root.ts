@@ -22,6 +22,7 @@ import type { SensitiveFence } from './fence.js';
 /** Why a typed root was refused. */
 export type RootRefusalCode = 'invalid_path' | 'sensitive_path' | 'not_a_directory';
 
+/** A root a caller gave, resolved by the one root policy: its canonical path, or a coded refusal. */
 export type ResolvedUserRoot =
   | {
       ok: true;
@@ -38,6 +39,7 @@ export interface RootProbeFs {
   stat(p: string): Promise<{ isDirectory(): boolean }>;
 }
 
+/** Seams and the fence for {@link resolveUserRoot}. */
 export interface ResolveUserRootOptions {
   fence: SensitiveFence;
   /** HOME for `~`. */

@@ -13,6 +13,7 @@ import { applyBraceRule, composeMaps, escapeUnbalancedParens } from './repair.js
 import { Emitter, leadingRepeatAtom, prepare, simplifyRepeats, trimForLineSelection } from './translate.js';
 import { foldClassOf } from './unicode.js';
 
+/** How a pattern is read: fixed string, case, word, multiline, the lenient repairs, captures and NUL rules. */
 export interface PatternOptions {
   /** -F: the pattern is a literal string. */
   fixedStrings?: boolean;
@@ -35,6 +36,10 @@ export interface PatternOptions {
   banNul?: boolean;
 }
 
+/**
+ * A pattern compiled for the engines: RegExps for whole files and lines, the required literals for the prefilter,
+ * and the repairs made.
+ */
 export interface CompiledPattern {
   /**
    * Flags include 'g' and 'u' (+ 'i' when the whole pattern is case-insensitive; a pattern mixing `(?i)` and
@@ -205,6 +210,7 @@ function finish(parsed: ParseResult, effective: string, repairs: string[]): Pars
   return { hir: parsed.hir, effective, asciiMode: parsed.asciiModeUsed, repairs };
 }
 
+/** Compiles a pattern in ripgrep's dialect for the engines, or throws a {@link PatternError} that says why not. */
 export function compilePattern(pattern: string, options: PatternOptions = {}): CompiledPattern {
   const multiline = options.multiline === true;
   let hir: Hir;

@@ -16,6 +16,7 @@ export interface RgPatternSet {
   fixedStrings: boolean;
 }
 
+/** Several `-e` patterns as one, as ripgrep joins them (an alternation of the parts). */
 export function combineRgPatterns(
   patterns: readonly string[],
   options: { fixedStrings: boolean; lineRegexp: boolean },

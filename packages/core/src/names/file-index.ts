@@ -21,6 +21,7 @@ import {
   nodeNameFs,
 } from './types.js';
 
+/** How a {@link FileIndex} walks, watches and refreshes its root, with the seams tests use. */
 export interface FileIndexOptions {
   fs?: NameSearchFs;
   /** The sensitive-path fence (default: one anchored at the real HOME). */

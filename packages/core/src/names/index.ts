@@ -30,7 +30,6 @@ export {
   type NameSearchRequest,
   type NameSearchResponse,
   normaliseNameLimit,
-  normalizeNameLimit,
   searchNames,
 } from './search.js';
 export {

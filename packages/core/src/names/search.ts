@@ -4,6 +4,7 @@ import { NAME_DEFAULT_LIMIT, NAME_LIMIT_CEILING, NAME_LIMIT_FLOOR, NAME_MIN_QUER
 import { clampNameLimit, type NameResult, type NameSearchFs, parseNameKinds } from './types.js';
 import { type NameWalkOptions, walkNameSearch } from './walk.js';
 
+/** A name search: the query, the roots, the kinds wanted, a limit, and an index to use when ready. */
 export interface NameSearchRequest {
   /** As typed: trimmed here; shorter than 2 characters answers nothing. */
   query: string;
@@ -27,6 +28,7 @@ export interface NameSearchRequest {
   >;
 }
 
+/** The rows of a name search, where they came from (index or walk), and whether it was cut. */
 export interface NameSearchResponse {
   results: NameResult[];
   /** The sole scoped root, `''` for an unscoped search; absent when the query was too short. */
@@ -43,14 +45,6 @@ export interface NameSearchResponse {
 /** Normalised limit with the endpoint's rules. */
 export function normaliseNameLimit(raw: unknown): number {
   return clampNameLimit(raw ?? NAME_DEFAULT_LIMIT, NAME_DEFAULT_LIMIT, NAME_LIMIT_FLOOR, NAME_LIMIT_CEILING);
-}
-
-/**
- * @deprecated Use {@link normaliseNameLimit}: trawl spells it `normalise` everywhere. Kept because 0.1 exported
- * this name.
- */
-export function normalizeNameLimit(raw: unknown): number {
-  return normaliseNameLimit(raw);
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 
+/** What a name-search row is: a file or a directory. */
 export type NameKind = 'file' | 'dir';
 /** Which kinds a search returns. */
 export type NameKinds = 'all' | 'files' | 'dirs';
@@ -59,6 +60,7 @@ export interface NameSearchFs {
   watch(dir: string, onEvent: (event: string) => void, onError: (err: Error) => void): NameWatcher;
 }
 
+/** The real filesystem, as name search reads it (the default of its filesystem seam). */
 export const nodeNameFs: NameSearchFs = {
   readdirSync: (dir) => fs.readdirSync(dir, { withFileTypes: true }),
   readdir: (dir) => fs.promises.readdir(dir, { withFileTypes: true }),

@@ -27,6 +27,7 @@ import {
   type RankedCandidate,
 } from './types.js';
 
+/** A name search by walking (no index): query, roots, kinds, limit, fence, budgets and seams. */
 export interface NameWalkOptions {
   query: string;
   /** Roots in order; budgets and the deadline are shared across all of them. */

@@ -11,12 +11,14 @@
 /** The marker a redacted value becomes. Nothing in the table matches text that starts with it. */
 export const REDACTED_PREFIX = '[REDACTED';
 
+/** Redacted text and how many credential-shaped values were replaced. */
 export interface CredentialRedaction {
   text: string;
   /** Kinds that were redacted, each once, in table order. Empty when the text was clean. */
   kinds: string[];
 }
 
+/** Extra literal secrets to redact (a server's token, say) and the kind they are reported as. */
 export interface CredentialRedactionOptions {
   /** Strings that are secrets wherever they appear, in any letter case (the server's own access token). */
   literals?: readonly string[];

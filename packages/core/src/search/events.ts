@@ -9,6 +9,7 @@ export interface Submatch {
   end: number;
 }
 
+/** One line of a match or context event: number, byte offset, text and submatch spans. */
 export interface LineRecord {
   lineNumber: number;
   /** Byte offset of the first line's start within the file. */
@@ -26,6 +27,7 @@ export interface LineRecord {
   bytes?: Uint8Array;
 }
 
+/** Per-file counts carried by an `end` event. */
 export interface FileStats {
   /** Submatches found (for a capped file, those within the cap). */
   matches: number;
@@ -37,6 +39,7 @@ export interface FileStats {
 
 export type SkipReason = 'binary' | 'too-large' | 'unreadable' | 'not-a-file';
 
+/** One event of a search, in the shape of `rg --json`: begin, match, context, end, summary. */
 export type SearchEvent =
   | { type: 'begin'; path: string }
   | ({ type: 'match'; path: string } & LineRecord)
@@ -55,6 +58,7 @@ export type EngineName = 'js' | 'rg';
 /** How a search ended. Anything but 'complete' means the results are partial, and says why. */
 export type SearchOutcome = 'complete' | 'timeout' | 'aborted' | 'walk-budget';
 
+/** The last event of a search: totals, elapsed time and how it ended (complete, timeout, cut, …). */
 export interface SearchSummary {
   engine: EngineName;
   /** Why this engine ran (e.g. "rg unavailable: …", "requested"). */

@@ -25,6 +25,7 @@ export interface LineMatcher {
 
 export type SearchMode = 'lines' | 'count' | 'files-with-matches';
 
+/** The searcher's options for one buffer: mode, context lines, caps, binary handling, encoding, inversion. */
 export interface SearcherConfig {
   mode: SearchMode;
   beforeContext: number;
@@ -68,6 +69,7 @@ export interface SearcherConfig {
 /** A reported line: a match (possibly without submatches, see collectSpans) or a context line. */
 export type SearchLine = LineRecord & { type: 'match' | 'context' };
 
+/** What {@link searchBuffer} found in one buffer: its lines (matches and context), counts and binary verdict. */
 export interface FileResult {
   lines: SearchLine[];
   stats: FileStats;

@@ -9,6 +9,7 @@ import {
   SINGLE_FILE_MATCHES,
 } from './limits.js';
 
+/** The tool's name as hosts register it (`search`). */
 export const SEARCH_TOOL_NAME = 'search';
 
 /** What a model is told about the tool: syntax, targets, output shape and paging, in our words. */

@@ -8,6 +8,7 @@ import type { ShapedLines } from './shape.js';
 import type { TagCache } from './tag-cache.js';
 import type { Target } from './targets.js';
 
+/** How the host runs the search tool: working directory, roots, engine, index, deadline and output. */
 export interface SearchToolOptions {
   /** Relative paths resolve here, and output paths are shown relative to it. Default: process.cwd(). */
   cwd?: string;
@@ -95,6 +96,7 @@ export interface SearchToolDetails {
   notes: string[];
 }
 
+/** What the search tool answers: the text for the model and structured `details` for the host. */
 export interface SearchToolResult {
   text: string;
   details: SearchToolDetails;

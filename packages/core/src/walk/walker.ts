@@ -6,6 +6,7 @@ import { listDirectory } from '../util/fs-safety.js';
 import { compareUtf8, entrySortKey } from '../util/path-order.js';
 import { IgnoreRules, Verdict } from './ignore-rules.js';
 
+/** What to walk and how: roots, ignore rules, hidden files, globs, budgets, deadline and signal. */
 export interface WalkOptions {
   /** Search roots as the caller spelled them; output paths start with this spelling (as ripgrep's do). */
   roots: string[];
@@ -74,6 +75,7 @@ export interface WalkOptions {
   now?: () => number;
 }
 
+/** One entry the walker yields: its path as shown, absolute and canonical, and whether a caller named it. */
 export interface WalkEntry {
   /** The path as output: root spelling + relative part, `/`-separated. */
   path: string;
@@ -97,6 +99,7 @@ export interface WalkIssue {
   message: string;
 }
 
+/** What a walk did: entries, directories and files seen, errors, missing roots and why it stopped. */
 export interface WalkStats {
   entries: number;
   dirs: number;

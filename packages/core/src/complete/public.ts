@@ -1,0 +1,24 @@
+/**
+ * The public surface of `@trawl/core/complete`: `./` completion and project files. The layer and its modules are
+ * described in `index.ts`, the barrel the rest of the engine imports from; only what is named here is the package's
+ * API.
+ */
+export {
+  type CompletionOutcome,
+  type CompletionRequest,
+  type CompletionStatus,
+  type DirOpener,
+  type FileReadOutcome,
+  listCompletion,
+  listProjectDir,
+  PATH_COMPLETE_MAX_DIR_CHARS,
+  PATH_COMPLETE_MAX_ENTRIES,
+  PATH_COMPLETE_MAX_Q_CHARS,
+  PATH_COMPLETE_MAX_SCAN,
+  type ProjectPathRequest,
+  type ProjectPathStatus,
+  procFdOpener,
+  readProjectFile,
+  splitCompletionToken,
+  type TreeOutcome,
+} from './index.js';

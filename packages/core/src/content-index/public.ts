@@ -1,0 +1,17 @@
+/**
+ * The public surface of `@trawl/core/content-index`: the live content index. The layer and its modules are described
+ * in `index.ts`, the barrel the rest of the engine imports from; only what is named here is the package's API.
+ */
+export {
+  type BuildProgress,
+  ContentIndex,
+  type ContentIndexOptions,
+  ContentIndexRegistry,
+  type ContentIndexStatus,
+  ensurePrivateDir,
+  type IndexUse,
+  openIndex,
+  PrivateDirError,
+  privateSubdir,
+  type SearchIndex,
+} from './index.js';

@@ -1,0 +1,26 @@
+/**
+ * The public surface of `@trawl/core/engine`: content search over paths on either engine. The layer and its modules
+ * are described in `index.ts`, the barrel the rest of the engine imports from; only what is named here is the
+ * package's API.
+ */
+export {
+  combineRgPatterns,
+  type EngineChoice,
+  EngineUnavailableError,
+  FILE_TYPES,
+  type FileStats,
+  keepSearchWorkersWarm,
+  type LineRecord,
+  listFiles,
+  PatternError,
+  patternMatchesNewline,
+  replacerFor,
+  type SearchEvent,
+  type SearchOutcome,
+  type SearchRequest,
+  type SearchSummary,
+  type Submatch,
+  search,
+  searchBatches,
+  smartCaseInsensitive,
+} from './index.js';

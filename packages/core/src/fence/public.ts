@@ -1,0 +1,15 @@
+/**
+ * The public surface of `@trawl/core/fence`: the sensitive-path fence and the root policy. The layer and its modules
+ * are described in `index.ts`, the barrel the rest of the engine imports from; only what is named here is the
+ * package's API.
+ */
+export {
+  createSensitiveFence,
+  expandHome,
+  type ResolvedUserRoot,
+  type ResolveUserRootOptions,
+  type RootProbeFs,
+  resolveUserRoot,
+  SensitiveFence,
+  type SensitiveFenceOptions,
+} from './index.js';

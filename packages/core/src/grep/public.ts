@@ -1,0 +1,20 @@
+/**
+ * The public surface of `@trawl/core/grep`: content grep with the /api/file-grep contract. The layer and its modules
+ * are described in `index.ts`, the barrel the rest of the engine imports from; only what is named here is the
+ * package's API.
+ */
+export {
+  emptyGrepPayload,
+  formatGrepText,
+  GREP_MAX_QUERY_CHARS,
+  GREP_MAX_RESULTS,
+  GREP_MIN_QUERY_CHARS,
+  GREP_TIME_BUDGET_MS,
+  type GrepDetail,
+  type GrepPayload,
+  type GrepRequest,
+  type GrepRow,
+  grepFiles,
+  grepNotes,
+  grepQuery,
+} from './index.js';

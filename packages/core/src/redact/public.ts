@@ -1,0 +1,9 @@
+/**
+ * The public surface of `@trawl/core/redact`: credential redaction. The layer and its modules are described in
+ * `index.ts`, the barrel the rest of the engine imports from; only what is named here is the package's API.
+ */
+export {
+  type CredentialRedaction,
+  type CredentialRedactionOptions,
+  redactCredentials,
+} from './index.js';
