@@ -52,6 +52,13 @@ export const RG_FILE_PART_BYTES = 256 * 1024;
 export const RG_LIST_ARGV_BYTES = 1024 * 1024;
 
 /**
+ * Named files one rg run is handed as open descriptors (engine/rg/held-files.ts): each is held open until rg is
+ * started, and a process's default limit on open files can be as low as 1024. More named files than this are
+ * searched by several runs in turn.
+ */
+export const RG_HELD_FILES = 256;
+
+/**
  * When a content index declines a search for a scan (its candidates are too large a share of the tree's files or
  * bytes for the js workers) but vouches for its candidate list, rg reads that list instead of scanning while the
  * list holds at most this share of the walk's files and of its bytes. rg's cost over a list is about its bytes

@@ -56,6 +56,7 @@ let racer: ChildProcess | undefined;
 let scanning: TestServer;
 let indexed: TestServer;
 let mcp: Client;
+let mcpRg: Client;
 
 beforeAll(async () => {
   if (!gcc || !linux) return;
@@ -80,21 +81,29 @@ beforeAll(async () => {
     indexes: undefined,
   });
   await indexed.server.context.contentIndexes!.registry.get(proj)!.whenReady();
+  mcp = await mcpClient([]);
+  // rg itself reading the files named (no index to answer, no warm worker chosen).
+  mcpRg = await mcpClient(['--engine', 'rg', '--no-index']);
+  racer = spawn(path.join(tmp, 'racer'), [], { cwd: proj, stdio: 'ignore' });
+}, 120_000);
+
+async function mcpClient(flags: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--root', proj],
+    args: [BIN, 'mcp', '--root', proj, ...flags],
     cwd: tmp,
     stderr: 'ignore',
     env: { PATH: process.env['PATH'] ?? '', HOME: home },
   });
-  mcp = new Client({ name: 'swap-race', version: '0.0.0' });
-  await mcp.connect(transport);
-  racer = spawn(path.join(tmp, 'racer'), [], { cwd: proj, stdio: 'ignore' });
-}, 120_000);
+  const client = new Client({ name: 'swap-race', version: '0.0.0' });
+  await client.connect(transport);
+  return client;
+}
 
 afterAll(async () => {
   racer?.kill('SIGKILL');
   await mcp?.close();
+  await mcpRg?.close();
   await scanning?.close();
   await indexed?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
@@ -118,21 +127,31 @@ function fileGrep(s: TestServer): () => Promise<string> {
     ).text;
 }
 
-function tool(name: string, args: Record<string, unknown>): () => Promise<string> {
-  return async () => JSON.stringify(await mcp.callTool({ name, arguments: args }));
+function tool(name: string, args: Record<string, unknown>, client = () => mcp): () => Promise<string> {
+  return async () => JSON.stringify(await client().callTool({ name, arguments: args }));
 }
 
 describe.skipIf(!gcc || !linux)('a directory swapped for a link to a credential store while searched', () => {
-  it('never makes /api/file-grep (scanning or indexed), grep_files or a search of the tree or of a named file answer with the store', async () => {
+  it('never makes /api/file-grep (scanning or indexed), grep_files or a search of the tree or of named files (js or rg) answer with the store', async () => {
     const found = {
       fileGrep: await leaks(fileGrep(scanning)),
       fileGrepIndexed: await leaks(fileGrep(indexed)),
       grepFiles: await leaks(tool('grep_files', { query: 'needle' })),
       searchTree: await leaks(tool('search', { pattern: 'needle' })),
       searchNamed: await leaks(tool('search', { pattern: 'needle', paths: 'd/id_ed25519' })),
+      searchNamedRg: await leaks(
+        tool('search', { pattern: 'needle', paths: ['d/id_ed25519', 'notes.txt'] }, () => mcpRg),
+      ),
     };
     expect(racer?.exitCode).toBeNull(); // the writer raced throughout
-    expect(found).toEqual({ fileGrep: 0, fileGrepIndexed: 0, grepFiles: 0, searchTree: 0, searchNamed: 0 });
+    expect(found).toEqual({
+      fileGrep: 0,
+      fileGrepIndexed: 0,
+      grepFiles: 0,
+      searchTree: 0,
+      searchNamed: 0,
+      searchNamedRg: 0,
+    });
   }, 600_000);
 });
 

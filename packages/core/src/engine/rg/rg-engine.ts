@@ -6,6 +6,7 @@ import { escapeGlob } from '../../glob/glob.js';
 import {
   RG_BATCH_EVENTS,
   RG_FILE_PART_BYTES,
+  RG_HELD_FILES,
   RG_HELD_OUTPUT_BYTES,
   RG_LIST_ARGV_BYTES,
 } from '../../limits.js';
@@ -15,6 +16,7 @@ import { compareUtf8 } from '../../util/path-order.js';
 import { belowRoot, resolvePlain } from '../../util/resolve-plain.js';
 import { Walker } from '../../walk/walker.js';
 import { type EngineRun, emptySummary } from '../run.js';
+import { holdNamedFiles } from './held-files.js';
 
 /** stderr kept for error reporting; rg can be chatty about unreadable files. */
 const STDERR_CAP_BYTES = 64 * 1024;
@@ -34,6 +36,8 @@ interface FileBlock {
   continued?: true;
   /** More of this file follows in the next part. */
   more?: true;
+  /** A named file rg read through a descriptor judged where it is (held-files.ts): no filter is asked again. */
+  judged?: true;
 }
 
 /**
@@ -51,6 +55,8 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   const summary = emptySummary('rg', run.engineReason);
   const cwd = run.walk.cwd;
   const existing: Array<{ spelling: string; index: number }> = [];
+  // Regular files among the roots: opened and judged here, read by rg through those descriptors (held-files.ts).
+  const namedFiles = new Set<string>();
   let allFiles = true;
   run.walk.roots.forEach((root, index) => {
     if (root === '-' && run.stdinContent) {
@@ -58,7 +64,8 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       return;
     }
     try {
-      if (!fs.statSync(path.resolve(cwd, root === '' ? '.' : root)).isFile()) allFiles = false;
+      if (fs.statSync(path.resolve(cwd, root === '' ? '.' : root)).isFile()) namedFiles.add(root);
+      else allFiles = false;
       existing.push({ spelling: root, index });
     } catch (err) {
       summary.missingRoots.push(root);
@@ -74,19 +81,29 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   // racily (about 1 run in 30 here); one root per run is deterministic. With root-relative globs, rg must
   // also run inside the root, since its globs are relative to where it runs.
   const rootRelative = run.walk.globBase === 'root' && (run.walk.globs?.length ?? 0) > 0;
-  const perRoot = () =>
-    existing.map((r) =>
+  type Invocation = {
+    cwd: string;
+    roots: string[];
+    prefix: (typeof existing)[number] | null;
+    /** The named files of a batch (null: one root), run again one by one if the batch's output is too large. */
+    batch: typeof existing | null;
+  };
+  const perRoot = (of: typeof existing): Invocation[] =>
+    of.map((r) =>
       rootRelative
-        ? { cwd: path.resolve(cwd, r.spelling || '.'), roots: [''], prefix: r, batch: false }
-        : { cwd, roots: [r.spelling], prefix: null, batch: false },
+        ? { cwd: path.resolve(cwd, r.spelling || '.'), roots: [''], prefix: r, batch: null }
+        : { cwd, roots: [r.spelling], prefix: null, batch: null },
     );
-  // Named files only (nothing to walk, so no ignore rule to apply racily): one rg for all of them, put
-  // back in the caller's order. One rg per file made a page of 20 files cost 20 process starts (issue 11
-  // item 12). Output too large to hold falls back to one rg per file.
-  const invocations =
-    allFiles && existing.length > 1 && !rootRelative
-      ? [{ cwd, roots: existing.map((r) => r.spelling), prefix: null, batch: true }]
-      : perRoot();
+  // Named files only (nothing to walk, so no ignore rule to apply racily): one rg for up to RG_HELD_FILES of
+  // them, put back in the caller's order. One rg per file made a page of 20 files cost 20 process starts (issue
+  // 11 item 12). Output too large to hold falls back to one rg per file.
+  const invocations: Invocation[] = [];
+  if (allFiles && existing.length > 1 && !rootRelative) {
+    for (let i = 0; i < existing.length; i += RG_HELD_FILES) {
+      const batch = existing.slice(i, i + RG_HELD_FILES);
+      invocations.push({ cwd, roots: batch.map((r) => r.spelling), prefix: null, batch });
+    }
+  } else invocations.push(...perRoot(existing));
 
   const keep = resultFilter(run);
   let admitted = true;
@@ -103,19 +120,22 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     } else {
       b.rootIndex = rootIndexOf(b.path, existing);
     }
-    if (!b.continued) admitted = !keep || keep(b);
+    if (!b.continued) admitted = b.judged === true || !keep || keep(b);
     if (!admitted) unreport(b, summary);
     return admitted;
   };
   let outcome: SearchOutcome = 'complete';
-  for (const inv of invocations) {
+  for (let i = 0; i < invocations.length; i++) {
+    const inv = invocations[i]!;
     if (outcome !== 'complete') break;
     // First as ripgrep runs best, in parallel, holding its results to put them in path order. Most
     // searches end here. One whose output outgrows RG_HELD_OUTPUT_BYTES is started again with
     // `--sort path` (one rg thread, files in order) and streamed, so memory stays flat whatever the output.
     const before = countersOf(summary);
     const control: RgControl = { outcome: 'complete' };
-    const held = await holdBlocks(rgBlocks(run, inv.cwd, inv.roots, summary, [], control), run, control);
+    const blocks = (extra: string[]) =>
+      rgBlocks(run, inv.cwd, inv.roots, summary, extra, control, null, inv.prefix ? null : namedFiles);
+    const held = await holdBlocks(blocks([]), run, control);
     outcome = control.outcome;
     if (held !== null) {
       const kept = held.filter((b) => admit(b, inv));
@@ -125,11 +145,11 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     }
     restoreCounters(summary, before);
     if (inv.batch) {
-      invocations.push(...perRoot());
+      invocations.splice(i + 1, 0, ...perRoot(inv.batch));
       continue;
     }
     const order = new PathOrderWindow(inv.cwd, inv.roots[0] ?? '');
-    for await (const b of rgBlocks(run, inv.cwd, inv.roots, summary, ['--sort', 'path'], control)) {
+    for await (const b of blocks(['--sort', 'path'])) {
       for (const ready of order.push(b)) if (admit(ready, inv)) yield ready.events;
     }
     for (const ready of order.flush()) if (admit(ready, inv)) yield ready.events;
@@ -500,16 +520,29 @@ async function* rgBlocks(
   control: RgControl,
   /** The roots are a candidate list's files; `dash`: `./-` among them stands for the walk's `-`. */
   named: { dash: boolean } | null = null,
+  /** Roots that are regular files, handed to rg as judged descriptors (held-files.ts). */
+  namedFiles: ReadonlySet<string> | null = null,
 ): AsyncGenerator<FileBlock, void, undefined> {
-  const { args, stdin: patternInput } = buildRgArgs(run, roots, named !== null);
+  const held = namedFiles ? holdNamedFiles(roots, namedFiles, cwd, run.walk.exclude) : null;
+  if (held) {
+    summary.errors.push(...held.errors);
+    // Every root left out: rg given none would search its working directory.
+    if (held.roots.length === 0) return;
+  }
+  const { args, stdin: patternInput } = buildRgArgs(run, held?.roots ?? roots, named !== null);
   args.unshift(...extraArgs);
   // The root `-`: rg reads the caller's standard input, handed over here (the pattern is on argv then).
   const stdin = roots.includes('-') && run.stdinContent ? run.stdinContent : patternInput;
-  const child = (run.spawnRg ?? spawn)(run.rgPath!, args, {
-    cwd,
-    stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
+  let child: ChildProcess;
+  try {
+    child = (run.spawnRg ?? spawn)(run.rgPath!, args, {
+      cwd,
+      stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(held?.fds ?? [])],
+      windowsHide: true,
+    });
+  } finally {
+    held?.close(); // the child has its own copies once started
+  }
   const exited = new Promise<number | null>((resolve) => {
     child.on('close', (code) => resolve(code));
     child.on('error', () => resolve(null));
@@ -543,8 +576,14 @@ async function* rgBlocks(
   let finished = false;
   try {
     const read = run.reportUnmatched || run.searcher.mode === 'files-with-matches' ? readCounts : readJson;
-    const spell = outputSpelling(roots, named);
-    yield* read(child.stdout!, spell, run, summary, () => control.outcome !== 'complete');
+    const spelled = outputSpelling(roots, named);
+    const spell = held?.spelling.size ? (p: string) => held.spelling.get(p) ?? spelled(p) : spelled;
+    const judged = new Set(held?.spelling.values());
+    for await (const b of read(child.stdout!, spell, run, summary, () => control.outcome !== 'complete')) {
+      // In a run with held files a path spelled as one is that file: the batches name files only.
+      if (judged.has(b.path)) b.judged = true;
+      yield b;
+    }
     finished = true;
   } finally {
     if (timer) clearTimeout(timer);
@@ -552,7 +591,8 @@ async function* rgBlocks(
     killChild(child);
     const code = await exited;
     // Killed because the consumer stopped reading: rg's complaints about the cut are not errors.
-    if (!spawnError && (finished || control.outcome !== 'complete')) collectErrors(stderr, summary, code);
+    if (!spawnError && (finished || control.outcome !== 'complete'))
+      collectErrors(stderr, summary, code, held?.spelling);
   }
   if (spawnError) throw new Error(`cannot run rg: ${(spawnError as Error).message}`);
 }
@@ -698,11 +738,18 @@ function killChild(child: ChildProcess): void {
 }
 
 /** rg reports per-file problems on stderr as `rg: PATH: MESSAGE (os error N)`; keep them as errors. */
-function collectErrors(stderr: string, summary: SearchSummary, code: number | null): void {
+function collectErrors(
+  stderr: string,
+  summary: SearchSummary,
+  code: number | null,
+  /** A held file's `/dev/fd/N` → its spelling. */
+  spelling?: ReadonlyMap<string, string>,
+): void {
   for (const line of stderr.split('\n')) {
     if (!line.trim()) continue;
     const e = parseRgError(line);
     if (e) {
+      e.path = spelling?.get(e.path) ?? e.path;
       if (e.code === 'ENOENT' && summary.missingRoots.includes(e.path)) continue;
       summary.errors.push(e);
       if (e.code === 'EACCES' || e.code === 'EPERM') summary.skipped.unreadable++;

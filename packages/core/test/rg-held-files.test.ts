@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type SearchRequest, type SpawnRg, search } from '../src/engine/index.js';
+import { RG_HELD_FILES } from '../src/limits.js';
+
+/**
+ * The rg engine opens the files it is named, judges each where it is, and hands rg the descriptors: what rg reads
+ * is the file judged, whatever the path leads to by the time rg would have opened it.
+ */
+
+const CANARY = 'CANARYrgheld9d2';
+let tmp: string;
+let home: string;
+let proj: string;
+
+beforeEach(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-rg-held-')));
+  home = path.join(tmp, 'home');
+  proj = path.join(tmp, 'proj');
+  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), `needle ${CANARY}\n`);
+  fs.mkdirSync(path.join(proj, 'd'), { recursive: true });
+  fs.writeFileSync(path.join(proj, 'd', 'id_ed25519'), 'needle decoy\n');
+  fs.writeFileSync(path.join(proj, 'notes.txt'), 'needle notes\n');
+});
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** Searches with rg; `beforeSpawn` runs as each rg is about to start. */
+async function run(req: Partial<SearchRequest>, beforeSpawn?: () => void) {
+  let spawns = 0;
+  let text = '';
+  const files: string[] = [];
+  const errors: string[] = [];
+  const spawnRg: SpawnRg = (cmd, args, options) => {
+    spawns++;
+    beforeSpawn?.();
+    return spawn(cmd, args, options);
+  };
+  for await (const e of search({ pattern: 'needle', cwd: proj, engine: 'rg', ...req, spawnRg })) {
+    if (e.type === 'match') text += e.text;
+    if (e.type === 'end') files.push(e.path);
+    if (e.type === 'summary') for (const x of e.summary.errors) errors.push(`${x.code} ${x.path}`);
+  }
+  return { spawns, text, files, errors };
+}
+
+/** `d` exchanged for a link to the store, as a racing renameat2(RENAME_EXCHANGE) leaves it. */
+function swap(): void {
+  fs.renameSync(path.join(proj, 'd'), path.join(proj, 'd.real'));
+  fs.symlinkSync(path.join(home, '.ssh'), path.join(proj, 'd'));
+}
+
+describe('rg engine: named files are read through the descriptors judged', () => {
+  for (const paths of [['d/id_ed25519'], ['d/id_ed25519', 'notes.txt']]) {
+    it(`a directory swapped for a link just before rg starts changes nothing it reads (${paths.length} named)`, async () => {
+      const r = await run({ paths }, swap);
+      expect(r.spawns).toBe(1);
+      expect(r.text).toContain('needle decoy');
+      expect(r.text).not.toContain(CANARY);
+      expect(r.files[0]).toBe('d/id_ed25519');
+    });
+  }
+
+  it('a named file that leads into an excluded place is left out, judged where it leads', async () => {
+    swap();
+    const store = path.join(home, '.ssh');
+    const r = await run({
+      paths: ['d/id_ed25519', 'notes.txt'],
+      exclude: (canon) => canon === store || canon.startsWith(`${store}/`),
+    });
+    expect(r.files).toEqual(['notes.txt']);
+    expect(r.text).not.toContain(CANARY);
+  });
+
+  it(`more than ${RG_HELD_FILES} named files take several runs, answered in the order named`, async () => {
+    const names: string[] = [];
+    for (let i = 0; i < RG_HELD_FILES + 3; i++) {
+      const name = `f${String(RG_HELD_FILES + 3 - i).padStart(4, '0')}.txt`;
+      fs.writeFileSync(path.join(proj, name), 'needle\n');
+      names.push(name);
+    }
+    const r = await run({ paths: names });
+    expect(r.spawns).toBe(2);
+    expect(r.files).toEqual(names);
+    expect(r.errors).toEqual([]);
+  });
+});
