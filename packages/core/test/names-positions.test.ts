@@ -1,5 +1,5 @@
-import { fuzzyScore, matchPositions } from '../src/names/index.js';
 import { describe, expect, it } from 'vitest';
+import { fuzzyScore, matchPositions } from '../src/names/index.js';
 
 const marked = (rel: string, pos: number[]) => pos.map((i) => rel[i]).join('');
 

@@ -29,5 +29,3 @@ export const FILE_VIEW_MAX_BYTES = 1024 * 1024;
  * 10 GiB log costs this much, not the file.
  */
 export const FILE_WINDOW_SCAN_MAX_BYTES = 256 * 1024 * 1024;
-/** A NUL within this many leading bytes makes a file binary (what git and ripgrep look at, roughly). */
-export const BINARY_SNIFF_BYTES = 8 * 1024;

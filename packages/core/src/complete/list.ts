@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import { expandHome, type SensitiveFence } from '../fence/index.js';
+import { homeDir } from '../fence/root.js';
 import type { NameResult } from '../names/types.js';
 import { PATH_COMPLETE_MAX_ENTRIES, PATH_COMPLETE_MAX_SCAN } from './limits.js';
 import { type DirOpener, platformDirOpener } from './open-dir.js';
@@ -28,7 +28,7 @@ export interface CompletionRequest {
   q: string;
   /** Only the non-resolving predicate is used: nothing here canonicalises a path through the fence. */
   fence: Pick<SensitiveFence, 'isSensitiveCanonical'>;
-  /** HOME for `~` in the project (default `os.homedir()`). */
+  /** HOME for `~` in the project (default {@link homeDir}). */
   home?: string;
   /**
    * Canonicalises the project root (default `fs.realpathSync`). The ONLY resolution in a listing, and it is only
@@ -66,7 +66,7 @@ export interface CompletionOutcome {
  * is the entry's own (`lstat`). Synchronous by design: it runs on a worker thread.
  */
 export function listCompletion(req: CompletionRequest): CompletionOutcome {
-  const home = req.home ?? os.homedir();
+  const home = req.home ?? homeDir();
   const realpath = req.realpath ?? ((p: string) => fs.realpathSync(p));
   const opener = req.opener ?? platformDirOpener();
   const maxEntries = req.maxEntries ?? PATH_COMPLETE_MAX_ENTRIES;

@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { expandHome, type SensitiveFence } from '../fence/index.js';
+import { homeDir } from '../fence/root.js';
+import { BINARY_SNIFF_BYTES } from '../limits.js';
 import type { NameResult } from '../names/types.js';
 import {
-  BINARY_SNIFF_BYTES,
   FILE_VIEW_MAX_BYTES,
   FILE_WINDOW_SCAN_MAX_BYTES,
   TREE_MAX_ENTRIES,
@@ -96,7 +96,7 @@ function holdDir(
   req: ProjectPathRequest,
   segments: readonly string[],
 ): { ok: true; held: Held } | { ok: false; status: ProjectPathStatus; root: string; detail: string } {
-  const home = req.home ?? os.homedir();
+  const home = req.home ?? homeDir();
   const realpath = req.realpath ?? ((p: string) => fs.realpathSync(p));
   const opener = req.opener ?? platformDirOpener();
   let root: string;

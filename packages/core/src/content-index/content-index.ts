@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
+import { homeDir } from '../fence/root.js';
 import type { RequiredLiterals } from '../match/index.js';
 import type { ByteWindows } from '../search/windows.js';
 import { isWithin } from '../util/fs-safety.js';
@@ -270,7 +270,7 @@ export class ContentIndex implements SearchIndex {
     this.root = root;
     this.dir = indexDirFor(options.dataDir, root);
     this.now = options.now ?? Date.now;
-    this.fence = options.fence ?? createSensitiveFence({ home: os.homedir(), env: process.env });
+    this.fence = options.fence ?? createSensitiveFence();
     // The data directory is never indexed (the barrier's own events would read as changes to the tree).
     const fenced = this.fence.canonicalCheckerFor(root);
     const data = path.resolve(options.dataDir);
@@ -547,7 +547,7 @@ export class ContentIndex implements SearchIndex {
         task: 'build',
         root: this.root,
         dir: this.dir,
-        fence: { home: os.homedir(), extra: [...this.fence.targets] },
+        fence: { home: homeDir(), extra: [...this.fence.targets] },
         ...(this.options.blockBytes !== undefined ? { blockBytes: this.options.blockBytes } : {}),
       };
       const worker = new Worker(workerScriptUrl(), { workerData: data });

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { isWithin } from '../util/fs-safety.js';
 import type {
   ContentIndex,
   ContentIndexStatus,
@@ -39,7 +40,7 @@ export class ContentIndexRegistry implements SearchIndex {
     let best: ContentIndex | undefined;
     for (const index of this.indexes.values()) {
       const r = index.root;
-      const holds = absPaths.every((p) => p === r || p.startsWith(r.endsWith('/') ? r : `${r}/`));
+      const holds = absPaths.every((p) => isWithin(p, r));
       if (holds && (!best || r.length > best.root.length)) best = index;
     }
     return best;

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { isWithin } from '../util/fs-safety.js';
 import { FENCE_RESOLVE_DEADLINE_MS, FENCE_STALL_COOLDOWN_MAX_MS, FENCE_STALL_COOLDOWN_MS } from './limits.js';
+import { homeDir } from './root.js';
 import { SENSITIVE_HOME_LOCATIONS, trawlDataDirs } from './table.js';
 
 /** What a fence is built from. Every seam is an explicit parameter; nothing reads process state but the defaults. */
@@ -105,7 +106,7 @@ export class SensitiveFence {
     if (inside.length === 0) return () => false;
     return (p) => {
       const f = this.fold(stripTrailingSep(p));
-      for (const t of inside) if (f === t || f.startsWith(t + path.sep)) return true;
+      for (const t of inside) if (isWithin(f, t)) return true;
       return false;
     };
   }
@@ -238,5 +239,5 @@ function stallKey(p: string): string {
 export function createSensitiveFence(
   options: Partial<SensitiveFenceOptions> & { extra?: readonly string[] } = {},
 ): SensitiveFence {
-  return new SensitiveFence({ home: os.homedir(), env: process.env, ...options });
+  return new SensitiveFence({ home: homeDir(), env: process.env, ...options });
 }

@@ -11,6 +11,7 @@ export {
 } from './limits.js';
 export {
   expandHome,
+  homeDir,
   type ResolvedUserRoot,
   type ResolveUserRootOptions,
   type RootProbeFs,

@@ -6,6 +6,7 @@
 export {
   createSensitiveFence,
   expandHome,
+  homeDir,
   type ResolvedUserRoot,
   type ResolveUserRootOptions,
   type RootProbeFs,

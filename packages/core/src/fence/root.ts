@@ -1,9 +1,10 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SensitiveFence } from './fence.js';
 
 /**
- * The one root policy (DESIGN "One root policy"): how every surface — CLI `--root` and DIR arguments, MCP roots,
+ * The one root policy (docs/architecture.md, "How a search flows"): how every surface — CLI `--root` and DIR arguments, MCP roots,
  * HTTP `project`/`root` — turns a directory a person or an agent typed into a root it may walk. In order:
  *
  * 1. refuse what names nothing: empty, a NUL or another control character (`invalid_path`);
@@ -52,6 +53,14 @@ export interface ResolveUserRootOptions {
 
 /** Control characters (C0, DEL, C1) never belong in a directory someone typed. */
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The HOME every surface anchors `~` and the fence at: `$HOME` of the environment given (a server's, a test's),
+ * else the account's home directory. The one place HOME is derived.
+ */
+export function homeDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env['HOME'] || os.homedir();
+}
 
 /**
  * `~` and `~/…` (and `~\…` on Windows) made absolute under `home`; anything else, `~user` included, unchanged.

@@ -1,3 +1,4 @@
+import { DASHBOARD_SKIP_DIRS } from '../walk/skip-dirs.js';
 /**
  * Content grep's pinned numbers (the /api/file-grep contract), each with its reason.
  * Surfaces pass these through; tests shrink them through `GrepLimits`.
@@ -33,19 +34,6 @@ export const GREP_DOC_MAX_BYTES = 25 * 1024 * 1024;
 export const GREP_LINE_READ_BYTES = 8 * 1024;
 
 /**
- * Directories never entered (exact, case-sensitive names, as the reference's walk compares them): dependency
- * trees, build output, VCS and cache directories — where a content hit is noise.
+ * Directories never entered: the dashboard's list (walk/skip-dirs.ts), where a content hit is noise.
  */
-export const GREP_SKIP_DIRS: ReadonlySet<string> = new Set([
-  '.cache',
-  '.git',
-  '.venv',
-  '__pycache__',
-  'build',
-  'dist',
-  'env',
-  'node_modules',
-  'out',
-  'target',
-  'venv',
-]);
+export const GREP_SKIP_DIRS: ReadonlySet<string> = DASHBOARD_SKIP_DIRS;

@@ -1,6 +1,6 @@
-import * as os from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
+import { homeDir } from '../fence/root.js';
 import { type FreshnessClock, IndexFreshness, parentOf } from './freshness.js';
 import {
   FILE_INDEX_MAX_ENTRIES,
@@ -168,7 +168,7 @@ export class FileIndex {
       this.fenceInRoot = this.fence.containsSensitive(this.root);
       this.admit = new NameAdmission(
         NAME_SKIP_DIRS,
-        tccPruner(this.root, this.options.home ?? os.homedir(), this.options.platform ?? process.platform),
+        tccPruner(this.root, this.options.home ?? homeDir(), this.options.platform ?? process.platform),
         true, // kept, and offered by search only when asked
       );
       await this.rebuild();

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { DASHBOARD_SKIP_DIRS } from '../walk/skip-dirs.js';
 
 /**
  * What name search offers and enters: skip directories are
@@ -6,19 +7,7 @@ import * as path from 'node:path';
  * caller that asks (`dotFiles`: the workbench's picker), ranked below other files unless the query starts with a
  * dot (tiers.ts).
  */
-export const NAME_SKIP_DIRS: ReadonlySet<string> = new Set([
-  '.git',
-  '.cache',
-  '.venv',
-  'node_modules',
-  '__pycache__',
-  'venv',
-  'dist',
-  'build',
-  'env',
-  'out',
-  'target',
-]);
+export const NAME_SKIP_DIRS: ReadonlySet<string> = DASHBOARD_SKIP_DIRS;
 
 /** macOS consent-gated folders directly under HOME (pruned only when a walk is rooted at HOME on macOS). */
 const TCC_HOME_CHILDREN: ReadonlySet<string> = new Set([

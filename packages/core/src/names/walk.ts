@@ -1,6 +1,6 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
+import { homeDir } from '../fence/root.js';
 import type { LexicalMatch } from './lexical.js';
 import {
   NAME_DEFAULT_LIMIT,
@@ -148,7 +148,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
       skipDirs,
       options.scoped
         ? null
-        : tccPruner(canonicalRoot, options.home ?? os.homedir(), options.platform ?? process.platform),
+        : tccPruner(canonicalRoot, options.home ?? homeDir(), options.platform ?? process.platform),
       options.dotFiles === true,
     );
     const join = (base: string, rel: string) => (rel === '' ? base : path.join(base, rel));

@@ -96,9 +96,6 @@ export const VIRTUAL_MAX_BYTES = MAX_FILE_BYTES;
 /** Names listed in one note before "and N more": notes must stay small enough to survive the byte cap. */
 export const NOTE_MAX_NAMES = 10;
 
-/** A NUL byte within this many leading bytes marks a named file binary (the engine's rule for walked files). */
-export const BINARY_SNIFF_BYTES = 64 * 1024;
-
 /**
  * Entries a "does this glob match any file?" walk may visit (asked only when a search found nothing): a
  * sync walk, so it is kept small enough not to stall the caller for long; past it the answer is "maybe".

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { expandHome } from '../fence/index.js';
+import { homeDir } from '../fence/root.js';
 
 /** Unicode spaces models and terminals sometimes put into paths; they mean an ordinary space. */
 const UNICODE_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
@@ -12,7 +12,7 @@ const UNICODE_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
  * made paths, `~` expanded, and a path of only slashes meaning the working directory (an agent's "/" is its
  * project root).
  */
-export function normaliseEntry(raw: string, home: string = os.homedir()): string {
+export function normaliseEntry(raw: string, home: string = homeDir()): string {
   let s = raw.trim();
   if (s.length >= 2 && s.startsWith('"') && s.endsWith('"')) s = s.slice(1, -1).trim();
   s = s.replace(UNICODE_SPACES, ' ');

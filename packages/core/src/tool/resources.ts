@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isWithin } from '../util/fs-safety.js';
 
 /** What a URL resolves to: a file on disk (searched as a file, shown as the URL) or content in memory. */
 export type ResolvedResource =
@@ -91,7 +92,7 @@ export function docsResourceHandler(dir: string = defaultDocsDir()): ResourceHan
     resolve(url) {
       const rel = relOf(url);
       const abs = path.resolve(root, rel);
-      if (!abs.startsWith(`${root}${path.sep}`) || !listAll().includes(rel)) {
+      if (abs === root || !isWithin(abs, root) || !listAll().includes(rel)) {
         throw new Error(`Documentation file not found: ${rel}. Use docs:// to list available files.`);
       }
       return { content: fs.readFileSync(abs), immutable: true };

@@ -1,9 +1,9 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IndexSelection } from '../content-index/content-index.js';
 import type { SearchIndex } from '../content-index/registry.js';
 import type { SearchRequest } from '../engine/index.js';
 import { createSensitiveFence } from '../fence/index.js';
+import { homeDir } from '../fence/root.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';
 import { compose } from './compose.js';
 import { SearchToolError } from './errors.js';
@@ -122,7 +122,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
 
   // The fence (DESIGN decision 6): named sensitive paths are refused, walks never enter them.
   const fence =
-    options.fence ?? createSensitiveFence({ home: options.homeDir ?? os.homedir(), env: process.env });
+    options.fence ?? createSensitiveFence({ home: options.homeDir ?? homeDir(), env: process.env });
   const { runnable, notSearched } = await refuseUnsearchable(targets, cwd, notes, fence);
 
   const baseRequest: SearchRequest = {

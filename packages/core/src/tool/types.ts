@@ -1,6 +1,7 @@
 import type { SearchIndex } from '../content-index/registry.js';
 import type { EngineChoice } from '../engine/index.js';
 import type { SensitiveFence } from '../fence/index.js';
+import { AGENT_SKIP_DIRS } from '../walk/skip-dirs.js';
 import type { OutputFormat, ShownFile } from './format.js';
 import type { LineRange } from './line-ranges.js';
 import type { ResourceRouter } from './resources.js';
@@ -24,7 +25,7 @@ export interface SearchToolOptions {
   /** URL schemes the caller may search (default: `docs://`). */
   resources?: ResourceRouter;
   signal?: AbortSignal;
-  /** For `~` expansion; default os.homedir(). */
+  /** For `~` expansion; default the HOME of `homeDir()`. */
   homeDir?: string;
   /** A content index (or a registry of them): picks the files read, never what is found (content-index/). */
   index?: SearchIndex;
@@ -102,8 +103,8 @@ export interface SearchToolResult {
   details: SearchToolDetails;
 }
 
-/** Directory names never walked into, unless a target names them (ripgrep users expect this too). */
-export const SKIP_DIRS = ['.git', 'node_modules'];
+/** Directory names never walked into, unless a target names them: the agent's list (walk/skip-dirs.ts). */
+export const SKIP_DIRS = AGENT_SKIP_DIRS;
 
 export interface PendingFile {
   key: string;

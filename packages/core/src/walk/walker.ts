@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { globToRegexSource } from '../glob/glob.js';
 import { describeError } from '../util/errors.js';
-import { listDirectory } from '../util/fs-safety.js';
+import { isWithin, listDirectory } from '../util/fs-safety.js';
 import { compareUtf8, entrySortKey } from '../util/path-order.js';
 import { IgnoreRules, Verdict } from './ignore-rules.js';
 
@@ -407,7 +407,7 @@ export class Walker {
     }
     if (this.extraRules && !whitelisted) {
       const base = this.extraRules.base;
-      if (abs.startsWith(`${base}/`) || base === '/') {
+      if (abs !== base && isWithin(abs, base)) {
         const v = this.extraRules.match(
           () => abs.slice(base === '/' ? 1 : base.length + 1),
           name,

@@ -23,7 +23,10 @@ export async function cliRoot(
   throw new UsageError(`${label}${r.message}: ${typed}`);
 }
 
-/** HOME as the command sees it: the environment's, else the account's. */
-export function cliHome(io: CliIO): string {
+/**
+ * HOME as a command sees it: the environment's, else the account's — core's `homeDir` rule, kept here so that
+ * `--help` and the commands' definitions load no layer of @trawl/core (test/cli-startup.test.ts).
+ */
+export function cliHome(io: Pick<CliIO, 'env'>): string {
   return io.env['HOME'] || os.homedir();
 }

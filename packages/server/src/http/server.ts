@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   type ContentIndex,
@@ -12,7 +11,7 @@ import {
   privateSubdir,
 } from '@trawl/core/content-index';
 import { closeSharedPdfPool } from '@trawl/core/docs';
-import { SensitiveFence } from '@trawl/core/fence';
+import { homeDir, SensitiveFence } from '@trawl/core/fence';
 import { AUDIT_DIR, AUDIT_KEY_FILE, AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
 import type { AgentCommand } from '../conversations/agent.js';
 import { Replies } from '../conversations/replies.js';
@@ -208,7 +207,7 @@ function agentEnvironment(
 /** Starts `trawl serve`'s HTTP server. Resolves once it listens; rejects when the port cannot be bound. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
-  const home = options.home ?? env['HOME'] ?? os.homedir();
+  const home = options.home ?? homeDir(env);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const token = options.token ?? newAccessToken();
   const bad = validateAccessToken(token);

@@ -1,4 +1,3 @@
-import * as os from 'node:os';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type ContentIndex, openIndex } from '@trawl/core/content-index';
 import { type EngineChoice, keepSearchWorkersWarm } from '@trawl/core/engine';
@@ -87,7 +86,7 @@ function startContentIndex(
   log?: (line: string) => void,
 ): ContentIndex | undefined {
   try {
-    const fence = createSensitiveFence({ home: os.homedir(), env: process.env, extra: [dataDir] });
+    const fence = createSensitiveFence({ extra: [dataDir] });
     const index = openIndex(root, { dataDir, fence });
     void index.whenReady().then(() => {
       const st = index.status();

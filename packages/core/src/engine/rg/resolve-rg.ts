@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { isWithin } from '../../util/fs-safety.js';
 
 export type RgSource = 'configured' | 'bundled' | 'path';
 
@@ -71,8 +72,7 @@ function vet(candidate: string, roots: string[]): string | null {
     return 'directory not readable';
   }
   for (const root of roots) {
-    if (real === root || real.startsWith(root.endsWith('/') ? root : `${root}/`))
-      return `inside the searched tree ${root}`;
+    if (isWithin(real, root)) return `inside the searched tree ${root}`;
   }
   return null;
 }

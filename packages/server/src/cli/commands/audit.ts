@@ -1,7 +1,7 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
+import { cliHome } from '../root.js';
 
 /** Loss records printed by `verify` (the rest are counted). */
 const LOSSES_SHOWN = 20;
@@ -24,7 +24,7 @@ export const registerAudit: RegisterCommand = (program, io, setExit) => {
         import('../../audit/index.js'),
         import('../../http/server.js'),
       ]);
-      const home = io.env['HOME'] || os.homedir();
+      const home = cliHome(io);
       const dataDir = flags.dataDir ? path.resolve(io.cwd, flags.dataDir) : defaultDataDir(io.env, home);
       let result: Awaited<ReturnType<typeof verifyAuditLog>>;
       try {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { splitShellWords } from '../../conversations/shell-words.js';
@@ -8,7 +7,7 @@ import { UsageError, write } from '../io.js';
 import { untilStopped } from '../lifetime.js';
 import { MAX_GREP_DEADLINE_S, MIN_GREP_DEADLINE_S } from '../limits.js';
 import type { RegisterCommand } from '../program.js';
-import { cliRoot } from '../root.js';
+import { cliHome, cliRoot } from '../root.js';
 
 interface ServeFlags {
   port?: string;
@@ -77,7 +76,7 @@ function parsePort(raw: string | undefined): number | undefined {
 
 async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<number> {
   const env = io.env;
-  const home = env['HOME'] || os.homedir();
+  const home = cliHome(io);
   const [
     { startServer, defaultDataDir, DataDirError },
     { SensitiveFence, expandHome },
