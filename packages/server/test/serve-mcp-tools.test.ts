@@ -12,7 +12,6 @@ let tmp: string;
 let home: string;
 let proj: string;
 let linked: LinkedTools;
-let disposeFind: () => void;
 
 beforeAll(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-mcp-tools-')));
@@ -41,14 +40,13 @@ beforeAll(async () => {
 
   const fence = new SensitiveFence({ home, env: {} });
   linked = await linkTools((server) => {
-    disposeFind = registerFindFilesTool(server, { root: proj, fence });
+    registerFindFilesTool(server, { root: proj, fence });
     registerListDirTool(server, { root: proj, fence });
   });
 });
 
 afterAll(async () => {
   await linked?.close();
-  disposeFind?.();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -83,12 +81,16 @@ describe('find_files', () => {
     expect(sc.results.every((x) => !path.isAbsolute(x.path))).toBe(true);
   });
 
-  it('never offers dot files, skip directories or a link into a credential store 🔒', async () => {
+  it('offers dot files and build output, as search searches them, but never node_modules or a link into a credential store 🔒', async () => {
     const r = await call('find_files', { query: 'app', limit: 60 });
     const text = r.content[0]!.text;
     expect(text).not.toContain('app_dep.js');
     expect(text).not.toContain('app_key');
-    expect((await call('find_files', { query: 'env' })).content[0]!.text).not.toContain('.env');
+    expect(text).toContain('node_modules/ (skipped, 1 file)');
+    expect((await call('find_files', { query: 'env' })).content[0]!.text.split('\n')[0]).toBe('.env');
+    expect((await call('find_files', { query: 'zzbundle' })).content[0]!.text.split('\n')[0]).toBe(
+      'dist/zzbundle.js',
+    );
   });
 
   it('honours kinds and limit, and says when the limit was reached', async () => {
@@ -109,16 +111,17 @@ describe('find_files', () => {
     expect(r.isError).toBe(true);
   });
 
-  it('an empty answer says when skip directories hid the name, and how to look there', async () => {
-    const r = await call('find_files', { query: 'zzbundle' });
+  it('an empty answer names the matching names in directories it did not enter, and how to look there', async () => {
+    const r = await call('find_files', { query: 'app_dep' });
     expect(r.content[0]!.text).toBe(
-      'No file or directory names match "zzbundle".\n' +
-        'Skipped directories (dist/), which find_files never enters, hold matching names: dist/zzbundle.js. To look there, list_dir the directory, or search its contents with `search` and paths naming it.',
+      'No file or directory names match "app_dep".\n' +
+        'Directories find_files does not enter hold matching names: node_modules/app_dep.js.\n\n' +
+        'Not entered: node_modules/ (skipped, 1 file). To look there, list_dir the directory, or `search` with paths naming it.',
     );
-    expect(r.structuredContent).toMatchObject({ results: [] });
-    expect((await call('find_files', { query: 'app_dep' })).content[0]!.text).toContain(
-      'Skipped directories (node_modules/), which find_files never enters, hold matching names: node_modules/app_dep.js.',
-    );
+    expect(r.structuredContent).toMatchObject({
+      results: [],
+      unentered: [{ path: 'node_modules/', reason: 'skipped', files: 1, filesExact: true }],
+    });
   });
 
   it('says so when nothing matches', async () => {
@@ -126,30 +129,24 @@ describe('find_files', () => {
       /^No file or directory names match/,
     );
   });
-
-  it('moves from the walk to the index once the index is built', async () => {
-    let source = '';
-    for (let i = 0; i < 200; i++) {
-      const r = await call('find_files', { query: 'readme' });
-      source = String((r.structuredContent as { source: string }).source);
-      if (source === 'index') break;
-      await new Promise((res) => setTimeout(res, 25));
-    }
-    expect(source).toBe('index');
-  });
 });
 
 describe('list_dir', () => {
-  it('lists the root: directories first with a slash, no dot entries, no links', async () => {
+  it('lists the root: directories first with a slash, dot entries too, no links, node_modules named with its count', async () => {
     const r = await call('list_dir', {});
     expect(r.content[0]!.text.split('\n')).toEqual([
       'dist/',
       'docs/',
       'many/',
-      'node_modules/',
       'src/',
+      '.env',
       'readme.md',
+      '',
+      'Not listed: node_modules/ (skipped, 1 file). Name one as dir to list it; `search` takes it in paths.',
     ]);
+    expect((await call('list_dir', { dir: 'node_modules' })).content[0]!.text).toBe(
+      'node_modules/app_dep.js',
+    );
     expect(r.structuredContent).toMatchObject({ status: 'ok', root: proj, more: false });
   });
 

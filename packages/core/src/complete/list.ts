@@ -24,8 +24,10 @@ export interface CompletionRequest {
   project: string;
   /** The typed directory prefix (`./`, `../src/`), judged lexically; never expanded, never resolved. */
   dir: string;
-  /** Partial entry name: case-insensitive prefix; dot entries only when it starts with a dot. */
+  /** Partial entry name: case-insensitive prefix; dot entries only when it starts with a dot (or `dots`). */
   q: string;
+  /** Offer dot entries whatever `q` is (an agent's `list_dir`: its `search` walks them). Default false. */
+  dots?: boolean;
   /** Only the non-resolving predicate is used: nothing here canonicalises a path through the fence. */
   fence: Pick<SensitiveFence, 'isSensitiveCanonical'>;
   /** HOME for `~` in the project (default {@link homeDir}). */
@@ -110,7 +112,7 @@ export function listCompletion(req: CompletionRequest): CompletionOutcome {
     if (req.fence.isSensitiveCanonical(witness))
       return out('sensitive', root, { witness, detail: 'directory' });
 
-    const showDots = req.q.startsWith('.');
+    const showDots = req.dots === true || req.q.startsWith('.');
     const prefix = req.q.toLowerCase();
     const scan = scanEntries(
       opener,

@@ -49,6 +49,19 @@ export interface GrepRequest {
   spawnRg?: SpawnRg;
   /** A content index of a directory holding `root`: the text pass reads only the files it may match in. */
   index?: SearchIndex;
+  /**
+   * What the walks enter, when not the dashboard's rules (no ignore files, dot files searched, GREP_SKIP_DIRS
+   * pruned): an agent's `grep_files` walks the tree as its `search` does (tool/tree-view.ts).
+   */
+  walk?: GrepWalkRules;
+}
+
+/** The walk rules a grep may replace (GrepRequest.walk). */
+export interface GrepWalkRules {
+  hidden: boolean;
+  ignoreFiles: boolean;
+  requireGit: boolean;
+  skipDirs: ReadonlySet<string>;
 }
 
 export interface GrepLimits {
@@ -134,6 +147,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     requireGit: false,
     parents: false,
     skipDirs: GREP_SKIP_DIRS,
+    ...(request.walk ? { ...request.walk, parents: true } : {}),
     maxDirs: limits.maxDirs,
   };
 

@@ -23,6 +23,7 @@ export {
   type GrepLimits,
   type GrepPayload,
   type GrepRequest,
+  type GrepWalkRules,
   grepFiles,
   rgExclusions,
 } from './grep.js';

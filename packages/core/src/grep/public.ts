@@ -13,6 +13,7 @@ export {
   type GrepDetail,
   type GrepPayload,
   type GrepRequest,
+  type GrepWalkRules,
   type GrepRow,
   grepFiles,
   grepNotes,

@@ -66,6 +66,8 @@ export class NameAdmission {
     private readonly skipDirs: ReadonlySet<string>,
     private readonly prune: ((parentRel: string, name: string) => boolean) | null,
     private readonly dotFiles = false,
+    /** Enter dot directories too (an agent's tree view: `search` walks them). */
+    private readonly dotDirs = false,
   ) {}
 
   /** A directory `name` in `parentRel` (`''` = the root) is offered. */
@@ -75,7 +77,7 @@ export class NameAdmission {
 
   /** An offered directory is also entered (links aside). */
   enters(name: string): boolean {
-    return !isDotName(name);
+    return this.dotDirs || !isDotName(name);
   }
 
   file(name: string): boolean {

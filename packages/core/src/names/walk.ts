@@ -54,6 +54,14 @@ export interface NameWalkOptions {
   skipDirs?: ReadonlySet<string>;
   /** Offer dot files too (default false); they rank below other files (tiers.ts). */
   dotFiles?: boolean;
+  /** Enter dot directories too (default false). */
+  dotDirs?: boolean;
+  /**
+   * A further rule on every entry, by its path under the root as walked (`root` joined with the names): an entry it
+   * refuses is neither offered nor, for a directory, entered. An agent's `find_files` passes its tree view's
+   * (ignore files), so it finds what its `search` searches.
+   */
+  admit?: (abs: string, isDir: boolean) => boolean;
 }
 
 export interface NameWalkResult {
@@ -150,7 +158,9 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
         ? null
         : tccPruner(canonicalRoot, options.home ?? homeDir(), options.platform ?? process.platform),
       options.dotFiles === true,
+      options.dotDirs === true,
     );
+    const extra = options.admit;
     const join = (base: string, rel: string) => (rel === '' ? base : path.join(base, rel));
     const stack: string[] = [''];
     while (stack.length > 0) {
@@ -183,7 +193,10 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
           if (kind !== null) (kind === 'dir' ? dirs : files).push({ name: e.name, link: true });
         }
       }
-      const candidateDirs = dirs.filter((d) => admit.dir(rel, d.name));
+      const candidateDirs = dirs.filter(
+        (d) =>
+          admit.dir(rel, d.name) && (!extra || extra(join(root, rel ? `${rel}/${d.name}` : d.name), true)),
+      );
       const descend: string[] = [];
       for (const d of candidateDirs) {
         if (d.link || !admit.enters(d.name)) continue;
@@ -205,6 +218,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
           if (++stride % NAME_WALK_DEADLINE_STRIDE === 0 && timedOut()) break rootLoop;
           if (kind === 'file' && !admit.file(entry.name)) continue;
           const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+          if (kind === 'file' && extra && !extra(join(root, childRel), false)) continue;
           const s = score(entry.name, childRel, kind === 'dir');
           if (!(s > 0)) continue;
           const aliasOnly = !options.scorer && match.aliasOnly;

@@ -5,6 +5,7 @@ import { MAX_FILE_BYTES, MAX_LINE_BYTES, MAX_OUTPUT_BYTES, NOTE_MAX_NAMES, PAGE_
 import { formatRanges, type LineRange } from './line-ranges.js';
 import type { ShapedLines } from './shape.js';
 import type { Notes, RunState } from './state.js';
+import type { UnenteredDir } from './tree-view.js';
 import type { PendingFile, SearchToolDetails, SearchToolResult } from './types.js';
 
 /**
@@ -19,6 +20,8 @@ export interface ComposeInput {
   notes: Notes;
   missingPaths: string[];
   notSearched: Array<{ path: string; reason: string }>;
+  /** Directories the walk's rules did not enter that hold files (tree-view.ts). */
+  unentered: UnenteredDir[];
   /** Targets actually searched (0 when every named target was refused). */
   searchedTargets: number;
   scopePath: string;
@@ -105,6 +108,7 @@ export function compose(c: ComposeInput): SearchToolResult {
     elapsedMs: c.clock() - c.started,
     ...(c.missingPaths.length > 0 ? { missingPaths: c.missingPaths } : {}),
     ...(c.notSearched.length > 0 ? { notSearched: c.notSearched } : {}),
+    ...(c.unentered.length > 0 ? { unentered: c.unentered } : {}),
     notes: [],
   };
   details.matchCount = details.fileMatches.reduce((n, f) => n + f.count, 0);

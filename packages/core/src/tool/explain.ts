@@ -1,6 +1,7 @@
 import { listNames } from './compose.js';
 import { findHiddenMatches, globMatchesAnyFile, type RunContext } from './execute.js';
 import type { Group } from './plan.js';
+import { describeSurvey, surveyTree, type TreeSurvey, type UnenteredDir } from './tree-view.js';
 import { SKIP_DIRS } from './types.js';
 
 /**
@@ -48,4 +49,49 @@ export async function explainEmpty(
   ctx.notes.add(
     `${count} hidden by ${what} match${hidden.total === 1 ? 'es' : ''}: ${listNames(hidden.files)}${hidden.total > hidden.files.length ? ', …' : ''}.${how.length > 0 ? ` To search ${hidden.total === 1 ? 'it' : 'them'}, ${how.join('; or ')}.` : ''}`,
   );
+}
+
+/**
+ * What the rules left out under the walked paths (directories not entered, with their file counts, and files
+ * left out), said in every answer that walked, not only in empty ones: a match may sit there. Returns the
+ * directories for the details.
+ */
+export function noteUnentered(
+  groups: readonly Group[],
+  ctx: RunContext,
+  asked: { gitignore: boolean; hidden: boolean },
+): UnenteredDir[] {
+  const walked: Array<{ roots: string[]; skipDirs: ReadonlySet<string> }> = [];
+  for (const g of groups) {
+    if (g.type === 'engine') {
+      const roots = g.roots.filter((r) => r.walks).map((r) => r.abs);
+      if (roots.length > 0) walked.push({ roots, skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS) });
+    } else if (g.type === 'glob') {
+      walked.push({ roots: [g.baseAbs], skipDirs: ctx.skipDirs ?? g.skipDirs });
+    }
+  }
+  if (walked.length === 0) return [];
+  const survey: TreeSurvey = { unentered: [], prunedFiles: 0, complete: true };
+  for (const w of walked) {
+    const one = surveyTree({
+      cwd: ctx.cwd,
+      roots: w.roots,
+      rules: { ...asked, skipDirs: w.skipDirs },
+      ...(ctx.baseRequest.exclude ? { exclude: ctx.baseRequest.exclude } : {}),
+      deadline: ctx.deadline,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    for (const d of one.unentered)
+      if (!survey.unentered.some((s) => s.path === d.path)) survey.unentered.push(d);
+    survey.prunedFiles += one.prunedFiles;
+    survey.complete &&= one.complete;
+  }
+  const how = [
+    'To search one, name it in paths',
+    ...(asked.gitignore ? ['gitignore: false includes what ignore files leave out'] : []),
+    ...(asked.hidden ? [] : ['hidden: true includes dot files']),
+  ].join('; ');
+  const note = describeSurvey(survey, 'searched', `${how}.`);
+  if (note) ctx.notes.add(note);
+  return survey.unentered;
 }

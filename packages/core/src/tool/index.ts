@@ -37,4 +37,18 @@ export {
   searchTool,
 } from './search-tool.js';
 export { TagCache } from './tag-cache.js';
+export {
+  AGENT_TREE_RULES,
+  countPruned,
+  describeSurvey,
+  type SurveyRequest,
+  surveyTree,
+  TreeAdmission,
+  type TreeRules,
+  type TreeSurvey,
+  treeWalkOptions,
+  type UnenteredDir,
+  type UnenteredReason,
+  unenteredWords,
+} from './tree-view.js';
 export { xxHash32 } from './xxhash32.js';

@@ -101,3 +101,15 @@ export const NOTE_MAX_NAMES = 10;
  * sync walk, so it is kept small enough not to stall the caller for long; past it the answer is "maybe".
  */
 export const GLOB_CHECK_MAX_ENTRIES = 100_000;
+
+/**
+ * Directories the survey of what the rules left out may list (tree-view.ts): the walk of a tree is repeated for the
+ * survey, so it is bounded; past it the answer says the list of directories not searched may be incomplete.
+ */
+export const TREE_SURVEY_MAX_DIRS = 10_000;
+
+/**
+ * Entries counted inside directories not entered, all of them together: node_modules can hold 100 000 files, and a
+ * count only has to say how much was not searched. Past it a count is a floor ("at least").
+ */
+export const TREE_SURVEY_MAX_COUNTED = 50_000;

@@ -3,7 +3,10 @@
  * `index.ts`, the barrel the rest of the engine imports from; only what is named here is the package's API.
  */
 export {
+  AGENT_TREE_RULES,
+  countPruned,
   defaultResourceRouter,
+  describeSurvey,
   loadSearchToolInputSchema,
   type OutputFormat,
   prepareSearchTool,
@@ -16,5 +19,13 @@ export {
   type SearchToolResult,
   searchTool,
   searchToolDescription,
+  type SurveyRequest,
+  surveyTree,
   TagCache,
+  TreeAdmission,
+  type TreeRules,
+  type TreeSurvey,
+  treeWalkOptions,
+  type UnenteredDir,
+  type UnenteredReason,
 } from './index.js';

@@ -9,7 +9,7 @@ import { compose } from './compose.js';
 import { SearchToolError } from './errors.js';
 import { canonical, exclusionPredicate, namedPaths } from './exclusions.js';
 import { type RunContext, refetchCounted, runGroup } from './execute.js';
-import { explainEmpty } from './explain.js';
+import { explainEmpty, noteUnentered } from './explain.js';
 import type { OutputFormat, ShownFile } from './format.js';
 import { pageFilesFor, parseSearchToolArgs } from './input.js';
 import {
@@ -184,6 +184,10 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     await explainEmpty(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
     signal?.throwIfAborted();
   }
+  const unentered =
+    state.timedOut || options.nameUnentered !== true
+      ? []
+      : noteUnentered(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
 
   // Tags for the files shown (hashline mode), read once each, concurrently.
   // A file the deadline left without its lines (counted, then not fetched in time) is still shown, by
@@ -217,6 +221,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     notes,
     missingPaths,
     notSearched: [...notSearched, ...unreadableMembers],
+    unentered,
     searchedTargets: runnable.length,
     scopePath: resolved.map((t) => scopeSpelling(t, cwd)).join(', '),
     searchPath: searchPathOf(runnable, cwd),

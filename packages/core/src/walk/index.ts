@@ -18,6 +18,8 @@ export { compileGlob, GlobError, type GlobOptions, globToRegexSource } from '../
 export { compareUtf8 } from '../util/path-order.js';
 export { IgnoreRules, Verdict } from './ignore-rules.js';
 export {
+  type PrunedEntry,
+  type PruneReason,
   type WalkEntry,
   Walker,
   type WalkIssue,

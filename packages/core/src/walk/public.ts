@@ -4,6 +4,8 @@
  * API.
  */
 export {
+  type PrunedEntry,
+  type PruneReason,
   type WalkEntry,
   Walker,
   type WalkOptions,

@@ -64,6 +64,11 @@ export interface WalkOptions {
   dotIgnore?: boolean;
   /** Directory names never entered below a root (a root itself is always entered). */
   skipDirs?: ReadonlySet<string>;
+  /**
+   * Told of each entry the walk's rules leave out (not of what `exclude` takes, which is the caller's own):
+   * a directory not entered or a file not yielded, and why. For a caller that must say what it did not search.
+   */
+  onPruned?: (entry: PrunedEntry) => void;
   /** Budget: directory entries examined. */
   maxEntries?: number;
   /** Budget: directories entered. */
@@ -89,6 +94,18 @@ export interface WalkEntry {
   canon: string;
   /** Named by the caller (a root that is a file): ignore rules, hidden-ness and globs did not apply. */
   explicit: boolean;
+}
+
+/** Why the walk's rules left an entry out: a skip directory, an ignore file, hidden-ness, a glob or a file type. */
+export type PruneReason = 'skipped' | 'ignored' | 'hidden' | 'glob' | 'type';
+
+/** An entry the walk's rules left out (WalkOptions.onPruned). */
+export interface PrunedEntry {
+  /** The path as output (root spelling + relative part). */
+  path: string;
+  abs: string;
+  isDir: boolean;
+  reason: PruneReason;
 }
 
 export type WalkStopReason = 'entries' | 'dirs' | 'deadline' | 'aborted';
@@ -156,6 +173,8 @@ export class Walker {
   private readonly now: () => number;
   /** Rules in force for the children of a directory, for directories reached other than by walking. */
   private readonly rulesAtCache = new Map<string, DirRules | null>();
+  /** Why the last `accept` said no. */
+  private rejected: PruneReason = 'ignored';
 
   constructor(private readonly options: WalkOptions) {
     this.hidden = options.hidden ?? false;
@@ -248,7 +267,10 @@ export class Walker {
       const childOut =
         frame.dirOut === '' ? name : frame.dirOut === '/' ? `/${name}` : `${frame.dirOut}/${name}`;
       const childRel = frame.rel === '' ? name : `${frame.rel}/${name}`;
-      if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules, frame.dirAbs)) continue;
+      if (!this.accept(childAbs, childOut, childRel, name, isDir, frame.rules, frame.dirAbs)) {
+        this.options.onPruned?.({ path: childOut, abs: childAbs, isDir, reason: this.rejected });
+        continue;
+      }
       let childCanon = frame.dirCanon === '/' ? `/${name}` : `${frame.dirCanon}/${name}`;
       if (link) {
         // A followed link is where it leads: decided, opened and checked for loops by its realpath.
@@ -258,7 +280,10 @@ export class Walker {
       }
       if (exclude?.(childCanon)) continue;
       if (isDir) {
-        if (this.options.skipDirs?.has(name)) continue;
+        if (this.options.skipDirs?.has(name)) {
+          this.options.onPruned?.({ path: childOut, abs: childAbs, isDir, reason: 'skipped' });
+          continue;
+        }
         if (link) {
           const ancestor = stack.find((f) => f.dirCanon === childCanon);
           if (ancestor) {
@@ -394,15 +419,15 @@ export class Walker {
     if (this.overrides) {
       const candidate = this.options.globBase === 'root' ? rel : globCandidate(out, abs, this.options.cwd);
       const v = this.overrides.match(candidate, name, isDir);
-      if (v === Verdict.Ignore) return false;
+      if (v === Verdict.Ignore) return this.reject('glob');
       if (v === Verdict.Whitelist && this.options.globMode !== 'filter') return true;
       // With any include glob, a file no include matched is out; directories are still entered.
-      if (v === Verdict.None && !isDir && this.overrides.hasWhitelist) return false;
+      if (v === Verdict.None && !isDir && this.overrides.hasWhitelist) return this.reject('glob');
     }
     let whitelisted = false;
     if (rules) {
       const v = this.matchIgnoreFiles(abs, name, isDir, rules, parentAbs);
-      if (v === Verdict.Ignore) return false;
+      if (v === Verdict.Ignore) return this.reject('ignored');
       whitelisted = v === Verdict.Whitelist;
     }
     if (this.extraRules && !whitelisted) {
@@ -414,19 +439,24 @@ export class Walker {
           isDir,
           parentAbs === base,
         );
-        if (v === Verdict.Ignore) return false;
+        if (v === Verdict.Ignore) return this.reject('ignored');
         whitelisted = v === Verdict.Whitelist;
       }
     }
     if (this.types && !isDir) {
-      if (this.types.exclude?.test(name)) return false;
+      if (this.types.exclude?.test(name)) return this.reject('type');
       if (this.types.include) {
-        if (!this.types.include.test(name)) return false;
+        if (!this.types.include.test(name)) return this.reject('type');
         whitelisted = true;
       }
     }
-    if (!whitelisted && !this.hidden && name.startsWith('.')) return false;
+    if (!whitelisted && !this.hidden && name.startsWith('.')) return this.reject('hidden');
     return true;
+  }
+
+  private reject(why: PruneReason): false {
+    this.rejected = why;
+    return false;
   }
 
   private matchIgnoreFiles(

@@ -7,8 +7,8 @@
 export const MCP_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /**
- * Time the "did skip directories hide it?" walk of an empty `find_files` answer may take: it enters
- * node_modules and build output, so it is kept short; past it the note says "at least".
+ * Time the "did a directory not entered hide it?" walk of an empty `find_files` answer may take: it enters
+ * node_modules and ignored build output, so it is kept short.
  */
 export const FIND_SKIPPED_BUDGET_MS = 2_000;
 

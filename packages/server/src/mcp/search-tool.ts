@@ -63,6 +63,8 @@ export async function registerSearchTool(
     cwd: options.root,
     ...(options.allowOutside ? {} : { roots: options.roots ?? [options.root] }),
     format: 'hashline' as const,
+    // Its answers name what they did not enter, as the server's other tools do (one view of the tree).
+    nameUnentered: true,
     resources,
     tagCache,
     ...(options.engine ? { engine: options.engine } : {}),

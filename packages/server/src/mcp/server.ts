@@ -25,7 +25,7 @@ export interface TrawlMcpOptions {
   indexDataDir?: string;
 }
 
-/** An MCP server with trawl's tools, and what to call when it closes (the name index runs in the background). */
+/** An MCP server with trawl's tools, and what to call when it closes (the content index runs in the background). */
 export interface TrawlMcpServer {
   server: McpServer;
   dispose(): void;
@@ -61,7 +61,7 @@ export async function createMcpServer(
       releaseWorkers = keepSearchWorkersWarm(1);
       return true;
     });
-  const stopIndex = registerFindFilesTool(server, { root: options.root, ...(log ? { log } : {}) });
+  registerFindFilesTool(server, { root: options.root });
   registerGrepFilesTool(server, {
     root: options.root,
     ...(options.engine ? { engine: options.engine } : {}),
@@ -73,7 +73,6 @@ export async function createMcpServer(
     dispose: () => {
       disposed = true;
       releaseWorkers?.();
-      stopIndex();
       void index?.close();
     },
   };

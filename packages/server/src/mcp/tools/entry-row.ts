@@ -8,3 +8,11 @@ export const entryRowShape = z.object({
   size: z.number(),
   mtime: z.number(),
 });
+
+/** A directory an agent's tool did not enter (tool/tree-view.ts), in a tool's structured output. */
+export const unenteredShape = z.object({
+  path: z.string(),
+  reason: z.enum(['skipped', 'ignored', 'hidden']),
+  files: z.number(),
+  filesExact: z.boolean(),
+});

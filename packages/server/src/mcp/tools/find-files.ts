@@ -3,19 +3,24 @@ import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
 import {
-  FileIndex,
   NAME_DEFAULT_LIMIT,
   NAME_LIMIT_CEILING,
   NAME_MIN_QUERY_CHARS,
-  NAME_SKIP_DIRS,
   type NameKinds,
   type NameResult,
   searchNames,
   walkNameSearch,
 } from '@trawl/core/names';
+import {
+  AGENT_TREE_RULES,
+  describeSurvey,
+  surveyTree,
+  TreeAdmission,
+  type TreeSurvey,
+} from '@trawl/core/tool';
 import { z } from 'zod';
 import { FIND_SKIPPED_BUDGET_MS, FIND_SKIPPED_SHOWN } from '../limits.js';
-import { entryRowShape } from './entry-row.js';
+import { entryRowShape, unenteredShape } from './entry-row.js';
 
 export const FIND_FILES_TOOL_NAME = 'find_files';
 
@@ -23,13 +28,6 @@ export interface FindFilesRegistration {
   /** The project root: every search is scoped to it. */
   root: string;
   fence?: SensitiveFence;
-  /**
-   * Keep a name index of the root (built in the background on the first call, kept fresh by watchers); until it
-   * is ready, and when the tree is over the index's entry cap, calls walk. Default true.
-   */
-  index?: boolean;
-  /** Operational log (stderr for the stdio server). */
-  log?: (line: string) => void;
 }
 
 /** Input: the /api/file-search parameters an agent needs (the root is the server's). */
@@ -58,28 +56,22 @@ export const findFilesInputShape = {
 const DESCRIPTION = [
   "Find files and directories by NAME under the project root, ranked like an editor's file picker (exact name,",
   'then prefix, substring, path, fuzzy; files before directories on a tie; shorter and newer first).',
-  'Returns paths relative to the root, directories with a trailing "/". Dot files, .git, node_modules and build',
-  'output directories are not offered, nor are credential stores. To search file CONTENTS use `search`.',
+  'Returns paths relative to the root, directories with a trailing "/". The tree is the one `search` sees:',
+  '.gitignore respected, dot files offered, .git and node_modules not entered (every directory not entered is',
+  'named with its file count); credential stores are never offered. To search file CONTENTS use `search`.',
 ].join(' ');
 
 /**
- * Registers `find_files` on an MCP server: name search with the /api/file-search semantics, scoped to the root.
- * Returns a disposer that stops the background index (call it when the server closes).
+ * Registers `find_files` on an MCP server: name search ranked as /api/file-search ranks, over the agent's tree
+ * (tool/tree-view.ts: what `search` walks), scoped to the root. It walks on every call: the dashboard's name index
+ * keeps the seed's rules (no ignore files, build output and dot directories left out), which are not the agent's.
  */
-export function registerFindFilesTool(server: McpServer, options: FindFilesRegistration): () => void {
+export function registerFindFilesTool(server: McpServer, options: FindFilesRegistration): void {
   const fence = options.fence ?? createSensitiveFence();
   let canonicalRoot: string | undefined;
-  let index: FileIndex | undefined;
   const rootOf = (): string => {
     canonicalRoot ??= fs.realpathSync(options.root);
     return canonicalRoot;
-  };
-  const ensureIndex = (root: string) => {
-    if (options.index === false || index) return;
-    index = new FileIndex(root, { fence });
-    index.start().catch((err: unknown) => {
-      options.log?.(`find_files: index of ${root} unavailable (${(err as Error).message}); searches walk`);
-    });
   };
 
   server.registerTool(
@@ -93,6 +85,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
         root: z.string(),
         source: z.enum(['index', 'walk', 'short-query']),
         partial: z.boolean(),
+        unentered: z.array(unenteredShape).optional(),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -123,22 +116,39 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
           isError: true,
         };
       }
-      ensureIndex(root);
+      const view = new TreeAdmission(root, AGENT_TREE_RULES);
       const answer = await searchNames({
         query: args.query,
         roots: [root],
         scoped: true,
         limit: args.limit,
         kinds: args.kinds,
-        index,
+        dotFiles: true,
         fence,
+        walk: {
+          skipDirs: AGENT_TREE_RULES.skipDirs,
+          dotDirs: true,
+          admit: (abs, isDir) => view.why(abs, isDir) === null,
+        },
       });
       const limit = args.limit ?? NAME_DEFAULT_LIMIT;
       let text = formatFound(args.query, answer.results, root, limit, answer.partial === true);
+      const survey = surveyTree({
+        cwd: root,
+        roots: [root],
+        rules: AGENT_TREE_RULES,
+        exclude: (abs) => fence.isSensitiveCanonical(abs),
+      });
       if (answer.results.length === 0) {
-        const hidden = await namesInSkipDirs(args.query, root, args.kinds ?? 'all', fence);
+        const hidden = await namesNotEntered(args.query, root, args.kinds ?? 'all', fence, survey);
         if (hidden) text += `\n${hidden}`;
       }
+      const note = describeSurvey(
+        survey,
+        'entered',
+        'To look there, list_dir the directory, or `search` with paths naming it.',
+      );
+      if (note) text += `\n\n${note}`;
       return {
         content: [{ type: 'text' as const, text }],
         structuredContent: {
@@ -147,40 +157,44 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
           root,
           source: answer.source,
           partial: answer.partial === true,
+          ...(survey.unentered.length > 0 ? { unentered: survey.unentered } : {}),
         },
       };
     },
   );
-  return () => index?.stop();
 }
 
 /**
- * An empty answer asks whether skip directories (dist/, build/, node_modules …, never offered) hid the name
- * (issue 11 item 4): a short walk that enters them, and a note naming what it found and how to look there.
+ * An empty answer asks whether the directories the tree leaves out (node_modules, ignored build output …) hold the
+ * name: a short walk that enters them, and a note naming what it found there.
  */
-async function namesInSkipDirs(
+async function namesNotEntered(
   query: string,
   root: string,
   kinds: NameKinds,
   fence: SensitiveFence,
+  survey: TreeSurvey,
 ): Promise<string | null> {
+  if (survey.unentered.length === 0) return null;
+  const dirs = survey.unentered.map((d) => d.path);
   const walked = await walkNameSearch({
     query: query.trim(),
-    roots: [root],
+    roots: dirs.map((d) => path.join(root, d)),
     scoped: true,
     kinds,
     fence,
+    dotFiles: true,
+    dotDirs: true,
     limit: FIND_SKIPPED_SHOWN,
     timeBudgetMs: FIND_SKIPPED_BUDGET_MS,
-    skipDirs: new Set(['.git']),
+    skipDirs: new Set(),
   });
-  const rel = walked.results
-    .map((r) => ({ rel: path.relative(root, r.path), dir: r.kind === 'dir' }))
-    .filter((r) => r.rel.split('/').some((seg) => NAME_SKIP_DIRS.has(seg)));
-  if (rel.length === 0) return null;
-  const dirs = [...new Set(rel.map((r) => `${r.rel.split('/').find((seg) => NAME_SKIP_DIRS.has(seg))}/`))];
-  const names = rel.map((r) => (r.dir ? `${r.rel}/` : r.rel));
-  return `Skipped directories (${dirs.join(', ')}), which find_files never enters, hold matching names: ${names.join(', ')}. To look there, list_dir the directory, or search its contents with \`search\` and paths naming it.`;
+  if (walked.results.length === 0) return null;
+  const names = walked.results.map((r) => {
+    const rel = path.relative(root, r.path);
+    return r.kind === 'dir' ? `${rel}/` : rel;
+  });
+  return `Directories find_files does not enter hold matching names: ${names.join(', ')}.`;
 }
 
 function formatFound(
@@ -191,7 +205,7 @@ function formatFound(
   partial: boolean,
 ): string {
   if (rows.length === 0) {
-    return `No file or directory names match "${query}"${partial ? ' (the walk stopped at its time budget; the tree is large: try a more specific name)' : ''}.`;
+    return `No file or directory names match "${query}"${partial ? ' in the part of the tree walked (the walk stopped at its budget before covering the tree)' : ''}.`;
   }
   const lines = rows.map((r) => {
     const rel = path.relative(root, r.path) || '.';

@@ -14,7 +14,9 @@ import {
   grepQuery,
 } from '@trawl/core/grep';
 import { PatternError } from '@trawl/core/match';
+import { AGENT_TREE_RULES, describeSurvey, surveyTree, treeWalkOptions } from '@trawl/core/tool';
 import { z } from 'zod';
+import { unenteredShape } from './entry-row.js';
 
 export const GREP_FILES_TOOL_NAME = 'grep_files';
 
@@ -59,8 +61,9 @@ const rowShape = z.object({
 const DESCRIPTION = [
   'Which files under the project root CONTAIN a text: one row per file (its first matching line), Word, PowerPoint',
   `and Excel documents included (with the slide or sheet row). At most ${GREP_MAX_RESULTS} rows within a 2 s budget;`,
-  'the answer says when it is partial. Dot files are searched; .git, node_modules and build output are not, nor are',
-  'credential stores; credentials in previews are redacted. For every matching line, context or paging use `search`.',
+  'the answer says when it is partial. The tree is the one `search` sees: .gitignore respected, dot files searched,',
+  '.git and node_modules skipped (every directory not searched is named with its file count); credential stores are',
+  'never read; credentials in previews are redacted. For every matching line, context or paging use `search`.',
 ].join(' ');
 
 /** Registers `grep_files` on an MCP server: content search with the /api/file-grep semantics, scoped to the root. */
@@ -78,6 +81,7 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
         engine: z.string(),
         skipped_docs: z.number(),
         root: z.string(),
+        unentered: z.array(unenteredShape).optional(),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -113,11 +117,27 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
           regex: args.regex === true,
           ...(options.engine ? { engine: options.engine } : {}),
           ...(options.index ? { index: options.index } : {}),
+          walk: treeWalkOptions(AGENT_TREE_RULES),
           ...options.grep,
         });
+        const survey = surveyTree({
+          cwd: root,
+          roots: [root],
+          rules: AGENT_TREE_RULES,
+          exclude: (abs) => fence.isSensitiveCanonical(abs),
+        });
+        const note = describeSurvey(
+          survey,
+          'searched',
+          'To look there, use `search` with paths naming the directory (gitignore: false for ignored files).',
+        );
+        const text = formatGrepText(payload, detail, query);
         return {
-          content: [{ type: 'text' as const, text: formatGrepText(payload, detail, query) }],
-          structuredContent: { ...payload },
+          content: [{ type: 'text' as const, text: note ? `${text}\n\n${note}` : text }],
+          structuredContent: {
+            ...payload,
+            ...(survey.unentered.length > 0 ? { unentered: survey.unentered } : {}),
+          },
         };
       } catch (err) {
         if (err instanceof PatternError) return fail(`Invalid regular expression: ${err.message}`);

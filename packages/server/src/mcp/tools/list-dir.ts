@@ -2,8 +2,17 @@ import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { listCompletion, PATH_COMPLETE_MAX_ENTRIES, PATH_COMPLETE_MAX_SCAN } from '@trawl/core/complete';
 import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
+import type { NameResult } from '@trawl/core/names';
+import {
+  AGENT_TREE_RULES,
+  countPruned,
+  describeSurvey,
+  TreeAdmission,
+  type TreeSurvey,
+  type UnenteredReason,
+} from '@trawl/core/tool';
 import { z } from 'zod';
-import { entryRowShape } from './entry-row.js';
+import { entryRowShape, unenteredShape } from './entry-row.js';
 
 export const LIST_DIR_TOOL_NAME = 'list_dir';
 
@@ -25,16 +34,15 @@ export const listDirInputShape = {
     .string()
     .max(1024)
     .optional()
-    .describe(
-      'Only entries whose name starts with this (case-insensitive). Dot entries appear only when it starts with ".".',
-    ),
+    .describe('Only entries whose name starts with this (case-insensitive).'),
 };
 
 const DESCRIPTION = [
   'List one directory level inside the project root: directories first (with a trailing "/"), then files,',
   `alphabetically, at most ${PATH_COMPLETE_MAX_ENTRIES} entries (narrow with prefix).`,
-  'A path that leads outside the root, or through a symbolic link, lists nothing; links are never listed;',
-  'dot entries are hidden unless prefix starts with "."; credential stores are never shown.',
+  'The tree is the one `search` sees: dot entries listed; what .gitignore ignores, .git and node_modules are',
+  'not listed but named with their file counts (name one as dir to list it). A path that leads outside the root,',
+  'or through a symbolic link, lists nothing; links are never listed; credential stores are never shown.',
 ].join(' ');
 
 /** Registers `list_dir` on an MCP server: one directory level with /api/path-complete's containment rules. */
@@ -51,6 +59,7 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
         root: z.string(),
         status: z.enum(['ok', 'sensitive', 'outside', 'refused', 'missing']),
         more: z.boolean(),
+        unentered: z.array(unenteredShape).optional(),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -63,16 +72,19 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
           isError: true,
         };
       }
-      // One row past the page tells whether there are more.
+      // Every entry of the level (within the scan budget): the tree's rules drop some before the page is cut.
       const o = listCompletion({
         project: options.root,
         dir,
         q: prefix,
         fence,
-        maxEntries: PATH_COMPLETE_MAX_ENTRIES + 1,
+        dots: true,
+        maxEntries: PATH_COMPLETE_MAX_SCAN,
       });
-      const more = o.rows.length > PATH_COMPLETE_MAX_ENTRIES || o.scanned >= PATH_COMPLETE_MAX_SCAN;
-      const rows = o.rows.slice(0, PATH_COMPLETE_MAX_ENTRIES);
+      const { inView, survey } =
+        o.status === 'ok' ? viewOf(o.root, o.rows, fence) : { inView: [], survey: null };
+      const more = inView.length > PATH_COMPLETE_MAX_ENTRIES || o.scanned >= PATH_COMPLETE_MAX_SCAN;
+      const rows = inView.slice(0, PATH_COMPLETE_MAX_ENTRIES);
       const shown = dir === '' ? '.' : dir;
       let text: string;
       switch (o.status) {
@@ -80,8 +92,12 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
           const lines = rows.map((r) => `${path.relative(o.root, r.path)}${r.kind === 'dir' ? '/' : ''}`);
           text = lines.length
             ? lines.join('\n')
-            : `${shown} has no entries${prefix ? ` starting with "${prefix}"` : ''}${prefix.startsWith('.') ? '' : ' (dot entries are hidden unless prefix starts with ".")'}.`;
-          if (o.rows.length > PATH_COMPLETE_MAX_ENTRIES) {
+            : `${shown} has no entries${prefix ? ` starting with "${prefix}"` : ''}${survey && (survey.unentered.length > 0 || survey.prunedFiles > 0) ? ' that the tree shows' : ''}.`;
+          const note = survey
+            ? describeSurvey(survey, 'listed', 'Name one as dir to list it; `search` takes it in paths.')
+            : null;
+          if (note) text += `\n\n${note}`;
+          if (inView.length > PATH_COMPLETE_MAX_ENTRIES) {
             text += `\n\nShowing the first ${PATH_COMPLETE_MAX_ENTRIES} entries; pass a prefix to narrow.`;
           } else if (o.scanned >= PATH_COMPLETE_MAX_SCAN) {
             text += `\n\nThe directory is large: only its first ${PATH_COMPLETE_MAX_SCAN} entries were examined; pass a prefix to narrow.`;
@@ -103,10 +119,40 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
       }
       return {
         content: [{ type: 'text' as const, text }],
-        structuredContent: { results: rows, root: o.root, status: o.status, more },
+        structuredContent: {
+          results: rows,
+          root: o.root,
+          status: o.status,
+          more,
+          ...(survey && survey.unentered.length > 0 ? { unentered: survey.unentered } : {}),
+        },
       };
     },
   );
+}
+
+/**
+ * One level seen as the agent's tree sees it (tool/tree-view.ts): the entries in view, and those left out (ignored,
+ * `.git`, `node_modules`) counted. A directory named as `dir` is listed whatever the rules say of it, as `search`
+ * searches a directory it names: only its entries are judged, from it (its own ignore files and those above it).
+ */
+function viewOf(
+  root: string,
+  rows: NameResult[],
+  fence: SensitiveFence,
+): { inView: NameResult[]; survey: TreeSurvey } {
+  const view = new TreeAdmission(root, AGENT_TREE_RULES);
+  const inView: NameResult[] = [];
+  const out: Array<{ abs: string; isDir: boolean; reason: UnenteredReason }> = [];
+  for (const r of rows) {
+    const why = view.whyEntry(r.path, r.kind === 'dir');
+    if (why === null) inView.push(r);
+    else out.push({ abs: r.path, isDir: r.kind === 'dir', reason: why });
+  }
+  return {
+    inView,
+    survey: countPruned(out, { cwd: root, exclude: (abs) => fence.isSensitiveCanonical(abs) }),
+  };
 }
 
 /**
