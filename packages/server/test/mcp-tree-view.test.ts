@@ -5,12 +5,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { resolveRipgrep } from '@trawl/core/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer, type TrawlMcpServer } from '../src/mcp/server.js';
 import type { ToolResult } from './mcp-helpers.js';
 
-const engines: Array<'js' | 'rg'> = resolveRipgrep({ searchRoots: [] }).rg ? ['js', 'rg'] : ['js'];
+// rg is the bundled one (@vscode/ripgrep), as in every install.
+const engines: Array<'js' | 'rg'> = ['js', 'rg'];
 
 let proj: string;
 

@@ -63,6 +63,7 @@ export interface TreeSurvey {
   complete: boolean;
 }
 
+/** What to survey, under which rules and budgets (surveyTree). */
 export interface SurveyRequest {
   /** Paths are shown relative to this. */
   cwd: string;
