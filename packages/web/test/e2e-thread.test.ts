@@ -3,7 +3,8 @@
 // with a reason, `hang` writes a line and waits until it is killed, `gate NAME` writes a line and finishes when the
 // test creates the file NAME (so a test controls when a reply ends, with no timing), `again` says how many times it
 // was sent this same text. Every request is logged to requests.jsonl (text and files). With TRAWL_SCREENSHOTS=1 it
-// also writes docs/thread-{light,dark}-{desktop,phone}.png.
+// also writes docs/thread-{light,dark}-{desktop,phone}.png (a markdown reply, a failed one with its reason and Retry),
+// docs/thread-streaming-{light,dark}-{desktop,phone}.png (Stop in the composer) and docs/thread-sidebar-{light,dark}-phone.png.
 
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -12,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { serve } from './e2e/browser.js';
-import { axeViolations, describeWorkbench } from './e2e/fixture.js';
+import { axeViolations, DOCS, describeWorkbench, SCREENSHOTS } from './e2e/fixture.js';
 
 const WEB = path.resolve(import.meta.dirname, '..');
 
@@ -254,6 +255,25 @@ describeWorkbench(
       await settled(page);
       expect(await atBottom(page)).toBe(true);
       expect(await page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0);
+      // A message scrolled out of view is skipped by layout and paint (content-visibility), so a long thread costs
+      // what is on screen; it renders again when it comes into view.
+      const firstText = page.getByTestId('user-message').first().locator('.message-text');
+      const rendered = () =>
+        firstText.evaluate((el) =>
+          el.checkVisibility({ contentVisibilityAuto: true } as CheckVisibilityOptions),
+        );
+      expect(await rendered()).toBe(false);
+      await page.getByRole('log', { name: 'Messages' }).evaluate((el) => {
+        el.scrollTop = 0;
+      });
+      await page.waitForFunction(
+        () =>
+          document
+            .querySelector('[data-testid="user-message"] .message-text')
+            ?.checkVisibility({ contentVisibilityAuto: true } as CheckVisibilityOptions) === true,
+      );
+      await page.getByRole('button', { name: 'Jump to latest' }).click();
+      expect(await atBottom(page)).toBe(true);
 
       // The reader scrolls up while the next reply streams: it does not pull them down.
       await say(page, 'gate g2');
@@ -692,6 +712,65 @@ describeWorkbench(
       expect(await activeLabel()).toBe('Message');
       await context.close();
     }, 120_000);
+
+    it.runIf(SCREENSHOTS)(
+      'writes the thread screenshots',
+      async () => {
+        // One conversation with a file chip, a markdown reply with code, and a failed reply; another still streaming.
+        {
+          const { context, page } = await wb.open();
+          await page.locator('button.new-conv').click();
+          await box(page).pressSequentially('md walk me through @main');
+          await page
+            .getByRole('option')
+            .filter({ has: page.locator('.picker-name', { hasText: /^main\.ts$/ }) })
+            .waitFor();
+          await box(page).press('Enter');
+          await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+          await box(page).press('Enter');
+          await settled(page);
+          await say(page, 'fail to run the tests');
+          await settled(page);
+          await context.close();
+        }
+        for (const scheme of ['light', 'dark'] as const) {
+          for (const [width, name] of [
+            [1280, 'desktop'],
+            [390, 'phone'],
+          ] as const) {
+            const { context, page } = await wb.open({ width, height: width === 390 ? 844 : 800, scheme });
+            const failed = page.getByTestId('assistant-message').last();
+            await failed.getByText(/model quota exhausted/).waitFor();
+            await page.locator('.code-block code[data-highlighted="true"]').first().waitFor();
+            // The code block and the failure in view together
+            await page
+              .locator('.code-block')
+              .first()
+              .evaluate((el) => el.scrollIntoView({ block: 'start' }));
+            await page.screenshot({ path: path.join(DOCS, `thread-${scheme}-${name}.png`) });
+            if (width === 390) {
+              await page.getByRole('button', { name: 'Chats', exact: true }).click();
+              await page
+                .getByRole('navigation', { name: 'Conversations' })
+                .getByRole('heading')
+                .first()
+                .waitFor();
+              await page.screenshot({ path: path.join(DOCS, `thread-sidebar-${scheme}-phone.png`) });
+              await page.getByRole('button', { name: 'Thread', exact: true }).click();
+            }
+            const reply = await ask(page, `hang on ${scheme} ${name}`);
+            await reply.getByText(`thinking about on`).waitFor();
+            await composerButton(page, 'Stop').waitFor();
+            await box(page).fill('a follow-up, typed while the reply streams');
+            await page.screenshot({ path: path.join(DOCS, `thread-streaming-${scheme}-${name}.png`) });
+            await composerButton(page, 'Stop').click();
+            await settled(page);
+            await context.close();
+          }
+        }
+      },
+      240_000,
+    );
 
     it('keeps the first load under 150 KiB of gzip JS, with no grammar in it', () => {
       const html = fs.readFileSync(path.join(WEB, 'dist/index.html'), 'utf8');

@@ -6,10 +6,11 @@
  * a link is a link only when it leads to http(s) or mailto; an image is never fetched (a reply could otherwise send a
  * tracking request, and the CSP would refuse it anyway): it shows as a link to its address.
  */
-import { Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
-import { memo, type ReactNode, useMemo } from 'react';
+import type { MarkedToken, Token, Tokens } from 'marked';
+import { memo, type ReactNode, useMemo, useRef } from 'react';
 import { CopyButton } from '../ui/CopyButton.js';
 import { languageForFence, useHighlight } from '../ui/highlight.js';
+import { type Lexed, lexAll, lexGrowing } from './growingLex.js';
 
 const NAMED: Readonly<Record<string, string>> = {
   amp: '&',
@@ -272,7 +273,12 @@ const Block = memo(BlockView, (a, b) => a.token.raw === b.token.raw && a.final =
  * long block is highlighted once, not on every chunk.
  */
 export function Markdown({ text, final = true }: { text: string; final?: boolean }) {
-  const tokens = useMemo(() => new Lexer({ gfm: true, breaks: false }).lex(text), [text]);
+  // While it streams only its tail is lexed again each frame; the finished reply is lexed whole.
+  const last = useRef<Lexed | null>(null);
+  const tokens = useMemo(() => {
+    last.current = final ? { text, tokens: lexAll(text) } : lexGrowing(last.current, text);
+    return last.current.tokens;
+  }, [text, final]);
   return (
     <div className="markdown">
       {tokens.map((t, i) => (
