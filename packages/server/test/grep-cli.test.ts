@@ -132,8 +132,10 @@ describe.each(grepEngines())('MCP grep_files (%s engine)', (engine) => {
   it('answers rows as text and the payload as structured content', async () => {
     const r = await call({ query: 'widget' });
     expect(r.isError).toBeFalsy();
+    // The rows, then what the agent's rules left out (the spec tree's .git/, node_modules/ and ignored.py).
     expect(r.content[0]!.text).toBe(
-      'deck.pptx [slide 3]: the WIDGET roadmap\nspec.docx: the WIDGET decision',
+      'deck.pptx [slide 3]: the WIDGET roadmap\nspec.docx: the WIDGET decision\n\n' +
+        'Not searched: .git/ (skipped, 1 file), node_modules/ (skipped, 1 file); 1 file left out by ignore rules. To look there, use `search` with paths naming the directory (gitignore: false for ignored files).',
     );
     expect(r.structuredContent).toMatchObject({ engine, truncated: false, skipped_docs: 0, root: proj });
     const rx = await call({ query: 'NEEDLE', case_sensitive: true });
