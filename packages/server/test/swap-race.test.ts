@@ -109,10 +109,20 @@ afterAll(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-/** How many of `REQUESTS` answers carry the store's bytes. */
-async function leaks(ask: () => Promise<string>): Promise<number> {
+/**
+ * How many of `REQUESTS` answers carry the store's bytes or names. Every answer must be one of `expected`: an
+ * error nobody looked at would count as no leak and prove nothing.
+ */
+async function leaks(ask: () => Promise<string>, ...expected: string[]): Promise<number> {
   let n = 0;
-  for (let i = 0; i < REQUESTS; i++) if ((await ask()).includes(CANARY)) n++;
+  for (let i = 0; i < REQUESTS; i++) {
+    const answer = await ask();
+    expect(
+      expected.some((e) => answer.includes(e)),
+      answer,
+    ).toBe(true);
+    if (answer.includes(CANARY)) n++;
+  }
   return n;
 }
 
@@ -133,14 +143,19 @@ function tool(name: string, args: Record<string, unknown>, client = () => mcp): 
 
 describe.skipIf(!gcc || !linux)('a directory swapped for a link to a credential store while searched', () => {
   it('never makes /api/file-grep (scanning or indexed), grep_files or a search of the tree or of named files (js or rg) answer with the store', async () => {
+    const project = 'needle in the project';
     const found = {
-      fileGrep: await leaks(fileGrep(scanning)),
-      fileGrepIndexed: await leaks(fileGrep(indexed)),
-      grepFiles: await leaks(tool('grep_files', { query: 'needle' })),
-      searchTree: await leaks(tool('search', { pattern: 'needle' })),
-      searchNamed: await leaks(tool('search', { pattern: 'needle', paths: 'd/id_ed25519' })),
+      fileGrep: await leaks(fileGrep(scanning), project),
+      fileGrepIndexed: await leaks(fileGrep(indexed), project),
+      grepFiles: await leaks(tool('grep_files', { query: 'needle' }), project),
+      searchTree: await leaks(tool('search', { pattern: 'needle', paths: '.' }), project),
+      // A named file reads as the decoy, or is refused (it led out of the root when planned or opened): never as
+      // the store.
+      searchNamed: await leaks(tool('search', { pattern: 'needle', paths: 'd/id_ed25519' }), 'd/id_ed25519'),
       searchNamedRg: await leaks(
         tool('search', { pattern: 'needle', paths: ['d/id_ed25519', 'notes.txt'] }, () => mcpRg),
+        project,
+        'Path outside the allowed roots',
       ),
     };
     expect(racer?.exitCode).toBeNull(); // the writer raced throughout

@@ -5,6 +5,7 @@ import { expandHome, type SensitiveFence } from '../fence/index.js';
 import { homeDir } from '../fence/root.js';
 import { BINARY_SNIFF_BYTES } from '../limits.js';
 import type { NameResult } from '../names/types.js';
+import { FENCED_LINK_MESSAGE, isFencedDescriptor } from '../util/fs-safety.js';
 import {
   FILE_VIEW_MAX_BYTES,
   FILE_WINDOW_SCAN_MAX_BYTES,
@@ -38,7 +39,8 @@ export interface ProjectPathRequest {
   project: string;
   /** `/`-separated path relative to the project root; `""` is the root. */
   rel: string;
-  fence: Pick<SensitiveFence, 'isSensitiveCanonical'>;
+  /** `fencedIdentities` (hard links to fenced files) where the fence has it: a file read is refused by identity too. */
+  fence: Pick<SensitiveFence, 'isSensitiveCanonical'> & Partial<Pick<SensitiveFence, 'fencedIdentities'>>;
   home?: string;
   /** Canonicalises the server-held project root (the only resolution; a seam for tests). */
   realpath?: (p: string) => string;
@@ -189,6 +191,9 @@ export function readProjectFile(
     }
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return { status: 'wrong-kind', root, detail: `${name}: not a regular file` };
+    // A hard link to a credential file: a name of the project, the content of the fenced file.
+    if (isFencedDescriptor(fd, req.fence.fencedIdentities?.()))
+      return { status: 'sensitive', root, detail: `${name}: ${FENCED_LINK_MESSAGE}` };
     const maxBytes = req.maxBytes ?? FILE_VIEW_MAX_BYTES;
     const meta = { root, size: st.size, mtime: Math.floor(st.mtimeMs / 1000) };
     const head = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, maxBytes));

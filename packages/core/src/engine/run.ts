@@ -68,6 +68,8 @@ export interface EngineRun {
   /** For the rg engine: ripgrep's --no-mmap (named files read in buffers; decides how binary ones report). */
   rgNoMmap?: boolean;
   spawnRg?: SpawnRg;
+  /** SearchRequest.fencedIdentities: files read that are one of these are refused. */
+  fencedIdentities?: ReadonlySet<string>;
 }
 
 /** How the rg engine starts its child (`child_process.spawn`'s shape). */

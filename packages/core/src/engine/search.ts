@@ -124,6 +124,11 @@ export interface SearchRequest extends WalkChoices {
    * (`trawl rg --no-mmap`; the js engine reports the NUL and the CLI's printer applies the rule).
    */
   rgNoMmap?: boolean;
+  /**
+   * Identities of fenced files with other names (SensitiveFence.fencedIdentities): a file read that is one of them
+   * (a hard link in the tree to a credential file) is refused, by either engine, as its fenced path would be.
+   */
+  fencedIdentities?: ReadonlySet<string>;
   /** Seam: starts the rg child (tests observe its process). Default `child_process.spawn`. */
   spawnRg?: SpawnRg;
   /**
@@ -477,6 +482,7 @@ function prepareRun(
     ...(request.rgExcludeIglobs ? { rgExcludeIglobs: request.rgExcludeIglobs } : {}),
     ...(request.rgNoMmap ? { rgNoMmap: true } : {}),
     ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
+    ...(request.fencedIdentities?.size ? { fencedIdentities: request.fencedIdentities } : {}),
   };
   return { run, engine, compiled };
 }

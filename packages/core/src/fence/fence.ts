@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isWithin } from '../util/fs-safety.js';
+import { FencedIdentities } from './identities.js';
 import { FENCE_RESOLVE_DEADLINE_MS, FENCE_STALL_COOLDOWN_MAX_MS, FENCE_STALL_COOLDOWN_MS } from './limits.js';
 import { homeDir } from './root.js';
 import { SENSITIVE_HOME_LOCATIONS, trawlDataDirs } from './table.js';
@@ -47,6 +48,9 @@ export class SensitiveFence {
   private readonly deadlineMs: number;
   private readonly now: () => number;
   private readonly stalls = new Map<string, { until: number; cooldown: number }>();
+  /** The locations as spelled (not folded), looked up by identity on first use. */
+  private readonly spellings: readonly string[];
+  private identities: FencedIdentities | undefined;
 
   constructor(options: SensitiveFenceOptions) {
     this.caseFold = options.caseFold ?? true;
@@ -80,6 +84,17 @@ export class SensitiveFence {
     for (const x of options.extra ?? [])
       add(x.startsWith('~/') || x === '~' ? path.join(home, x.slice(1)) : x);
     this.targets = [...new Set([...spellings].map((s) => this.fold(stripTrailingSep(s))))].sort();
+    this.spellings = [...spellings];
+  }
+
+  /**
+   * The identities (device:inode) of fenced regular files that have other names — hard links elsewhere, which a
+   * path never shows. Readers refuse a file they opened whose identity is here (util/fs-safety.ts
+   * `isFencedDescriptor`). Looked up on first use and again once older than FENCE_IDENTITY_TTL_MS.
+   */
+  fencedIdentities(): ReadonlySet<string> {
+    this.identities ??= new FencedIdentities(this.spellings, this.now);
+    return this.identities.current();
   }
 
   /** True when `p` (absolute and canonical: no links, no `..`) is a sensitive location or under one. No I/O. */

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { type DocumentKind, documentKindOf, extractDocument } from '../docs/extract.js';
 import type { ExtractOptions } from '../docs/types.js';
 import { forEachMatch, MatchDeadlineError, type Span } from '../match/index.js';
-import { descriptorIs, openNoFollow } from '../util/fs-safety.js';
+import { descriptorIs, isFencedDescriptor, openNoFollow } from '../util/fs-safety.js';
 import { Walker, type WalkOptions } from '../walk/walker.js';
 import type { RawHit } from './rows.js';
 
@@ -22,6 +22,8 @@ export interface DocPassOptions {
   extract?: Omit<ExtractOptions, 'deadline' | 'now'>;
   /** The authoritative per-hit fence (canonical absolute path → sensitive). */
   sensitive: (abs: string) => boolean;
+  /** Identities of fenced files with other names (SensitiveFence.fencedIdentities): such a document is not read. */
+  fenced?: ReadonlySet<string>;
 }
 
 export interface DocPassResult {
@@ -55,7 +57,7 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
       out.truncated = true;
       return out;
     }
-    const read = readDocument(entry.abs, entry.canon, options.maxDocBytes);
+    const read = readDocument(entry.abs, entry.canon, options.maxDocBytes, options.fenced);
     if (read === 'too-large') {
       out.skipped++;
       continue;
@@ -82,9 +84,15 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
 /**
  * The document's bytes, read through one descriptor opened without following links and judged by where it is: it
  * must read back as the canonical path the walk (and the fence) decided on, so a directory on the way swapped for
- * a link cannot hand over a file outside the root. Not a regular file, unreadable or elsewhere → null.
+ * a link cannot hand over a file outside the root, and must not be a fenced file under another name (a hard link).
+ * Not a regular file, unreadable, elsewhere or fenced → null.
  */
-function readDocument(abs: string, canon: string, maxBytes: number): Buffer | 'too-large' | null {
+function readDocument(
+  abs: string,
+  canon: string,
+  maxBytes: number,
+  fenced: ReadonlySet<string> | undefined,
+): Buffer | 'too-large' | null {
   let fd: number;
   try {
     fd = openNoFollow(abs);
@@ -92,7 +100,7 @@ function readDocument(abs: string, canon: string, maxBytes: number): Buffer | 't
     return null;
   }
   try {
-    if (!descriptorIs(fd, canon)) return null;
+    if (!descriptorIs(fd, canon) || isFencedDescriptor(fd, fenced)) return null;
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return null;
     if (st.size > maxBytes) return 'too-large';

@@ -139,6 +139,8 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   // turns out to lie outside the root (a named file's realpath, a directory swapped for a link) is refused too.
   const underRoot = (abs: string) => !isWithin(abs, root) || inRoot(abs);
   const sensitive = (abs: string) => underRoot(abs) || request.fence.isSensitiveCanonical(abs);
+  // A hard link in the root to a credential file has a path of the root: it is refused by what it is.
+  const fenced = request.fence.fencedIdentities();
   const walkRules = {
     roots: [''],
     cwd: root,
@@ -166,6 +168,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
       maxColumns: GREP_LINE_READ_BYTES,
       maxFilesize: limits.maxFileBytes,
       patternChannel: 'stdin',
+      fencedIdentities: fenced,
       now,
       ...(request.rgPath !== undefined ? { rgPath: request.rgPath } : {}),
       ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
@@ -191,6 +194,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     maxDocBytes: limits.maxDocBytes,
     ...(request.extract ? { extract: request.extract } : {}),
     sensitive,
+    fenced,
   });
   for (const h of docs.hits) rows.push(makeRow(h, rowMatcher));
   truncated ||= docs.truncated;

@@ -142,6 +142,8 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     // Off rg's argv: any local account can read a command line, and an agent's pattern may hold a secret.
     patternChannel: 'stdin',
     exclude: (abs) => fence.isSensitiveCanonical(abs) || outsideRoots(abs) || excluded?.(abs) === true,
+    // ...and by identity: a hard link to a credential file has a path of the project.
+    fencedIdentities: fence.fencedIdentities(),
     ...(signal ? { signal } : {}),
     ...(options.index ? { index: options.index } : {}),
     ...(options.oneShot ? { prewarmWorker: false } : {}),

@@ -85,3 +85,30 @@ export function isWithin(inner: string, outer: string): boolean {
 }
 
 const SEP = path.sep.charCodeAt(0);
+
+/** A file's identity as the fence keeps it (fence/identities.ts): device and inode, exact (bigint stats). */
+export function identityKey(st: { dev: bigint; ino: bigint }): string {
+  return `${st.dev}:${st.ino}`;
+}
+
+/**
+ * True when an opened file is a fenced file under another name: a regular file with more than one link whose
+ * identity is in `fenced` (a hard link in the tree to `~/.ssh/id_ed25519`). An empty set (the usual case: fenced
+ * files with one link have no other name) costs no system call.
+ */
+export function isFencedDescriptor(fd: number, fenced: ReadonlySet<string> | undefined): boolean {
+  if (!fenced || fenced.size === 0) return false;
+  return isFencedIdentity(fs.fstatSync(fd, { bigint: true }), fenced);
+}
+
+/** What a reader says of a file it refused as another name of a fenced file. */
+export const FENCED_LINK_MESSAGE = 'a hard link to a sensitive file: not read';
+
+/** As {@link isFencedDescriptor}, for stats already taken (bigint: inodes may pass 2^53). */
+export function isFencedIdentity(
+  st: { dev: bigint; ino: bigint; nlink: bigint; isFile(): boolean },
+  fenced: ReadonlySet<string> | undefined,
+): boolean {
+  if (!fenced || fenced.size === 0) return false;
+  return st.nlink > 1n && st.isFile() && fenced.has(identityKey(st));
+}

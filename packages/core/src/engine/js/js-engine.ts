@@ -44,6 +44,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     ...(run.reportUnmatched ? { reportUnmatched: true } : {}),
     ...(run.detailFiles !== undefined ? { detailFiles: run.detailFiles } : {}),
     ...(run.fileWindowBytes !== undefined ? { fileWindowBytes: run.fileWindowBytes } : {}),
+    ...(run.fencedIdentities?.size ? { fencedIdentities: [...run.fencedIdentities] } : {}),
   };
   const maxWorkers = Math.max(1, run.workers ?? DEFAULT_WORKERS);
 

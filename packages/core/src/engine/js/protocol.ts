@@ -72,6 +72,8 @@ export interface WorkerSetup {
    * worker adds what it sends and waits while it is past WORKER_OUTPUT_CREDIT; the engine subtracts as it emits.
    */
   outputCredit?: SharedArrayBuffer;
+  /** Identities of fenced files with other names (SensitiveFence.fencedIdentities): such a file is not read. */
+  fencedIdentities?: string[];
 }
 
 export interface FileTask {

@@ -22,7 +22,7 @@ import {
 } from '../../search/searcher.js';
 import { countNewlines, searchWindows, windowable } from '../../search/windows.js';
 import { describeError } from '../../util/errors.js';
-import { descriptorIs, staleError } from '../../util/fs-safety.js';
+import { descriptorIs, FENCED_LINK_MESSAGE, isFencedDescriptor, staleError } from '../../util/fs-safety.js';
 import {
   type BatchResults,
   type FileOutcome,
@@ -47,9 +47,12 @@ let mode: SearcherConfig['mode'];
 let credit: Int32Array | null = null;
 /** Files with matches this worker found in this search (see WorkerSetup.detailFiles). */
 let matchedFiles = 0;
+/** WorkerSetup.fencedIdentities, for look-ups. */
+let fenced: ReadonlySet<string> | undefined;
 
 function begin(next: WorkerSetup): void {
   setup = next;
+  fenced = next.fencedIdentities?.length ? new Set(next.fencedIdentities) : undefined;
   matchedFiles = 0;
   credit = next.outputCredit ? new Int32Array(next.outputCredit) : null;
   matcher = fromMatcherSpec(next.matcher);
@@ -80,6 +83,8 @@ function searchFile(task: FileTask, onWindow: (lines: SearchLine[]) => void): Fi
       const err = staleError(task.abs);
       return { seq: task.seq, skip: 'unreadable', code: 'ESTALE', message: err.message };
     }
+    // Another name of a fenced file (a hard link to ~/.ssh/id_ed25519): refused as the fenced path would be.
+    if (isFencedDescriptor(fd, fenced)) return fencedLink(task);
     if (task.windows) {
       const r = searchThroughWindows(fd, task);
       if (r !== 'whole') return r;
@@ -135,6 +140,10 @@ function searchThroughWindows(fd: number, task: FileTask): FileResult | 'whole' 
   );
   whole = scratch.buf;
   return result;
+}
+
+function fencedLink(task: FileTask): FileOutcome {
+  return { seq: task.seq, skip: 'unreadable', code: 'EFENCED', message: FENCED_LINK_MESSAGE };
 }
 
 function tooLarge(task: FileTask): FileOutcome {

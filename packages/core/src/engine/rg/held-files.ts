@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeError } from '../../util/errors.js';
-import { descriptorPath } from '../../util/fs-safety.js';
+import { descriptorPath, FENCED_LINK_MESSAGE, isFencedDescriptor } from '../../util/fs-safety.js';
 
 /**
  * Named files handed to rg as descriptors. Given a path, rg opens it itself, later, through whatever the
@@ -23,7 +23,10 @@ export interface HeldFiles {
   fds: number[];
   /** `/dev/fd/N` → the root's spelling, for rg's output and its error messages. */
   spelling: Map<string, string>;
-  /** Roots left out: excluded where they are (silently, as the walk leaves out an excluded root) or unreadable. */
+  /**
+   * Roots left out: excluded where they are (silently, as the walk leaves out an excluded root), unreadable, or
+   * another name of a fenced file.
+   */
   errors: Array<{ path: string; code: string; message: string }>;
   /** Closes this process's copies (the child has its own once it is spawned). */
   close(): void;
@@ -43,6 +46,8 @@ export function holdNamedFiles(
   named: ReadonlySet<string>,
   cwd: string,
   exclude: ((canonical: string) => boolean) | undefined,
+  /** Identities of fenced files with other names: a root that is one is left out (SearchRequest.fencedIdentities). */
+  fenced?: ReadonlySet<string>,
 ): HeldFiles {
   devFd ??= fs.existsSync(DEV_FD);
   const held: HeldFiles = { roots: [], fds: [], spelling: new Map(), errors: [], close };
@@ -74,6 +79,11 @@ export function holdNamedFiles(
       fs.closeSync(fd);
       if (canon === null)
         held.errors.push({ path: root, code: 'ESTALE', message: 'changed while it was opened' });
+      continue;
+    }
+    if (isFencedDescriptor(fd, fenced)) {
+      fs.closeSync(fd);
+      held.errors.push({ path: root, code: 'EFENCED', message: FENCED_LINK_MESSAGE });
       continue;
     }
     const name = `${DEV_FD}/${FIRST_SLOT + held.fds.length}`;

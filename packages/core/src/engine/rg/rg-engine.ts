@@ -12,6 +12,7 @@ import {
 } from '../../limits.js';
 import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
 import { charBoundaryAtOrBefore } from '../../search/utf8.js';
+import { isFencedIdentity } from '../../util/fs-safety.js';
 import { compareUtf8 } from '../../util/path-order.js';
 import { belowRoot, resolvePlain } from '../../util/resolve-plain.js';
 import { Walker } from '../../walk/walker.js';
@@ -106,6 +107,7 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   } else invocations.push(...perRoot(existing));
 
   const keep = resultFilter(run);
+  const fencedLink = fencedLinkCheck(run);
   let admitted = true;
   /**
    * A block as the caller sees it: its path spelled from the caller's root; dropped if the filter says so
@@ -120,7 +122,7 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     } else {
       b.rootIndex = rootIndexOf(b.path, existing);
     }
-    if (!b.continued) admitted = b.judged === true || !keep || keep(b);
+    if (!b.continued) admitted = b.judged === true || ((!keep || keep(b)) && !fencedLink(b.path));
     if (!admitted) unreport(b, summary);
     return admitted;
   };
@@ -209,9 +211,10 @@ async function* runRgList(
   const argv = entries.map((e) => (e.path === '-' ? NAMED_DASH : e.path));
   const absOf = new Map(entries.map((e) => [e.path, e.abs]));
   const still = stillWalked();
+  const fencedLink = fencedLinkCheck(run);
   let admitted = true;
   const admit = (b: FileBlock): boolean => {
-    if (!b.continued) admitted = still(absOf.get(b.path)!);
+    if (!b.continued) admitted = still(absOf.get(b.path)!) && !fencedLink(b.path);
     if (!admitted) unreport(b, summary);
     return admitted;
   };
@@ -265,6 +268,20 @@ function stillWalked(): (abs: string) => boolean {
       dirs.set(dir, plain);
     }
     return plain;
+  };
+}
+
+/**
+ * Whether a file rg found (by path, relative to the run's cwd) is another name of a fenced file: rg opened it
+ * itself, so its identity is taken by path (a hard link is a file of the tree that stays put; a swapped directory
+ * is the other checks' business). No look-up at all while no fenced file has other names.
+ */
+function fencedLinkCheck(run: EngineRun): (p: string) => boolean {
+  const fenced = run.fencedIdentities;
+  if (!fenced?.size) return () => false;
+  return (p) => {
+    const st = fs.lstatSync(path.resolve(run.walk.cwd, p), { bigint: true, throwIfNoEntry: false });
+    return st !== undefined && isFencedIdentity(st, fenced);
   };
 }
 
@@ -523,7 +540,9 @@ async function* rgBlocks(
   /** Roots that are regular files, handed to rg as judged descriptors (held-files.ts). */
   namedFiles: ReadonlySet<string> | null = null,
 ): AsyncGenerator<FileBlock, void, undefined> {
-  const held = namedFiles ? holdNamedFiles(roots, namedFiles, cwd, run.walk.exclude) : null;
+  const held = namedFiles
+    ? holdNamedFiles(roots, namedFiles, cwd, run.walk.exclude, run.fencedIdentities)
+    : null;
   if (held) {
     summary.errors.push(...held.errors);
     // Every root left out: rg given none would search its working directory.
