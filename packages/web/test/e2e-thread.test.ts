@@ -142,6 +142,8 @@ describeWorkbench(
           .locator('li.task input[type=checkbox]')
           .evaluateAll((b) => b.map((x) => (x as HTMLInputElement).checked)),
       ).toEqual([true, false]);
+      // the box is the task's mark: its `[x]` is not shown as text beside it
+      expect(await reply.locator('li.task').allTextContents()).toEqual(['read the code', 'write the fix']);
       expect(await reply.locator('table th').allTextContents()).toEqual(['file', 'lines']);
       expect(await reply.locator('table td').allTextContents()).toEqual(['src/main.ts', '3']);
       const link = reply.getByRole('link', { name: 'the docs' });
@@ -739,15 +741,7 @@ describeWorkbench(
             [390, 'phone'],
           ] as const) {
             const { context, page } = await wb.open({ width, height: width === 390 ? 844 : 800, scheme });
-            const failed = page.getByTestId('assistant-message').last();
-            await failed.getByText(/model quota exhausted/).waitFor();
-            await page.locator('.code-block code[data-highlighted="true"]').first().waitFor();
-            // The code block and the failure in view together
-            await page
-              .locator('.code-block')
-              .first()
-              .evaluate((el) => el.scrollIntoView({ block: 'start' }));
-            await page.screenshot({ path: path.join(DOCS, `thread-${scheme}-${name}.png`) });
+            // The sidebar first on a phone (it is the Chats pane there), then the conversation from it.
             if (width === 390) {
               await page.getByRole('button', { name: 'Chats', exact: true }).click();
               await page
@@ -756,8 +750,18 @@ describeWorkbench(
                 .first()
                 .waitFor();
               await page.screenshot({ path: path.join(DOCS, `thread-sidebar-${scheme}-phone.png`) });
-              await page.getByRole('button', { name: 'Thread', exact: true }).click();
             }
+            await page.locator('.sidebar .conv').filter({ hasText: 'md walk me through' }).click();
+            const failed = page.getByTestId('assistant-message').last();
+            await failed.getByText(/model quota exhausted/).waitFor();
+            await page.locator('.code-block code[data-highlighted="true"]').first().waitFor();
+            // From the question with its file chip down: the reply's markdown and code (the failure below on a desktop)
+            await page
+              .getByTestId('user-message')
+              .first()
+              .evaluate((el) => el.scrollIntoView({ block: 'start' }));
+            await page.screenshot({ path: path.join(DOCS, `thread-${scheme}-${name}.png`) });
+            if (width === 390) await page.getByRole('button', { name: 'Chats', exact: true }).click();
             const reply = await ask(page, `hang on ${scheme} ${name}`);
             await reply.getByText(`thinking about on`).waitFor();
             await composerButton(page, 'Stop').waitFor();

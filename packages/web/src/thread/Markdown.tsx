@@ -157,16 +157,15 @@ function CodeBlock({ token, final }: { token: Tokens.Code; final: boolean }) {
 
 function ListBlock({ token, final }: { token: Tokens.List; final: boolean }) {
   const items = token.items.map((item, i) => {
-    const body = item.tokens.map((t, j) =>
+    // A task's `[x]` is its checkbox token, drawn below as the input: never as text too.
+    const body = item.tokens.map((t, j) => {
+      if (t.type === 'checkbox') return null;
       // A tight list's paragraphs are bare text; a loose list keeps them as paragraphs.
-      t.type === 'text' && !item.loose ? (
-        // biome-ignore lint/suspicious/noArrayIndexKey: blocks of one immutable item
-        <Inline key={j} token={t} />
-      ) : (
-        // biome-ignore lint/suspicious/noArrayIndexKey: as above
-        <Block key={j} token={t} final={final} />
-      ),
-    );
+      // biome-ignore lint/suspicious/noArrayIndexKey: blocks of one immutable item
+      if (t.type === 'text' && !item.loose) return <Inline key={j} token={t} />;
+      // biome-ignore lint/suspicious/noArrayIndexKey: as above
+      return <Block key={j} token={t} final={final} />;
+    });
     return (
       // biome-ignore lint/suspicious/noArrayIndexKey: items of one immutable list
       <li key={i} className={item.task ? 'task' : undefined}>
