@@ -108,7 +108,8 @@ describe('trawl mcp with the content index', () => {
           gitignore: args.gitignore ?? true,
           skip: 0,
         },
-        { cwd: proj, engine: 'js', homeDir: tmp },
+        // The MCP server's own options: its answers name what they did not enter and are redacted.
+        { cwd: proj, engine: 'js', homeDir: tmp, nameUnentered: true, redact: true },
       )
     ).text;
 

@@ -3,6 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createMcpServer, type TrawlMcpOptions } from '../src/mcp/server.js';
 
 export type ToolResult = {
   content: Array<{ type: string; text: string }>;
@@ -29,6 +30,24 @@ export async function linkTools(register: (server: McpServer) => void): Promise<
     async close() {
       await client.close();
       await server.close();
+    },
+  };
+}
+
+/** The whole `trawl mcp` server (every tool, as createMcpServer registers them), linked in-process. */
+export async function linkServer(options: TrawlMcpOptions): Promise<LinkedTools> {
+  const made = await createMcpServer(options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await made.server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    call: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    async close() {
+      await client.close();
+      made.dispose();
+      await made.server.close();
     },
   };
 }

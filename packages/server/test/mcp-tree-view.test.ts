@@ -3,11 +3,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer, type TrawlMcpServer } from '../src/mcp/server.js';
-import type { ToolResult } from './mcp-helpers.js';
+import { linkServer } from './mcp-helpers.js';
 
 // rg is the bundled one (@vscode/ripgrep), as in every install.
 const engines: Array<'js' | 'rg'> = ['js', 'rg'];
@@ -52,30 +49,11 @@ const UNENTERED = [
   { path: 'node_modules/', reason: 'skipped', files: 1, filesExact: true },
 ];
 
-async function linkServer(engine: 'js' | 'rg'): Promise<{
-  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
-  close(): Promise<void>;
-}> {
-  const made: TrawlMcpServer = await createMcpServer({ root: proj, engine });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await made.server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '0.0.0' });
-  await client.connect(clientSide);
-  return {
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult,
-    close: async () => {
-      await client.close();
-      made.dispose();
-      await made.server.close();
-    },
-  };
-}
-
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : 1);
 
 describe.each(engines)('one view of the tree for the four MCP tools (%s engine)', (engine) => {
   it('search, grep_files, find_files and list_dir agree on the files and on what they did not enter', async () => {
-    const tools = await linkServer(engine);
+    const tools = await linkServer({ root: proj, engine });
     try {
       const search = await tools.call('search', { pattern: 'needle', paths: ['.'], output: 'files' });
       expect(search.isError).toBeFalsy();

@@ -54,6 +54,11 @@ export interface GrepRequest {
    * pruned): an agent's `grep_files` walks the tree as its `search` does (tool/tree-view.ts).
    */
   walk?: GrepWalkRules;
+  /**
+   * Previews and labels keep credential-shaped values (an MCP operator's `trawl mcp --no-redact`). Default false:
+   * the /api/file-grep contract redacts them.
+   */
+  raw?: boolean;
 }
 
 /** The walk rules a grep may replace (GrepRequest.walk). */
@@ -99,6 +104,8 @@ export interface GrepDetail {
   capped: boolean;
   /** Why rg's answer was replaced by the js engine's, when it was. */
   fallback?: string;
+  /** Credential-shaped values redacted in the rows' previews and labels. */
+  redacted: number;
   elapsedMs: number;
   /** Of which the text pass, and the document pass (benchmarks compare each with its own anchor). */
   textMs: number;
@@ -182,7 +189,11 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     root,
   });
   const textDone = now();
-  const rows = text.hits.map((h) => makeRow({ ...h, text: lineWithoutTerminator(h.text) }, rowMatcher));
+  const tally = { redacted: 0 };
+  const rowOptions = { tally, ...(request.raw ? { raw: true } : {}) };
+  const rows = text.hits.map((h) =>
+    makeRow({ ...h, text: lineWithoutTerminator(h.text) }, rowMatcher, rowOptions),
+  );
   let truncated = text.more || text.outcome !== 'complete';
 
   const docs = await docPass({
@@ -196,7 +207,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     sensitive,
     fenced,
   });
-  for (const h of docs.hits) rows.push(makeRow(h, rowMatcher));
+  for (const h of docs.hits) rows.push(makeRow(h, rowMatcher, rowOptions));
   truncated ||= docs.truncated;
   const done = now();
 
@@ -209,6 +220,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
       docsSearched: docs.searched,
       capped: text.more || (docs.truncated && rows.length >= limits.maxResults),
       ...(text.fallback ? { fallback: text.fallback } : {}),
+      redacted: tally.redacted,
       elapsedMs: done - started,
       textMs: textDone - begun,
       docMs: done - textDone,

@@ -1,7 +1,6 @@
 import { forEachMatch, MatchDeadlineError } from '../match/index.js';
-import { redactExfiltrationUrls } from '../redact/exfiltration.js';
-import { redactText } from '../redact/index.js';
 import { redactPathSegments } from '../redact/path-segments.js';
+import { redactValues } from '../redact/tool-output.js';
 import { GREP_LABEL_CHARS, GREP_PREVIEW_CHARS } from './limits.js';
 
 /** One row of a content grep: one file, where it matched first. */
@@ -26,9 +25,14 @@ export interface RawHit {
   label?: string;
 }
 
-/** Credentials first (their rules know labelled forms), then exfiltration-shaped URLs. */
-function redactRowText(s: string): string {
-  return redactExfiltrationUrls(redactText(s));
+/** How a row's strings are redacted (RowOptions). */
+export interface RowOptions {
+  /** The path's redactor (default: by segments). */
+  pathRedactor?: (p: string) => string;
+  /** No credential redaction of previews and labels (an MCP operator's `--no-redact`); default false. */
+  raw?: boolean;
+  /** Counts the values redacted in previews and labels. */
+  tally?: { redacted: number };
 }
 
 /** Cuts to `max` UTF-16 units without splitting a surrogate pair. */
@@ -47,11 +51,22 @@ function cut(s: string, max: number): string {
  * and offsets always index the preview as sent. `matcher` is `boundedMatcher`'s: one that runs out of time leaves
  * the row with the ranges found so far (the row itself is complete; only its highlighting is short).
  */
-export function makeRow(hit: RawHit, matcher: RegExp, pathRedactor = redactPathSegments): GrepRow {
-  const redacted = redactRowText(hit.text);
+export function makeRow(hit: RawHit, matcher: RegExp, options: RowOptions = {}): GrepRow {
+  // The agent tools' redactor (credentials, then exfiltration-shaped URLs), counted.
+  const clean = (s: string): string => {
+    if (options.raw) return s;
+    const r = redactValues(s);
+    if (options.tally) options.tally.redacted += r.count;
+    return r.text;
+  };
+  const redacted = clean(hit.text);
   const preview = cut(redacted, GREP_PREVIEW_CHARS);
-  const row: GrepRow = { file: pathRedactor(hit.file), line: hit.line, preview };
-  if (hit.label) row.label = cut(redactRowText(hit.label), GREP_LABEL_CHARS);
+  const row: GrepRow = {
+    file: (options.pathRedactor ?? redactPathSegments)(hit.file),
+    line: hit.line,
+    preview,
+  };
+  if (hit.label) row.label = cut(clean(hit.label), GREP_LABEL_CHARS);
   const ranges: Array<[number, number]> = [];
   try {
     forEachMatch(matcher, redacted, (s) => {

@@ -16,6 +16,8 @@ export interface CredentialRedaction {
   text: string;
   /** Kinds that were redacted, each once, in table order. Empty when the text was clean. */
   kinds: string[];
+  /** Values replaced (a kind found twice counts twice). */
+  count: number;
 }
 
 /** Extra literal secrets to redact (a server's token, say) and the kind they are reported as. */
@@ -150,11 +152,13 @@ export function redactCredentials(
 ): CredentialRedaction {
   let out = text;
   const kinds: string[] = [];
+  let count = 0;
   const literalKind = options.literalKind ?? 'token';
   for (const lit of options.literals ?? []) {
     if (lit.length < 8) continue;
     const redacted = replaceFolded(out, lit, marker(literalKind));
     if (redacted === out) continue;
+    count += occurrences(redacted, marker(literalKind)) - occurrences(out, marker(literalKind));
     out = redacted;
     if (!kinds.includes(literalKind)) kinds.push(literalKind);
   }
@@ -168,11 +172,18 @@ export function redactCredentials(
       const m = toExecArray(args);
       if (rule.accept && !rule.accept(m)) return m[0];
       hit = true;
+      count++;
       return rule.replace ? rule.replace(m, mark) : mark;
     });
     if (hit) kinds.push(rule.kind);
   }
-  return { text: out, kinds };
+  return { text: out, kinds, count };
+}
+
+function occurrences(text: string, what: string): number {
+  let n = 0;
+  for (let at = text.indexOf(what); at !== -1; at = text.indexOf(what, at + what.length)) n++;
+  return n;
 }
 
 /**

@@ -29,3 +29,4 @@ export {
   type PathRedactorOptions,
   redactPathSegments,
 } from './path-segments.js';
+export { LineRedactor, redactedWords, redactValues, type ValueRedaction } from './tool-output.js';

@@ -5,5 +5,9 @@
 export {
   type CredentialRedaction,
   type CredentialRedactionOptions,
+  LineRedactor,
   redactCredentials,
+  redactedWords,
+  redactValues,
+  type ValueRedaction,
 } from './index.js';

@@ -7,6 +7,7 @@ import {
   searchContent,
 } from '../engine/index.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
+import { LineRedactor } from '../redact/tool-output.js';
 import type { FileStats, SearchEvent, SearchSummary } from '../search/events.js';
 import { resolvePlain } from '../util/resolve-plain.js';
 import { Walker } from '../walk/walker.js';
@@ -51,6 +52,8 @@ export interface RunContext {
   signal: AbortSignal | undefined;
   baseRequest: SearchRequest;
   compiled: CompiledPattern;
+  /** Shown lines go through the tool redactor (redact/tool-output.ts). */
+  redact: boolean;
 }
 
 export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
@@ -290,6 +293,7 @@ function acceptFile(
       after: lines ? ctx.after : 0,
       limitReached: stats.limitReached,
       binaryOffset,
+      redactor: ctx.redact ? new LineRedactor() : undefined,
     });
     // Walked files stop at a NUL silently (ripgrep's rule for binary files); named files say so.
     if (shaped.binaryCut !== null && !info.walked) {
@@ -356,6 +360,7 @@ async function runMemory(g: Extract<Group, { type: 'memory' }>, ctx: RunContext)
     after: lines ? ctx.after : 0,
     limitReached: result.stats.limitReached,
     binaryOffset: null,
+    redactor: ctx.redact ? new LineRedactor() : undefined,
   });
   if (shaped.matches === 0) return;
   keep(ctx, g.file.key, () => g.file, lines ? shaped : null, ctx.output === 'count' ? shaped.matches : null);

@@ -5,6 +5,7 @@ import type { SearchRequest } from '../engine/index.js';
 import { createSensitiveFence } from '../fence/index.js';
 import { homeDir } from '../fence/root.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';
+import { redactedWords, redactValues } from '../redact/tool-output.js';
 import { compose } from './compose.js';
 import { SearchToolError } from './errors.js';
 import { canonical, exclusionPredicate, namedPaths } from './exclusions.js';
@@ -163,6 +164,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     signal,
     baseRequest,
     compiled,
+    redact: options.redact === true,
     countFirst: () => (usesRipgrep ??= willUseRipgrep(options.engine ?? 'auto', runnable)),
     clock,
     detailReserveMs: Math.min(DETAIL_RESERVE_MAX_MS, deadlineMs * DETAIL_RESERVE_SHARE),
@@ -208,6 +210,25 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
         : Promise.resolve(null),
     ),
   );
+  // Redaction (MCP): lines were redacted as they were shaped; the names and the notes are redacted here, so every
+  // line of the answer is, and the count covers what this page shows.
+  let redacted = 0;
+  const clean = (s: string) => {
+    const r = redactValues(s);
+    redacted += r.count;
+    return r.text;
+  };
+  if (options.redact) {
+    for (const e of pageEntries) {
+      redacted += e.shaped.redacted;
+      e.file = { ...e.file, display: clean(e.file.display) };
+    }
+    notes.rewrite(clean);
+    for (const list of [state.unreadable, state.engineErrors, state.walkedTooLarge, missingPaths])
+      list.splice(0, list.length, ...list.map(clean));
+    for (const n of notSearched) n.path = clean(n.path);
+    if (redacted > 0) notes.add(redactedWords(redacted));
+  }
   const page: ShownFile[] = pageEntries.map((e, k) => ({
     display: e.file.display,
     kind: e.file.kind,
@@ -215,7 +236,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     lines: e.shaped.lines,
   }));
 
-  return compose({
+  const result = compose({
     input: { skip, single, cap, format, output },
     page,
     pageEntries,
@@ -231,6 +252,8 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     clock,
     deadlineMs,
   });
+  if (options.redact) result.details.redacted = redacted;
+  return result;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { LineRedactor } from '../redact/tool-output.js';
 import type { LineRecord } from '../search/events.js';
 import { charBoundaryAtOrBefore } from '../search/utf8.js';
 import type { ShownLine } from './format.js';
@@ -20,6 +21,8 @@ export interface ShapeOptions {
   limitReached: boolean;
   /** Offset of a NUL byte: nothing from the line holding it on is shown (a named file's binary tail). */
   binaryOffset: number | null;
+  /** Redacts each shown line (whole, before it is cut: a cut secret would leave a recognisable prefix). */
+  redactor?: LineRedactor | undefined;
 }
 
 export interface ShapedLines {
@@ -36,6 +39,8 @@ export interface ShapedLines {
   binaryCut: number | null;
   /** The file matched, but the deadline came before its lines were fetched (shown by name only). */
   unfetched: boolean;
+  /** Credential-shaped values the redactor replaced in these lines (0 without one). */
+  redacted: number;
 }
 
 /** A matching file shown without lines: the deadline came before they were fetched. */
@@ -48,6 +53,7 @@ export function unfetchedLines(): ShapedLines {
     cutLines: 0,
     binaryCut: null,
     unfetched: true,
+    redacted: 0,
   };
 }
 
@@ -65,8 +71,9 @@ export function shapeRecords(records: readonly ToolRecord[], o: ShapeOptions): S
     cutLines: 0,
     binaryCut: null,
     unfetched: false,
+    redacted: 0,
   };
-  type Piece = { line: ShownLine; cut: boolean };
+  type Piece = { line: ShownLine; alreadyCut: boolean };
   const expanded: Array<{ match: boolean; pieces: Piece[]; units: Unit[] }> = [];
   for (const r of records) {
     if (o.binaryOffset !== null && (r.absoluteOffset > o.binaryOffset || r.text.includes('\u0000'))) {
@@ -112,10 +119,13 @@ export function shapeRecords(records: readonly ToolRecord[], o: ShapeOptions): S
         continue;
       }
       if (out.lines.length > 0 && p.line.n <= out.lines[out.lines.length - 1]!.n) continue;
-      out.lines.push(p.line);
-      if (p.cut) out.cutLines++;
+      const whole = o.redactor ? o.redactor.line(p.line.n, p.line.text) : p.line.text;
+      const { text, cut } = cutLine(whole, p.alreadyCut);
+      out.lines.push({ ...p.line, text });
+      if (cut) out.cutLines++;
     }
   }
+  out.redacted = o.redactor?.count ?? 0;
   return out;
 }
 
@@ -157,15 +167,17 @@ function matchUnits(r: ToolRecord): Unit[] {
   return units;
 }
 
-/** One record as shown lines: terminator and trailing whitespace dropped, long lines cut. */
-function expand(r: ToolRecord): Array<{ line: ShownLine; cut: boolean }> {
+/** One record as lines: terminator and trailing whitespace dropped (lines are cut once shown, after redaction). */
+function expand(r: ToolRecord): Array<{ line: ShownLine; alreadyCut: boolean }> {
   let text = r.text;
   if (text.endsWith('\n')) text = text.slice(0, -1);
   const parts = text.split('\n');
   return parts.map((part, k) => {
     const last = k === parts.length - 1;
-    const { text: shown, cut } = cutLine(part.trimEnd(), last && r.truncated === true);
-    return { line: { n: r.lineNumber + k, text: shown, match: r.match }, cut };
+    return {
+      line: { n: r.lineNumber + k, text: part.trimEnd(), match: r.match },
+      alreadyCut: last && r.truncated === true,
+    };
   });
 }
 

@@ -14,6 +14,10 @@ export class Notes {
   get all(): readonly string[] {
     return this.items;
   }
+  /** Rewrites every note (the tool redactor's pass over what the answer says). */
+  rewrite(f: (note: string) => string): void {
+    for (let i = 0; i < this.items.length; i++) this.items[i] = f(this.items[i]!);
+  }
 }
 
 /** The page and the count of matching files, shared by every group of one call. */

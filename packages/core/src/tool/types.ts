@@ -55,6 +55,12 @@ export interface SearchToolOptions {
    * files), so a host opts in: the MCP server does, where its other tools say the same. Default false.
    */
   nameUnentered?: boolean;
+  /**
+   * Credential-shaped values in every line returned (file lines, paths, notes) are replaced by `[REDACTED: kind]`,
+   * and the answer says how many (redact/tool-output.ts, the redactor of every agent tool). The MCP server turns it
+   * on (`trawl mcp --no-redact` turns it off); default false: the library and the CLI print what the files hold.
+   */
+  redact?: boolean;
 }
 
 export interface FileMatchCount {
@@ -104,6 +110,8 @@ export interface SearchToolDetails {
   unentered?: UnenteredDir[];
   /** Short notes, as they appear at the end of the text. */
   notes: string[];
+  /** Values the redactor replaced in this answer (present when redaction was on). */
+  redacted?: number;
 }
 
 /** What the search tool answers: the text for the model and structured `details` for the host. */

@@ -28,6 +28,8 @@ export interface SearchToolRegistration {
   index?: SearchIndex;
   /** Operational log lines (stderr for the stdio server). */
   log?: (line: string) => void;
+  /** Redact credential-shaped values in every line returned (default true). */
+  redact?: boolean;
 }
 
 /** The structured result: the tool's details (the text is in `content`). Loose: details may grow. */
@@ -46,6 +48,7 @@ const detailsShape = {
   output: z.enum(['content', 'files', 'count']),
   totalMatches: z.number().optional(),
   notes: z.array(z.string()),
+  redacted: z.number().optional(),
 };
 
 /**
@@ -65,6 +68,7 @@ export async function registerSearchTool(
     format: 'hashline' as const,
     // Its answers name what they did not enter, as the server's other tools do (one view of the tree).
     nameUnentered: true,
+    redact: options.redact !== false,
     resources,
     tagCache,
     ...(options.engine ? { engine: options.engine } : {}),

@@ -23,6 +23,11 @@ export interface TrawlMcpOptions {
    * and searches scan until it is ready. Absent: no index.
    */
   indexDataDir?: string;
+  /**
+   * Credential-shaped values in every line the tools return become `[REDACTED: kind]`, counted in the answer
+   * (default true: a model's context is a place text leaves the machine from; `trawl mcp --no-redact` turns it off).
+   */
+  redact?: boolean;
 }
 
 /** An MCP server with trawl's tools, and what to call when it closes (the content index runs in the background). */
@@ -61,13 +66,15 @@ export async function createMcpServer(
       releaseWorkers = keepSearchWorkersWarm(1);
       return true;
     });
-  registerFindFilesTool(server, { root: options.root });
+  const redact = options.redact !== false;
+  registerFindFilesTool(server, { root: options.root, redact });
   registerGrepFilesTool(server, {
     root: options.root,
+    redact,
     ...(options.engine ? { engine: options.engine } : {}),
     ...(index ? { index } : {}),
   });
-  registerListDirTool(server, { root: options.root });
+  registerListDirTool(server, { root: options.root, redact });
   return {
     server,
     dispose: () => {

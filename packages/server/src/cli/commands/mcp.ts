@@ -13,13 +13,16 @@ interface McpFlags {
   deadline?: number;
   index: boolean;
   dataDir?: string;
+  redact: boolean;
 }
 
 /** `trawl mcp`: an MCP server on stdio. Protocol on stdout, logs on stderr. */
 export const registerMcp: RegisterCommand = (program, io, setExit) => {
   program
     .command('mcp')
-    .description('Serve trawl tools over MCP on stdin/stdout (tools: search, find_files, list_dir).')
+    .description(
+      'Serve trawl tools over MCP on stdin/stdout (tools: search, grep_files, find_files, list_dir).',
+    )
     .option(
       '--root <dir>',
       'a directory the tools may read; repeat for several (the first is where relative paths resolve; default: the current directory)',
@@ -44,6 +47,10 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
       'where content indexes live (default: $TRAWL_DATA_DIR, else the data directory of trawl serve)',
     )
     .option(
+      '--no-redact',
+      'return credential-shaped values as the files hold them (by default every tool replaces them with [REDACTED: kind] and says how many)',
+    )
+    .option(
       '--no-index',
       'search without the content index (by default it is loaded or built in the background)',
     )
@@ -65,6 +72,7 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
           roots,
           allowOutside: flags.allowOutside === true,
           engine: flags.engine,
+          redact: flags.redact,
           ...(flags.deadline !== undefined ? { deadlineMs: flags.deadline * 1000 } : {}),
           ...(flags.index ? { indexDataDir: await dataDirOf(flags.dataDir, io) } : {}),
         },

@@ -20,6 +20,7 @@ interface SearchFlags {
   format: OutputFormat | 'json';
   engine: EngineChoice;
   deadline?: number;
+  redact?: boolean;
 }
 
 /**
@@ -67,6 +68,10 @@ export const registerSearch: RegisterCommand = (program, io, setExit) => {
         .default('auto'),
     )
     .option('--deadline <seconds>', 'stop after SECONDS and say so (default 30)', parseSeconds)
+    .option(
+      '--redact',
+      'replace credential-shaped values with [REDACTED: kind] and say how many (as trawl mcp does)',
+    )
     .action(async (pattern: string, paths: string[], flags: SearchFlags) => {
       const args = {
         pattern,
@@ -93,6 +98,7 @@ export const registerSearch: RegisterCommand = (program, io, setExit) => {
           engine: flags.engine,
           // This process answers once: no worker is warmed for a next call that never comes.
           oneShot: true,
+          ...(flags.redact ? { redact: true } : {}),
           ...(flags.deadline !== undefined ? { deadlineMs: flags.deadline * 1000 } : {}),
         });
       } catch (err) {

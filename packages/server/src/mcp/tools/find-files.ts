@@ -11,6 +11,7 @@ import {
   searchNames,
   walkNameSearch,
 } from '@trawl/core/names';
+import { redactedWords } from '@trawl/core/redact';
 import {
   AGENT_TREE_RULES,
   describeSurvey,
@@ -20,7 +21,7 @@ import {
 } from '@trawl/core/tool';
 import { z } from 'zod';
 import { FIND_SKIPPED_BUDGET_MS, FIND_SKIPPED_SHOWN } from '../limits.js';
-import { entryRowShape, unenteredShape } from './entry-row.js';
+import { entryRowShape, NameRedaction, unenteredShape } from './entry-row.js';
 
 export const FIND_FILES_TOOL_NAME = 'find_files';
 
@@ -28,6 +29,8 @@ export interface FindFilesRegistration {
   /** The project root: every search is scoped to it. */
   root: string;
   fence?: SensitiveFence;
+  /** Redact credential-shaped values in the names returned, and say how many (default true). */
+  redact?: boolean;
 }
 
 /** Input: the /api/file-search parameters an agent needs (the root is the server's). */
@@ -86,6 +89,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
         source: z.enum(['index', 'walk', 'short-query']),
         partial: z.boolean(),
         unentered: z.array(unenteredShape).optional(),
+        redacted: z.number().optional(),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -132,7 +136,9 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
         },
       });
       const limit = args.limit ?? NAME_DEFAULT_LIMIT;
-      let text = formatFound(args.query, answer.results, root, limit, answer.partial === true);
+      const names = new NameRedaction(options.redact !== false);
+      const results = answer.results.map((r) => ({ ...r, ...names.row(root, r) }));
+      let text = formatFound(args.query, results, root, limit, answer.partial === true);
       const survey = surveyTree({
         cwd: root,
         roots: [root],
@@ -141,23 +147,25 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
       });
       if (answer.results.length === 0) {
         const hidden = await namesNotEntered(args.query, root, args.kinds ?? 'all', fence, survey);
-        if (hidden) text += `\n${hidden}`;
+        if (hidden) text += `\n${names.text(hidden)}`;
       }
       const note = describeSurvey(
         survey,
         'entered',
         'To look there, list_dir the directory, or `search` with paths naming it.',
       );
-      if (note) text += `\n\n${note}`;
+      if (note) text += `\n\n${names.text(note)}`;
+      if (names.count > 0) text += `\n${redactedWords(names.count)}`;
       return {
         content: [{ type: 'text' as const, text }],
         structuredContent: {
           // Relative to the root, as the description and the text say.
-          results: answer.results.map((r) => ({ ...r, path: path.relative(root, r.path) || '.' })),
+          results: results.map((r) => ({ ...r, path: path.relative(root, r.path) || '.' })),
           root,
           source: answer.source,
           partial: answer.partial === true,
           ...(survey.unentered.length > 0 ? { unentered: survey.unentered } : {}),
+          ...(options.redact !== false ? { redacted: names.count } : {}),
         },
       };
     },

@@ -14,6 +14,7 @@ import {
   grepQuery,
 } from '@trawl/core/grep';
 import { PatternError } from '@trawl/core/match';
+import { redactedWords } from '@trawl/core/redact';
 import { AGENT_TREE_RULES, describeSurvey, surveyTree, treeWalkOptions } from '@trawl/core/tool';
 import { z } from 'zod';
 import { unenteredShape } from './entry-row.js';
@@ -29,6 +30,8 @@ export interface GrepFilesRegistration {
   grep?: Partial<Pick<GrepRequest, 'limits' | 'now' | 'rgPath'>>;
   /** The root's content index: the text pass reads only the files it may match in. */
   index?: SearchIndex;
+  /** Redact credential-shaped values in previews and labels, and say how many (default true). */
+  redact?: boolean;
 }
 
 /** Input: /api/file-grep's body (the root is the server's). */
@@ -63,7 +66,7 @@ const DESCRIPTION = [
   `and Excel documents included (with the slide or sheet row). At most ${GREP_MAX_RESULTS} rows within a 2 s budget;`,
   'the answer says when it is partial. The tree is the one `search` sees: .gitignore respected, dot files searched,',
   '.git and node_modules skipped (every directory not searched is named with its file count); credential stores are',
-  'never read; credentials in previews are redacted. For every matching line, context or paging use `search`.',
+  'never read. For every matching line, context or paging use `search`.',
 ].join(' ');
 
 /** Registers `grep_files` on an MCP server: content search with the /api/file-grep semantics, scoped to the root. */
@@ -82,6 +85,7 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
         skipped_docs: z.number(),
         root: z.string(),
         unentered: z.array(unenteredShape).optional(),
+        redacted: z.number().optional(),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -118,6 +122,7 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
           ...(options.engine ? { engine: options.engine } : {}),
           ...(options.index ? { index: options.index } : {}),
           walk: treeWalkOptions(AGENT_TREE_RULES),
+          ...(options.redact === false ? { raw: true } : {}),
           ...options.grep,
         });
         const survey = surveyTree({
@@ -131,11 +136,18 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
           'searched',
           'To look there, use `search` with paths naming the directory (gitignore: false for ignored files).',
         );
+        const tail = [
+          ...(note ? [note] : []),
+          ...(detail.redacted > 0 ? [redactedWords(detail.redacted)] : []),
+        ];
         const text = formatGrepText(payload, detail, query);
         return {
-          content: [{ type: 'text' as const, text: note ? `${text}\n\n${note}` : text }],
+          content: [
+            { type: 'text' as const, text: tail.length > 0 ? `${text}\n\n${tail.join('\n')}` : text },
+          ],
           structuredContent: {
             ...payload,
+            ...(options.redact === false ? {} : { redacted: detail.redacted }),
             ...(survey.unentered.length > 0 ? { unentered: survey.unentered } : {}),
           },
         };

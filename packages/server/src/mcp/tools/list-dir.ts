@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { listCompletion, PATH_COMPLETE_MAX_ENTRIES, PATH_COMPLETE_MAX_SCAN } from '@trawl/core/complete';
 import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
 import type { NameResult } from '@trawl/core/names';
+import { redactedWords } from '@trawl/core/redact';
 import {
   AGENT_TREE_RULES,
   countPruned,
@@ -12,7 +13,7 @@ import {
   type UnenteredReason,
 } from '@trawl/core/tool';
 import { z } from 'zod';
-import { entryRowShape, unenteredShape } from './entry-row.js';
+import { entryRowShape, NameRedaction, unenteredShape } from './entry-row.js';
 
 export const LIST_DIR_TOOL_NAME = 'list_dir';
 
@@ -20,6 +21,8 @@ export interface ListDirRegistration {
   /** The project root: listings never leave it. */
   root: string;
   fence?: SensitiveFence;
+  /** Redact credential-shaped values in the names returned, and say how many (default true). */
+  redact?: boolean;
 }
 
 export const listDirInputShape = {
@@ -60,6 +63,7 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
         status: z.enum(['ok', 'sensitive', 'outside', 'refused', 'missing']),
         more: z.boolean(),
         unentered: z.array(unenteredShape).optional(),
+        redacted: z.number().optional(),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -84,7 +88,8 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
       const { inView, survey } =
         o.status === 'ok' ? viewOf(o.root, o.rows, fence) : { inView: [], survey: null };
       const more = inView.length > PATH_COMPLETE_MAX_ENTRIES || o.scanned >= PATH_COMPLETE_MAX_SCAN;
-      const rows = inView.slice(0, PATH_COMPLETE_MAX_ENTRIES);
+      const names = new NameRedaction(options.redact !== false);
+      const rows = inView.slice(0, PATH_COMPLETE_MAX_ENTRIES).map((r) => ({ ...r, ...names.row(o.root, r) }));
       const shown = dir === '' ? '.' : dir;
       let text: string;
       switch (o.status) {
@@ -96,7 +101,7 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
           const note = survey
             ? describeSurvey(survey, 'listed', 'Name one as dir to list it; `search` takes it in paths.')
             : null;
-          if (note) text += `\n\n${note}`;
+          if (note) text += `\n\n${names.text(note)}`;
           if (inView.length > PATH_COMPLETE_MAX_ENTRIES) {
             text += `\n\nShowing the first ${PATH_COMPLETE_MAX_ENTRIES} entries; pass a prefix to narrow.`;
           } else if (o.scanned >= PATH_COMPLETE_MAX_SCAN) {
@@ -117,9 +122,11 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
           text = `${shown} does not exist.`;
           break;
       }
+      if (names.count > 0) text += `\n${redactedWords(names.count)}`;
       return {
         content: [{ type: 'text' as const, text }],
         structuredContent: {
+          ...(options.redact !== false ? { redacted: names.count } : {}),
           results: rows,
           root: o.root,
           status: o.status,
