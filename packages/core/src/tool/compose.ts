@@ -169,6 +169,9 @@ export function compose(c: ComposeInput): SearchToolResult {
     } else if (moreFiles) {
       nextSkip = pageEnd;
       pagination = `Showing files ${skip + 1}-${pageEnd} of ${totalText}. Use skip=${pageEnd} for the next page, or narrow paths/pattern.`;
+    } else if (!single && skip > 0) {
+      // The last page says so too: an agent paging on must not guess whether it saw everything.
+      pagination = `Showing files ${skip + 1}-${pageEnd} of ${totalText}: the last page.`;
     }
     notes.push(...capNotes, ...tailNotes);
     const body = (cut ? rows.slice(0, cut.rows) : rows).map((r) => r.text).join('\n');
