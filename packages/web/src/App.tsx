@@ -21,13 +21,16 @@ import type { Attachment, PickedFile } from './tokens/wire.js';
 
 const ACTIVE_KEY = 'trawl.conversation';
 const PROJECT_KEY = 'trawl.project';
-type Pane = 'chats' | 'thread' | 'files';
+/** The pane shown on a narrow screen; `file` (the viewer) is offered while a file is open. */
+type Pane = 'chats' | 'thread' | 'files' | 'file';
 /**
  * The active "conversation" before its first message: nothing exists on the server until something is sent, so
  * opening the page, pressing New conversation or switching project leaves no empty conversations behind.
  */
 const NEW = 'new';
 const TITLE_CHARS = 60;
+
+const PANE_LABELS: Record<Pane, string> = { chats: 'Chats', thread: 'Thread', files: 'Files', file: 'File' };
 
 function titleFrom(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -49,6 +52,7 @@ export function App() {
   // it closes.
   const viewerReturn = useRef<Element | null>(null);
   const quickOpenReturn = useRef<Element | null>(null);
+  const viewerReturnPane = useRef<Pane>('thread');
   const [restore, setRestore] = useState<RestoreRequest | null>(null);
 
   const list = convs.data?.conversations ?? [];
@@ -135,15 +139,24 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [project]);
 
-  /** Shows a project file in the viewer and remembers it among the project's recent files. */
+  /**
+   * Shows a project file in the viewer (on a narrow screen, in its own File pane) and remembers it among the
+   * project's recent files.
+   */
   const showFile = (rel: string, line?: number, from: Element | null = document.activeElement) => {
-    if (!viewer) viewerReturn.current = from;
+    if (!viewer) {
+      viewerReturn.current = from;
+      viewerReturnPane.current = pane === 'file' ? 'thread' : pane;
+    }
     setViewer(line ? { rel, line } : { rel });
+    setPane('file');
     noteRecent(project, dirFullPath(rel, project));
   };
 
   const closeViewer = () => {
     setViewer(null);
+    // Back to the pane it was opened from, where the element focus goes back to is shown.
+    setPane((p) => (p === 'file' ? viewerReturnPane.current : p));
     const back = viewerReturn.current;
     viewerReturn.current = null;
     // After the viewer is gone; an element that went away meanwhile gives focus to the composer instead.
@@ -188,11 +201,13 @@ export function App() {
           }}
         />
         <nav className="pane-tabs" aria-label="Panes">
-          {(['chats', 'thread', 'files'] as const).map((p) => (
-            <button key={p} type="button" aria-pressed={pane === p} onClick={() => setPane(p)}>
-              {p === 'chats' ? 'Chats' : p === 'thread' ? 'Thread' : 'Files'}
-            </button>
-          ))}
+          {(['chats', 'thread', 'files', 'file'] as const)
+            .filter((p) => p !== 'file' || (viewer && project))
+            .map((p) => (
+              <button key={p} type="button" aria-pressed={pane === p} onClick={() => setPane(p)}>
+                {PANE_LABELS[p]}
+              </button>
+            ))}
         </nav>
       </header>
       <ConnectionBanner />
@@ -258,10 +273,7 @@ export function App() {
         project={project}
         reveal={reveal}
         onAttach={active ? attachToMessage : undefined}
-        onOpenFile={(rel, line) => {
-          showFile(rel, line);
-          setPane('thread');
-        }}
+        onOpenFile={(rel, line) => showFile(rel, line)}
       />
       {quickOpen && project ? (
         <QuickOpen
@@ -270,7 +282,6 @@ export function App() {
           onOpen={(rel) => {
             setQuickOpen(false);
             showFile(rel, undefined, quickOpenReturn.current);
-            setPane('thread');
           }}
         />
       ) : null}

@@ -19,6 +19,8 @@ const files: Record<string, string> = {
   'docs/my notes@home.md': '# notes\n',
   // 100 000 short lines (under the viewer's 1 MiB), and a 1.8 MiB file whose only hit is on its last line
   'gen/hundred-k.txt': `${Array.from({ length: 100_000 }, (_, i) => `v${i + 1}`).join('\n')}\n`,
+  // over content search's 2 MiB cap
+  'gen/huge.log': `${Array.from({ length: 70_000 }, (_, i) => `log line ${i + 1} ${'-'.repeat(24)}`).join('\n')}\n`,
   'gen/far.ts': `${Array.from({ length: 60_000 }, (_, i) => `// filler line ${i + 1} ${'.'.repeat(12)}`).join('\n')}\nexport const zzfarhit = 1;\n`,
 };
 for (let i = 1; i <= 20; i++)
@@ -503,6 +505,65 @@ describeWorkbench(
       const m = (await marked.boundingBox())!;
       expect(m.y).toBeGreaterThanOrEqual(c.y);
       expect(m.y + m.height).toBeLessThanOrEqual(c.y + c.height + 1);
+      // a window past the colouring limit says it is shown plain; the file is under the search cap, so no word of it
+      expect(await viewer.getByTestId('viewer-plain').textContent()).toMatch(
+        /colours up to 200,000 characters/,
+      );
+      expect(await viewer.getByTestId('viewer-not-searched').count()).toBe(0);
+      await context.close();
+    }, 120_000);
+
+    it('the viewer says when content search skips the file for its size', async () => {
+      const { context, page } = await open(1280);
+      const quickOpen = async (typed: string, name: string | RegExp) => {
+        await page.keyboard.press('Control+P');
+        await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially(typed);
+        await page.getByRole('dialog').locator('.row-name', { hasText: name }).waitFor();
+        await page.getByRole('combobox', { name: 'Go to file' }).press('Enter');
+      };
+      await quickOpen('huge.log', 'huge.log');
+      const viewer = page.getByRole('region', { name: 'File gen/huge.log' });
+      await viewer.getByTestId('file-viewer').locator('[data-line="1"]').waitFor();
+      expect(await viewer.getByTestId('viewer-not-searched').textContent()).toMatch(
+        /^Content search skips text files over 2 MiB/,
+      );
+      // a .log has no grammar: nothing to say about colours
+      expect(await viewer.getByTestId('viewer-plain').count()).toBe(0);
+      await viewer.getByRole('button', { name: 'Close file' }).click();
+      await quickOpen('main.ts', /^main\.ts$/);
+      const small = page.getByRole('region', { name: 'File src/main.ts' });
+      await small.locator('.hljs-keyword').first().waitFor();
+      expect(await small.locator('[data-testid^="viewer-"]').count()).toBe(0);
+      await context.close();
+    }, 120_000);
+
+    it('on a phone an open file is a pane of its own: the File tab, beside Thread; closing it goes back', async () => {
+      const { context, page } = await open(390);
+      const tab = (name: string) =>
+        page.getByRole('navigation', { name: 'Panes' }).getByRole('button', { name, exact: true });
+      expect(await tab('File').count()).toBe(0);
+      await tab('Files').click();
+      const tree = page.getByRole('tree', { name: 'Project files' });
+      await tree.getByRole('treeitem', { name: /^src$/ }).click();
+      await tree.getByRole('treeitem', { name: /^main\.ts$/ }).click();
+      const viewer = page.getByRole('region', { name: 'File src/main.ts' });
+      await viewer.getByTestId('file-viewer').locator('[data-line="1"]').waitFor();
+      expect(await tab('File').getAttribute('aria-pressed')).toBe('true');
+      // Thread: the thread and the composer, the file kept open behind its tab
+      await tab('Thread').click();
+      await viewer.waitFor({ state: 'hidden' });
+      const box = page.getByLabel('Message', { exact: true });
+      expect(await box.isVisible()).toBe(true);
+      await box.fill('typed beside the file');
+      await tab('File').click();
+      await viewer.getByTestId('file-viewer').locator('[data-line="1"]').waitFor();
+      await viewer.getByRole('button', { name: 'Close file' }).click();
+      await viewer.waitFor({ state: 'detached' });
+      expect(await tab('File').count()).toBe(0);
+      // back in the Files pane it was opened from, on the row it was opened with
+      expect(await tab('Files').getAttribute('aria-pressed')).toBe('true');
+      await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'treeitem');
+      expect(await box.inputValue()).toBe('typed beside the file');
       await context.close();
     }, 120_000);
 

@@ -16,6 +16,8 @@ import type { OnAttach } from './AddToMessage.js';
 export const VIEWER_LINE_PX = 19;
 /** Lines kept in the page beyond those in view, each side. */
 const OVERSCAN = 40;
+/** Content search skips text files larger than this, 2 MiB (`/api/file-grep`, docs/http-api.md): the viewer says so. */
+export const CONTENT_SEARCH_MAX_BYTES = 2 * 1024 * 1024;
 
 export function FileViewer({
   project,
@@ -64,7 +66,8 @@ export function FileViewer({
   const text = data && !data.binary ? data.text.replace(/\n$/, '') : '';
   const lines = useMemo(() => (text === '' && !data ? [] : text.split('\n')), [text, data]);
   const first = data?.first_line ?? 1;
-  const language = text.length <= HIGHLIGHT_MAX_CHARS ? languageForPath(rel) : undefined;
+  const grammar = languageForPath(rel);
+  const language = text.length <= HIGHLIGHT_MAX_CHARS ? grammar : undefined;
   const highlighted = useHighlight(text, language);
 
   // Scroll the marked line to the middle once the text is there.
@@ -127,6 +130,18 @@ export function FileViewer({
         </p>
       ) : null}
       {data?.binary ? <p className="rail-note">A binary file: nothing to show.</p> : null}
+      {data && !data.binary && data.size > CONTENT_SEARCH_MAX_BYTES ? (
+        <p className="rail-note" data-testid="viewer-not-searched">
+          Content search skips text files over 2 MiB: a search in files does
+          not look inside this one.
+        </p>
+      ) : null}
+      {grammar && text.length > HIGHLIGHT_MAX_CHARS ? (
+        <p className="rail-note" data-testid="viewer-plain">
+          Shown without syntax colours: the viewer colours up to {HIGHLIGHT_MAX_CHARS.toLocaleString('en-US')}{' '}
+          characters at a time (these lines hold {text.length.toLocaleString('en-US')}).
+        </p>
+      ) : null}
       {data?.truncated ? (
         <p className="rail-note" data-testid="viewer-window">
           {first > 1 || line !== undefined
