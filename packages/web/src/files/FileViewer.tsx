@@ -132,8 +132,7 @@ export function FileViewer({
       {data?.binary ? <p className="rail-note">A binary file: nothing to show.</p> : null}
       {data && !data.binary && data.size > CONTENT_SEARCH_MAX_BYTES ? (
         <p className="rail-note" data-testid="viewer-not-searched">
-          Content search skips text files over 2 MiB: a search in files does
-          not look inside this one.
+          Content search skips text files over 2 MiB: a search in files does not look inside this one.
         </p>
       ) : null}
       {grammar && text.length > HIGHLIGHT_MAX_CHARS ? (
