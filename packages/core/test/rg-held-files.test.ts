@@ -28,7 +28,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** Searches with rg; `beforeSpawn` runs as each rg is about to start. */
+/** Searches with rg (started by `req.spawnRg` if given); `beforeSpawn` runs as each rg is about to start. */
 async function run(req: Partial<SearchRequest>, beforeSpawn?: () => void) {
   let spawns = 0;
   let text = '';
@@ -37,7 +37,7 @@ async function run(req: Partial<SearchRequest>, beforeSpawn?: () => void) {
   const spawnRg: SpawnRg = (cmd, args, options) => {
     spawns++;
     beforeSpawn?.();
-    return spawn(cmd, args, options);
+    return (req.spawnRg ?? spawn)(cmd, args, options);
   };
   for await (const e of search({ pattern: 'needle', cwd: proj, engine: 'rg', ...req, spawnRg })) {
     if (e.type === 'match') text += e.text;
@@ -73,6 +73,25 @@ describe('rg engine: named files are read through the descriptors judged', () =>
     });
     expect(r.files).toEqual(['notes.txt']);
     expect(r.text).not.toContain(CANARY);
+  });
+
+  it("never reports a name rg's own walk found in a directory that is not the tree's", async () => {
+    // What rg walking by path sees when `d` is exchanged for a link to the store between its listing of the root
+    // and its opening of `d`: the store's names under `d/`. Modelled by running it in a copy of the tree whose `d/`
+    // holds a name of the store (the race itself cannot be timed from here; swap-race.test.ts runs it).
+    const seen = path.join(tmp, 'seen');
+    fs.mkdirSync(path.join(seen, 'd'), { recursive: true });
+    fs.writeFileSync(path.join(seen, 'notes.txt'), 'needle notes\n');
+    fs.writeFileSync(path.join(seen, 'd', 'id_ed25519'), 'needle decoy\n');
+    fs.writeFileSync(path.join(seen, 'd', `${CANARY}_key`), 'needle\n');
+    const store = path.join(home, '.ssh');
+    const r = await run({
+      paths: [''],
+      mode: 'files-with-matches',
+      exclude: (canon) => canon === store || canon.startsWith(`${store}/`),
+      spawnRg: (cmd, args, options) => spawn(cmd, args, { ...options, cwd: seen }),
+    });
+    expect(r.files).toEqual(['d/id_ed25519', 'notes.txt']);
   });
 
   it(`more than ${RG_HELD_FILES} named files take several runs, answered in the order named`, async () => {

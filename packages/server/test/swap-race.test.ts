@@ -65,6 +65,8 @@ beforeAll(async () => {
   proj = path.join(tmp, 'proj');
   fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
   fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), `needle ${CANARY}\n`);
+  // A name only the store has: a listing that shows it listed the store.
+  fs.writeFileSync(path.join(home, '.ssh', `${CANARY}_key`), 'needle\n');
   fs.mkdirSync(path.join(proj, 'd'), { recursive: true });
   fs.writeFileSync(path.join(proj, 'd', 'id_ed25519'), 'needle decoy\n');
   fs.writeFileSync(path.join(proj, 'notes.txt'), 'needle in the project\n');
@@ -152,6 +154,11 @@ describe.skipIf(!gcc || !linux)('a directory swapped for a link to a credential 
       // A named file reads as the decoy, or is refused (it led out of the root when planned or opened): never as
       // the store.
       searchNamed: await leaks(tool('search', { pattern: 'needle', paths: 'd/id_ed25519' }), 'd/id_ed25519'),
+      // rg walking the tree itself (by path): the names it lists must be the tree's.
+      searchTreeRg: await leaks(
+        tool('search', { pattern: 'needle', paths: '.', output: 'files' }, () => mcpRg),
+        'notes.txt',
+      ),
       searchNamedRg: await leaks(
         tool('search', { pattern: 'needle', paths: ['d/id_ed25519', 'notes.txt'] }, () => mcpRg),
         project,
@@ -165,6 +172,7 @@ describe.skipIf(!gcc || !linux)('a directory swapped for a link to a credential 
       grepFiles: 0,
       searchTree: 0,
       searchNamed: 0,
+      searchTreeRg: 0,
       searchNamedRg: 0,
     });
   }, 600_000);

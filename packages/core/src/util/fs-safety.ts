@@ -112,3 +112,47 @@ export function isFencedIdentity(
   if (!fenced || fenced.size === 0) return false;
   return st.nlink > 1n && st.isFile() && fenced.has(identityKey(st));
 }
+
+/**
+ * Whether names a child process reported (rg's own walk) are files of the tree. The child opened them by path, and a
+ * directory on the way swapped for a link made it list and read another directory under the tree's names
+ * (`d/…` reading `~/.ssh/…`). Each name is looked up again in its directory's listing, read through a descriptor
+ * that read back as the directory's canonical path ({@link listDirectory}): a name that is not a regular file there
+ * now was not the tree's. The listings of the last few directories are kept (TREE_WITNESS_DIRS): results come a few
+ * directories at a time, and one listing answers for all of a directory's files.
+ */
+export class TreeWitness {
+  /** Directory (canonical) → the names of its regular files (null: it did not read back as itself); in use order. */
+  private readonly listings = new Map<string, ReadonlySet<string> | null>();
+
+  /** True when `canon` (a canonical path below a canonical root) is a regular file, not a link, in its directory. */
+  isFile(canon: string): boolean {
+    return this.filesOf(path.dirname(canon))?.has(path.basename(canon)) === true;
+  }
+
+  private filesOf(dir: string): ReadonlySet<string> | null {
+    const known = this.listings.get(dir);
+    if (known !== undefined) {
+      this.listings.delete(dir);
+      this.listings.set(dir, known);
+      return known;
+    }
+    if (this.listings.size >= TREE_WITNESS_DIRS)
+      this.listings.delete(this.listings.keys().next().value as string);
+    let files: Set<string> | null;
+    try {
+      files = new Set(
+        listDirectory(dir, dir)
+          .filter((e) => e.isFile())
+          .map((e) => e.name),
+      );
+    } catch {
+      files = null;
+    }
+    this.listings.set(dir, files);
+    return files;
+  }
+}
+
+/** Directory listings a {@link TreeWitness} keeps (results of a parallel rg come a few directories at a time). */
+const TREE_WITNESS_DIRS = 32;

@@ -12,7 +12,7 @@ import {
 } from '../../limits.js';
 import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
 import { charBoundaryAtOrBefore } from '../../search/utf8.js';
-import { isFencedIdentity } from '../../util/fs-safety.js';
+import { isFencedIdentity, TreeWitness } from '../../util/fs-safety.js';
 import { compareUtf8 } from '../../util/path-order.js';
 import { belowRoot, resolvePlain } from '../../util/resolve-plain.js';
 import { Walker } from '../../walk/walker.js';
@@ -106,7 +106,9 @@ export async function* runRgEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
     }
   } else invocations.push(...perRoot(existing));
 
-  const keep = resultFilter(run);
+  // rg walks by path: a name it reports must be a file of the tree (see TreeWitness), on surfaces that fence.
+  const witness = run.walk.exclude && !run.walk.followLinks ? new TreeWitness() : null;
+  const keep = resultFilter(run, witness);
   const fencedLink = fencedLinkCheck(run);
   let admitted = true;
   /**
@@ -194,7 +196,8 @@ async function holdBlocks(
  * missing roots) is the summary's, as the js engine reports a list.
  *
  * rg opens a named file whatever it has become since the index listed it, following a link: each file reported
- * is checked to be where the walk found it (`stillWalked`), else it is left out, as the walk would leave it now.
+ * is checked to be a file where the walk found it (TreeWitness), else it is left out, as the walk would leave it
+ * now.
  */
 async function* runRgList(
   run: EngineRun,
@@ -210,7 +213,12 @@ async function* runRgList(
   const dash = entries.some((e) => e.path === '-');
   const argv = entries.map((e) => (e.path === '-' ? NAMED_DASH : e.path));
   const absOf = new Map(entries.map((e) => [e.path, e.abs]));
-  const still = stillWalked();
+  // Each file reported must still be a file where the walk found it, in its directory's listing read through a
+  // judged descriptor (a list's roots are canonical: the index refuses roots through links): a file swapped for a
+  // link since the index listed it, or a directory on the way swapped for one, is left out — instead of reported
+  // with what rg read through it.
+  const witness = new TreeWitness();
+  const still = (abs: string) => witness.isFile(abs);
   const fencedLink = fencedLinkCheck(run);
   let admitted = true;
   const admit = (b: FileBlock): boolean => {
@@ -244,31 +252,6 @@ async function* runRgList(
   summary.outcome = outcome;
   summary.elapsedMs = run.now() - started;
   yield [{ type: 'summary', summary }];
-}
-
-/**
- * Whether a listed file is still where the walk found it: a regular file, not a link, in a directory reached by
- * no link (a list's roots are canonical: the index refuses roots through links). Directories are resolved once
- * per list. A file swapped for a link after the index listed it (to a credential store, or out of the tree) is
- * left out — the walk would not follow it — instead of reported with what rg read through the link.
- */
-function stillWalked(): (abs: string) => boolean {
-  const dirs = new Map<string, boolean>();
-  return (abs) => {
-    const st = fs.lstatSync(abs, { throwIfNoEntry: false });
-    if (!st?.isFile()) return false;
-    const dir = path.dirname(abs);
-    let plain = dirs.get(dir);
-    if (plain === undefined) {
-      try {
-        plain = fs.realpathSync.native(dir) === dir;
-      } catch {
-        plain = false;
-      }
-      dirs.set(dir, plain);
-    }
-    return plain;
-  };
 }
 
 /**
@@ -356,7 +339,7 @@ function* inBatches(blocks: FileBlock[]): Generator<SearchEvent[], void, undefin
  * What ripgrep cannot be told: glob 'filter' mode (its -g admits ignored files) and the caller's exclude
  * predicate. Results are checked after the fact, against the same rules the js engine walks by.
  */
-function resultFilter(run: EngineRun): ((b: FileBlock) => boolean) | null {
+function resultFilter(run: EngineRun, witness: TreeWitness | null): ((b: FileBlock) => boolean) | null {
   const w = run.walk;
   const filterGlobs = w.globMode === 'filter' && (w.globs?.length ?? 0) > 0 && w.ignoreFiles !== false;
   if (!filterGlobs && !w.exclude) return null;
@@ -371,6 +354,8 @@ function resultFilter(run: EngineRun): ((b: FileBlock) => boolean) | null {
       // -L any link below it, so then each file's own realpath is where it is.
       const canonical = w.followLinks ? realpathOrNull(abs) : canonicalPath(b, rootAbs, abs, canonicalRoots);
       if (canonical === null || w.exclude(canonical)) return false;
+      // A name rg read through a directory swapped for a link (`d/…` listing `~/.ssh`) is not in the tree's `d/`.
+      if (witness && !witness.isFile(canonical)) return false;
     }
     return !(filterGlobs && abs !== rootAbs && walker.ignoredBelow(rootAbs, abs, false));
   };
