@@ -75,12 +75,21 @@ describe('trawl mcp (stdio child process, real protocol)', () => {
       'gitignore',
       'hidden',
       'i',
+      'limit',
+      'literal',
+      'multiline',
       'output',
       'paths',
       'pattern',
       'perFile',
       'skip',
+      'type',
+      'word',
     ]);
+    // Real bounds, shown to the client (the tool still words an out-of-range value itself).
+    const bounds = schema.properties as Record<string, { minimum?: number; maximum?: number }>;
+    expect(bounds['context']).toMatchObject({ minimum: 0, maximum: 10 });
+    expect(bounds['limit']).toMatchObject({ minimum: 1, maximum: 100 });
     // Each option says what it costs in output (issue 11 item 10).
     const props = schema.properties as Record<string, { description?: string; enum?: string[] }>;
     expect(props['output']!.enum).toEqual(['content', 'files', 'count']);

@@ -142,28 +142,48 @@ describe('list_dir', () => {
       '.env',
       'readme.md',
       '',
+      '6 entries (4 directories, 2 files).',
+      '',
       'Not listed: node_modules/ (skipped, 1 file). Name one as dir to list it; `search` takes it in paths.',
     ]);
     expect((await call('list_dir', { dir: 'node_modules' })).content[0]!.text).toBe(
-      'node_modules/app_dep.js',
+      'node_modules/app_dep.js\n\n1 entry (0 directories, 1 file).',
     );
-    expect(r.structuredContent).toMatchObject({ status: 'ok', root: proj, more: false });
+    expect(r.structuredContent).toMatchObject({
+      status: 'ok',
+      root: proj,
+      more: false,
+      totals: { entries: 6, dirs: 4, files: 2 },
+    });
   });
 
   it('lists a subdirectory with a prefix, case-insensitively', async () => {
     const r = await call('list_dir', { dir: 'src/', prefix: 'APP' });
-    expect(r.content[0]!.text.split('\n')).toEqual(['src/appdata/', 'src/app.test.ts', 'src/app.ts']);
+    expect(r.content[0]!.text.split('\n').slice(0, 3)).toEqual([
+      'src/appdata/',
+      'src/app.test.ts',
+      'src/app.ts',
+    ]);
   });
 
   it('shows dot entries when the prefix starts with a dot', async () => {
-    expect((await call('list_dir', { prefix: '.' })).content[0]!.text).toBe('.env');
+    expect((await call('list_dir', { prefix: '.' })).content[0]!.text.split('\n')[0]).toBe('.env');
   });
 
-  it('caps at 50 entries and says there are more', async () => {
+  it('pages 50 entries at a time with the totals, to the last page', async () => {
     const r = await call('list_dir', { dir: './many/' });
-    expect(r.content[0]!.text).toMatch(/Showing the first 50 entries; pass a prefix to narrow\.$/);
+    expect(r.content[0]!.text).toMatch(
+      /\n\nShowing entries 1-50 of 60 entries \(0 directories, 60 files\)\. Use skip=50 for the next page\.$/,
+    );
     expect((r.structuredContent as { results: unknown[] }).results).toHaveLength(50);
-    expect(r.structuredContent).toMatchObject({ more: true });
+    expect(r.structuredContent).toMatchObject({ more: true, totals: { entries: 60, files: 60 } });
+    const last = await call('list_dir', { dir: './many/', skip: 50 });
+    expect(last.content[0]!.text.split('\n')[0]).toBe('many/m50');
+    expect(last.content[0]!.text).toMatch(/Showing entries 51-60 of 60 entries .* The last page\.$/);
+    expect(last.structuredContent).toMatchObject({ more: false });
+    // Directories sort first; a small limit still reaches the files by paging.
+    const two = await call('list_dir', { limit: 2, skip: 4 });
+    expect(two.content[0]!.text.split('\n').slice(0, 2)).toEqual(['.env', 'readme.md']);
   });
 
   it('lists nothing outside the root, nor through a link 🔒', async () => {

@@ -1,7 +1,7 @@
 import type { OutputFormat, Row, ShownFile } from './format.js';
 import { renderRows } from './format.js';
 import type { SearchOutput } from './input.js';
-import { MAX_FILE_BYTES, MAX_LINE_BYTES, MAX_OUTPUT_BYTES, NOTE_MAX_NAMES, PAGE_FILES } from './limits.js';
+import { MAX_FILE_BYTES, MAX_LINE_BYTES, MAX_OUTPUT_BYTES, NOTE_MAX_NAMES } from './limits.js';
 import { formatRanges, type LineRange } from './line-ranges.js';
 import type { ShapedLines } from './shape.js';
 import type { Notes, RunState } from './state.js';
@@ -203,7 +203,7 @@ export function compose(c: ComposeInput): SearchToolResult {
 
   if (cut) details.byteLimitReached = true;
   if (out.nextSkip !== undefined) details.nextSkip = out.nextSkip;
-  if (moreFiles) details.fileLimitReached = PAGE_FILES;
+  if (moreFiles) details.fileLimitReached = s.pageSize;
   details.notes = out.notes;
   details.truncated = moreFiles || limited.length > 0 || cutLines > 0 || cut !== null || s.timedOut;
   return { text: fitNotes(out.text), details };

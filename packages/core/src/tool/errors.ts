@@ -7,6 +7,8 @@ export type SearchToolErrorCode =
   | 'invalid_output'
   | 'invalid_per_file'
   | 'invalid_exclude'
+  | 'invalid_type'
+  | 'invalid_limit'
   | 'empty_path'
   | 'comma_joined_paths'
   | 'unsupported_selector'

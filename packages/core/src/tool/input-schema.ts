@@ -5,7 +5,10 @@ import {
   LIST_PAGE_FILES,
   MAX_CONTEXT_LINES,
   MAX_EXCLUDE_GLOBS,
+  MAX_PAGE_FILES,
   MAX_PER_FILE_MATCHES,
+  MAX_SKIP,
+  MAX_TYPES,
   MULTI_FILE_MATCHES,
   PAGE_FILES,
   SINGLE_FILE_MATCHES,
@@ -32,6 +35,8 @@ export const searchToolInputShape = {
   gitignore: z.boolean().optional().describe('Respect .gitignore and .ignore files (default true).'),
   skip: z
     .number()
+    .min(0)
+    .max(MAX_SKIP)
     .optional()
     .describe(
       'Files to skip: the page offset of a multi-file result. The text says which value gives the next page.',
@@ -45,6 +50,8 @@ export const searchToolInputShape = {
   context: z
     .number()
     .int()
+    .min(0)
+    .max(MAX_CONTEXT_LINES)
     .optional()
     .describe(
       `Context lines before and after each match, 0-${MAX_CONTEXT_LINES} (default ${DEFAULT_CONTEXT_BEFORE} before, ${DEFAULT_CONTEXT_AFTER} after). Each line costs output; 0 shows matches only.`,
@@ -52,16 +59,22 @@ export const searchToolInputShape = {
   before: z
     .number()
     .int()
+    .min(0)
+    .max(MAX_CONTEXT_LINES)
     .optional()
     .describe(`Context lines before each match, 0-${MAX_CONTEXT_LINES}; overrides context for that side.`),
   after: z
     .number()
     .int()
+    .min(0)
+    .max(MAX_CONTEXT_LINES)
     .optional()
     .describe(`Context lines after each match, 0-${MAX_CONTEXT_LINES}; overrides context for that side.`),
   perFile: z
     .number()
     .int()
+    .min(1)
+    .max(MAX_PER_FILE_MATCHES)
     .optional()
     .describe(
       `Matching lines shown per file, 1-${MAX_PER_FILE_MATCHES} (default ${MULTI_FILE_MATCHES}, ${SINGLE_FILE_MATCHES} when one file is searched). Lower it to skim many files; a capped file says where its next match is.`,
@@ -78,9 +91,35 @@ export const searchToolInputShape = {
     .describe(
       'Search dot files and dot directories (default true; .git is never searched). false leaves them out.',
     ),
+  type: z
+    .union([z.string(), z.array(z.string()).max(MAX_TYPES)])
+    .optional()
+    .describe(
+      'File types, as rg -t: "ts", "py", ["js", "!test"] ("!" excludes). rg\'s type table; named files are searched whatever their type.',
+    ),
+  word: z.boolean().optional().describe('Whole words only, as rg -w (default false).'),
+  literal: z.boolean().optional().describe('The pattern is a literal string, as rg -F (default false).'),
+  multiline: z
+    .boolean()
+    .optional()
+    .describe('Matches may span lines, as rg -U (default false); (?s) lets . match a newline.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_FILES)
+    .optional()
+    .describe(
+      `Files a page, 1-${MAX_PAGE_FILES} (default ${PAGE_FILES} with lines, ${LIST_PAGE_FILES} for names or counts).`,
+    ),
 };
 
 export const searchToolInputSchema = z.object(searchToolInputShape);
+
+/** A whole number shown with its bounds but not checked against them here (the tool words that refusal). */
+function shownBounds(strict: z.ZodOptional<z.ZodNumber>, minimum: number, maximum: number) {
+  return z.number().int().optional().meta({ description: strict.description, minimum, maximum });
+}
 
 const absentIfNull = (v: unknown) => (v === null ? undefined : v);
 const numberIfNumeric = (v: unknown) =>
@@ -94,15 +133,27 @@ export const tolerantSearchToolInputShape = {
   ...searchToolInputShape,
   i: z.preprocess(absentIfNull, searchToolInputShape.i),
   gitignore: z.preprocess(absentIfNull, searchToolInputShape.gitignore),
-  skip: z.preprocess(numberIfNumeric, searchToolInputShape.skip),
+  skip: z.preprocess(
+    numberIfNumeric,
+    z
+      .number()
+      .optional()
+      .meta({ description: searchToolInputShape.skip.description, minimum: 0, maximum: MAX_SKIP }),
+  ),
   hidden: z.preprocess(absentIfNull, searchToolInputShape.hidden),
   output: z.preprocess(absentIfNull, searchToolInputShape.output),
   exclude: z.preprocess(absentIfNull, searchToolInputShape.exclude),
-  // Bounds are checked after the schema, so an out-of-range number gets the tool's coded message.
-  context: z.preprocess(numberIfNumeric, searchToolInputShape.context),
-  before: z.preprocess(numberIfNumeric, searchToolInputShape.before),
-  after: z.preprocess(numberIfNumeric, searchToolInputShape.after),
-  perFile: z.preprocess(numberIfNumeric, searchToolInputShape.perFile),
+  // Bounds are checked after the schema, so an out-of-range number gets the tool's coded message; the client is
+  // still shown them (JSON Schema minimum/maximum, from the metadata).
+  context: z.preprocess(numberIfNumeric, shownBounds(searchToolInputShape.context, 0, MAX_CONTEXT_LINES)),
+  before: z.preprocess(numberIfNumeric, shownBounds(searchToolInputShape.before, 0, MAX_CONTEXT_LINES)),
+  after: z.preprocess(numberIfNumeric, shownBounds(searchToolInputShape.after, 0, MAX_CONTEXT_LINES)),
+  perFile: z.preprocess(numberIfNumeric, shownBounds(searchToolInputShape.perFile, 1, MAX_PER_FILE_MATCHES)),
+  limit: z.preprocess(numberIfNumeric, shownBounds(searchToolInputShape.limit, 1, MAX_PAGE_FILES)),
+  type: z.preprocess(absentIfNull, searchToolInputShape.type),
+  word: z.preprocess(absentIfNull, searchToolInputShape.word),
+  literal: z.preprocess(absentIfNull, searchToolInputShape.literal),
+  multiline: z.preprocess(absentIfNull, searchToolInputShape.multiline),
 };
 
 /** The lenient parse: `null` means absent and a numeric string is a number, as models tend to send them. */
@@ -120,4 +171,9 @@ export const lenientSearchToolInputSchema = z.object({
   output: z.unknown().optional(),
   exclude: z.unknown().optional(),
   perFile: z.unknown().optional(),
+  type: z.unknown().optional(),
+  word: z.unknown().optional(),
+  literal: z.unknown().optional(),
+  multiline: z.unknown().optional(),
+  limit: z.unknown().optional(),
 });

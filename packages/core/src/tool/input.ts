@@ -1,12 +1,15 @@
 import type { z } from 'zod';
+import { FILE_TYPES } from '../walk/file-types.js';
 import { SearchToolError } from './errors.js';
 import type { searchToolInputSchema } from './input-schema.js';
 import {
   LIST_PAGE_FILES,
   MAX_CONTEXT_LINES,
   MAX_EXCLUDE_GLOBS,
+  MAX_PAGE_FILES,
   MAX_PER_FILE_MATCHES,
   MAX_SKIP,
+  MAX_TYPES,
 } from './limits.js';
 
 /** The zod schemas of the tool's arguments, loaded on first use (zod is slow to load; most CLI runs never need it). */
@@ -37,6 +40,16 @@ export interface ParsedSearchToolArgs {
   hidden: boolean;
   /** Matching lines shown per file; undefined keeps the default (20, or 200 for one file). */
   perFile: number | undefined;
+  /** rg's `-t`/`-T`: the file-name globs of the types asked for and of those excluded (`!name`); null: none. */
+  types: { include: string[]; exclude: string[] } | null;
+  /** rg -w: a match must not have a word character right before or after it. */
+  word: boolean;
+  /** rg -F: the pattern is a literal string. */
+  literal: boolean;
+  /** rg -U: matches may span lines (also on when the pattern holds a newline or \n). */
+  multiline: boolean;
+  /** Files a page; undefined keeps the output's default (20 with lines, 100 names or counts). */
+  limit: number | undefined;
 }
 
 export const SEARCH_OUTPUTS = ['content', 'files', 'count'] as const;
@@ -63,7 +76,52 @@ export async function parseSearchToolArgs(raw: unknown): Promise<ParsedSearchToo
     exclude: parseExclude(args.exclude),
     hidden: args.hidden ?? true,
     perFile: count(args.perFile, 'perFile', 1, MAX_PER_FILE_MATCHES, 'invalid_per_file'),
+    types: parseTypes(args.type),
+    word: bool(args.word, 'word'),
+    literal: bool(args.literal, 'literal'),
+    multiline: bool(args.multiline, 'multiline'),
+    limit: count(args.limit, 'limit', 1, MAX_PAGE_FILES, 'invalid_limit'),
   };
+}
+
+function bool(value: unknown, name: string): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'boolean') return value;
+  throw new SearchToolError(
+    'invalid_arguments',
+    `${name} must be true or false, got ${JSON.stringify(value)}`,
+  );
+}
+
+/**
+ * `type`: a name of rg's type table or a list of them (`"ts"`, `["py", "!test"]`); `!name` excludes. Each becomes its
+ * file-name globs, as rg -t / -T. An unknown name is refused with the names it may have meant.
+ */
+function parseTypes(value: unknown): { include: string[]; exclude: string[] } | null {
+  if (value === undefined || value === null) return null;
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list) || !list.every((t) => typeof t === 'string'))
+    throw new SearchToolError('invalid_type', 'type must be a file type name or an array of them');
+  if (list.length > MAX_TYPES)
+    throw new SearchToolError('invalid_type', `type takes at most ${MAX_TYPES} names`);
+  const out = { include: [] as string[], exclude: [] as string[] };
+  for (const raw of list) {
+    const t = raw.trim();
+    const negated = t.startsWith('!');
+    const name = (negated ? t.slice(1) : t).trim().toLowerCase();
+    const globs = Object.hasOwn(FILE_TYPES, name) ? FILE_TYPES[name] : undefined;
+    if (!globs) {
+      const near = Object.keys(FILE_TYPES).filter(
+        (k) => name !== '' && (k.startsWith(name.slice(0, 2)) || k.includes(name)),
+      );
+      throw new SearchToolError(
+        'invalid_type',
+        `Unknown file type "${raw}" (rg's type names, e.g. ts, js, py, rust, go, md${near.length > 0 ? `; close: ${near.slice(0, 8).join(', ')}` : ''}). For other names use a glob in paths or exclude.`,
+      );
+    }
+    (negated ? out.exclude : out.include).push(...globs);
+  }
+  return out;
 }
 
 /** A whole number within bounds (a numeric string, as models send them, is a number); null/absent: undefined. */
@@ -72,7 +130,7 @@ function count(
   name: string,
   min: number,
   max: number,
-  code: 'invalid_context' | 'invalid_per_file',
+  code: 'invalid_context' | 'invalid_per_file' | 'invalid_limit',
 ): number | undefined {
   if (value === undefined || value === null) return undefined;
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
@@ -132,6 +190,11 @@ interface ShapedArgs {
   output?: unknown;
   exclude?: unknown;
   perFile?: unknown;
+  type?: unknown;
+  word?: unknown;
+  literal?: unknown;
+  multiline?: unknown;
+  limit?: unknown;
 }
 
 /**
@@ -161,6 +224,11 @@ function wellTyped(raw: unknown): ShapedArgs | null {
     output: r['output'],
     exclude: r['exclude'],
     perFile: r['perFile'],
+    type: r['type'],
+    word: r['word'],
+    literal: r['literal'],
+    multiline: r['multiline'],
+    limit: r['limit'],
   };
 }
 

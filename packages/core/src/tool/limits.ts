@@ -46,6 +46,12 @@ export const MAX_PER_FILE_MATCHES = SINGLE_FILE_MATCHES;
  */
 export const LIST_PAGE_FILES = 100;
 
+/** The most files a page may be asked for (`limit`): a names page's size, and 100 files of lines fit 50 KiB only thin. */
+export const MAX_PAGE_FILES = LIST_PAGE_FILES;
+
+/** `type` entries one call may name (rg's table has ~150 types; nobody needs more than a few). */
+export const MAX_TYPES = 32;
+
 /** Exclusion globs one call may pass in `exclude` (each is matched against every walked path). */
 export const MAX_EXCLUDE_GLOBS = 64;
 

@@ -67,7 +67,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   const after = input.after ?? options.contextAfter ?? DEFAULT_CONTEXT_AFTER;
   const output = input.output;
   const resources = options.resources ?? defaultResourceRouter();
-  const multiline = input.pattern.includes('\n') || input.pattern.includes('\\n');
+  const multiline = input.multiline || input.pattern.includes('\n') || input.pattern.includes('\\n');
 
   const targetContext = {
     cwd,
@@ -97,7 +97,9 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     compiled = compilePattern(input.pattern, {
       caseInsensitive: input.caseInsensitive,
       multiline,
-      lenient: true,
+      lenient: !input.literal,
+      fixedStrings: input.literal,
+      wordRegexp: input.word,
     });
   } catch (err) {
     if (err instanceof PatternError)
@@ -119,7 +121,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   const single = searchable.length === 1 && searchable[0]!.kind !== 'dir' && searchable[0]!.kind !== 'glob';
   const cap = input.perFile ?? (single ? SINGLE_FILE_MATCHES : MULTI_FILE_MATCHES);
   const skip = single ? 0 : input.skip;
-  const pageSize = single ? 1 : pageFilesFor(output, PAGE_FILES);
+  const pageSize = single ? 1 : (input.limit ?? pageFilesFor(output, PAGE_FILES));
 
   // The fence (DESIGN decision 6): named sensitive paths are refused, walks never enter them.
   const fence =
@@ -131,7 +133,10 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     cwd,
     caseInsensitive: input.caseInsensitive,
     multiline,
-    lenient: true,
+    lenient: !input.literal,
+    fixedStrings: input.literal,
+    wordRegexp: input.word,
+    ...(input.types ? { fileTypes: input.types } : {}),
     hidden: input.hidden,
     ignoreFiles: input.gitignore,
     requireGit: false,

@@ -17,6 +17,9 @@ import { entryRowShape, NameRedaction, unenteredShape } from './entry-row.js';
 
 export const LIST_DIR_TOOL_NAME = 'list_dir';
 
+/** Entries one list_dir page may hold: a directory's names, one short line each (about 10 KiB of text at most). */
+const LIST_DIR_MAX_LIMIT = 500;
+
 export interface ListDirRegistration {
   /** The project root: listings never leave it. */
   root: string;
@@ -38,11 +41,25 @@ export const listDirInputShape = {
     .max(1024)
     .optional()
     .describe('Only entries whose name starts with this (case-insensitive).'),
+  skip: z
+    .number()
+    .int()
+    .min(0)
+    .max(PATH_COMPLETE_MAX_SCAN)
+    .optional()
+    .describe('Entries to skip: the page offset (the text says which value gives the next page).'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_DIR_MAX_LIMIT)
+    .optional()
+    .describe(`Entries a page (default ${PATH_COMPLETE_MAX_ENTRIES}, at most ${LIST_DIR_MAX_LIMIT}).`),
 };
 
 const DESCRIPTION = [
   'List one directory level inside the project root: directories first (with a trailing "/"), then files,',
-  `alphabetically, at most ${PATH_COMPLETE_MAX_ENTRIES} entries (narrow with prefix).`,
+  `alphabetically, ${PATH_COMPLETE_MAX_ENTRIES} entries a page (skip, limit) with the totals.`,
   'The tree is the one `search` sees: dot entries listed; what .gitignore ignores, .git and node_modules are',
   'not listed but named with their file counts (name one as dir to list it). A path that leads outside the root,',
   'or through a symbolic link, lists nothing; links are never listed; credential stores are never shown.',
@@ -62,6 +79,7 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
         root: z.string(),
         status: z.enum(['ok', 'sensitive', 'outside', 'refused', 'missing']),
         more: z.boolean(),
+        totals: z.object({ entries: z.number(), dirs: z.number(), files: z.number() }).optional(),
         unentered: z.array(unenteredShape).optional(),
         redacted: z.number().optional(),
       },
@@ -87,9 +105,14 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
       });
       const { inView, survey } =
         o.status === 'ok' ? viewOf(o.root, o.rows, fence) : { inView: [], survey: null };
-      const more = inView.length > PATH_COMPLETE_MAX_ENTRIES || o.scanned >= PATH_COMPLETE_MAX_SCAN;
+      const skip = args.skip ?? 0;
+      const limit = args.limit ?? PATH_COMPLETE_MAX_ENTRIES;
+      const end = Math.min(inView.length, skip + limit);
+      const more = inView.length > end || o.scanned >= PATH_COMPLETE_MAX_SCAN;
       const names = new NameRedaction(options.redact !== false);
-      const rows = inView.slice(0, PATH_COMPLETE_MAX_ENTRIES).map((r) => ({ ...r, ...names.row(o.root, r) }));
+      const rows = inView.slice(skip, end).map((r) => ({ ...r, ...names.row(o.root, r) }));
+      const dirs = inView.filter((r) => r.kind === 'dir').length;
+      const totals = { entries: inView.length, dirs, files: inView.length - dirs };
       const shown = dir === '' ? '.' : dir;
       let text: string;
       switch (o.status) {
@@ -97,14 +120,18 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
           const lines = rows.map((r) => `${path.relative(o.root, r.path)}${r.kind === 'dir' ? '/' : ''}`);
           text = lines.length
             ? lines.join('\n')
-            : `${shown} has no entries${prefix ? ` starting with "${prefix}"` : ''}${survey && (survey.unentered.length > 0 || survey.prunedFiles > 0) ? ' that the tree shows' : ''}.`;
+            : inView.length > 0
+              ? `No entries past skip=${skip}: ${shown} has ${inView.length}.`
+              : `${shown} has no entries${prefix ? ` starting with "${prefix}"` : ''}${survey && (survey.unentered.length > 0 || survey.prunedFiles > 0) ? ' that the tree shows' : ''}.`;
+          const counted = `${totals.entries} entr${totals.entries === 1 ? 'y' : 'ies'} (${totals.dirs} director${totals.dirs === 1 ? 'y' : 'ies'}, ${totals.files} file${totals.files === 1 ? '' : 's'})`;
+          if (lines.length > 0 && (skip > 0 || end < inView.length))
+            text += `\n\nShowing entries ${skip + 1}-${end} of ${counted}.${end < inView.length ? ` Use skip=${end} for the next page.` : ' The last page.'}`;
+          else if (lines.length > 0) text += `\n\n${counted}.`;
           const note = survey
             ? describeSurvey(survey, 'listed', 'Name one as dir to list it; `search` takes it in paths.')
             : null;
           if (note) text += `\n\n${names.text(note)}`;
-          if (inView.length > PATH_COMPLETE_MAX_ENTRIES) {
-            text += `\n\nShowing the first ${PATH_COMPLETE_MAX_ENTRIES} entries; pass a prefix to narrow.`;
-          } else if (o.scanned >= PATH_COMPLETE_MAX_SCAN) {
+          if (o.scanned >= PATH_COMPLETE_MAX_SCAN) {
             text += `\n\nThe directory is large: only its first ${PATH_COMPLETE_MAX_SCAN} entries were examined; pass a prefix to narrow.`;
           }
           break;
@@ -131,6 +158,7 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
           root: o.root,
           status: o.status,
           more,
+          ...(o.status === 'ok' ? { totals } : {}),
           ...(survey && survey.unentered.length > 0 ? { unentered: survey.unentered } : {}),
         },
       };
