@@ -6,6 +6,25 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { axeViolations, DOCS, describeWorkbench, option, SCREENSHOTS } from './e2e/fixture.js';
 
+/**
+ * A new conversation with one message sent and its reply ended: the composer is free for the next send. Returns the
+ * message box.
+ */
+async function settledConversation(page: Page) {
+  await page.locator('button.new-conv').click();
+  const box = page.getByLabel('Message', { exact: true });
+  await box.fill('hello');
+  await box.press('Enter');
+  await page.getByTestId('user-message').filter({ hasText: 'hello' }).waitFor();
+  await page.waitForFunction(() => {
+    const replies = document.querySelectorAll('[data-testid="assistant-message"]');
+    const last = replies[replies.length - 1];
+    return last && last.getAttribute('data-status') !== 'streaming';
+  });
+  await page.locator('.composer[aria-busy="false"]').waitFor();
+  return box;
+}
+
 const files: Record<string, string> = {
   'src/main.ts': 'export function main() {\n  return "needle";\n}\n',
   'src/components/Button.tsx': 'export const Button = () => null;\n',
@@ -242,6 +261,72 @@ describeWorkbench(
       }
       await context.close();
     }, 120_000);
+    it('quick open opened while a message is being sent keeps focus when the send completes', async () => {
+      const { context, page } = await open(1280);
+      const box = await settledConversation(page);
+      // Hold the next send until quick open has focus: the send completes strictly after.
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let asked!: () => void;
+      const askedFor = new Promise<void>((r) => (asked = r));
+      await page.route('**/api/conversations/*/messages', async (route) => {
+        if (route.request().method() === 'POST') {
+          asked();
+          await released;
+        }
+        await route.continue();
+      });
+      await box.fill('and again');
+      await box.press('Enter');
+      await askedFor;
+      await page.keyboard.press('Control+P');
+      await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Go to file');
+      release();
+      // The box empties when the send has completed.
+      await page.waitForFunction(
+        () => (document.querySelector('textarea') as HTMLTextAreaElement).value === '',
+      );
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+        'Go to file',
+      );
+      await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('Butt');
+      await page
+        .getByRole('dialog', { name: 'Go to file' })
+        .locator('.row-name', { hasText: 'Button.tsx' })
+        .waitFor();
+      await context.close();
+    }, 120_000);
+
+    it('what is typed while a message is being sent stays in the box when the send completes', async () => {
+      const { context, page } = await open(1280);
+      const box = await settledConversation(page);
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let asked!: () => void;
+      const askedFor = new Promise<void>((r) => (asked = r));
+      await page.route('**/api/conversations/*/messages', async (route) => {
+        if (route.request().method() === 'POST') {
+          asked();
+          await released;
+        }
+        await route.continue();
+      });
+      await box.fill('first thought');
+      await box.press('Enter');
+      await askedFor;
+      await box.fill('second thought');
+      const answered = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && /\/messages$/.test(r.url()),
+      );
+      release();
+      await answered;
+      await page.getByTestId('user-message').filter({ hasText: 'first thought' }).waitFor();
+      // The composer is busy while a send is in flight; its completion has run once it is not.
+      await page.locator('.composer[aria-busy="false"]').waitFor();
+      expect(await box.inputValue()).toBe('second thought');
+      await context.close();
+    }, 120_000);
+
     it('content search has case, whole-word and regex switches that change what matches', async () => {
       const { context, page } = await open(1280);
       const bodies: Record<string, unknown>[] = [];

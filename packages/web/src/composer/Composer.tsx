@@ -67,6 +67,12 @@ export interface AttachRequest {
   n: number;
 }
 
+/** Focus is still where a send left it: on the page itself or inside the composer (its box, Send). */
+function focusStayedHere(): boolean {
+  const at = document.activeElement;
+  return !at || at === document.body || at.closest('.composer') !== null;
+}
+
 export function Composer({
   conversationId,
   project,
@@ -93,6 +99,8 @@ export function Composer({
   const [heldEnter, setHeldEnter] = useState<string | null>(null);
   const pendingCaret = useRef<number | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
+  // Counts what changed the box's text (typing, inserts, Edit), so a send that completes late clears only its own.
+  const boxChanged = useRef(0);
   const listId = useId();
 
   useEffect(() => {
@@ -109,6 +117,7 @@ export function Composer({
   useEffect(() => {
     if (!restore || restore.n === appliedRestore.current) return;
     appliedRestore.current = restore.n;
+    boxChanged.current++;
     setText(restore.text);
     setPicked(restore.picked);
     setCaret(restore.text.length);
@@ -131,6 +140,7 @@ export function Composer({
   const staged = useMemo(() => stagedRefs(text, project, picked), [text, project, picked]);
 
   const update = (value: string, at: number) => {
+    boxChanged.current++;
     setText(value);
     setCaret(at);
     setDismissed(false);
@@ -214,12 +224,18 @@ export function Composer({
     const { wire, meta } = buildWire(text, project, picked);
     setSending(true);
     setSendError(null);
+    const asSent = boxChanged.current;
     try {
       await onSend({ text, wire, meta });
-      setText('');
-      setPicked([]);
-      setCaret(0);
-      area.current?.focus();
+      // The sent text leaves the box — unless something was put there while it was sent (Edit on a message, typing):
+      // the reply can show before the send's own answer arrives.
+      if (boxChanged.current === asSent) {
+        setText('');
+        setPicked([]);
+        setCaret(0);
+      }
+      // Back in the box for the next message, unless the person moved on while it was sent (quick open, the tree).
+      if (focusStayedHere()) area.current?.focus();
     } catch (e) {
       // Unreachable: the banner says why; here, that the message is kept.
       setSendError(errorText(e) ?? 'the server cannot be reached; your message is kept here');
@@ -289,7 +305,7 @@ export function Composer({
   const activeId = picker.open && picker.rows.length > 0 ? `${listId}-${picker.selected}` : undefined;
 
   return (
-    <div className="composer">
+    <div className="composer" aria-busy={sending}>
       {picker.open ? <Picker picker={picker} listId={listId} onChoose={choose} /> : null}
       <div className="composer-box">
         <div className="preview-strip" data-testid="preview-strip" hidden={!hasChips}>
