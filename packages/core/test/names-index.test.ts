@@ -351,6 +351,32 @@ describe('FileIndex: directories', () => {
     expect(all.has('.cache')).toBe(false);
   });
 
+  it('with dotDirsLast, enters dot directories after the rest: their files are dot files, and never crowd the project out', async () => {
+    const root = tree([
+      'src/ci.yml.ts',
+      '.github/workflows/ci.yml',
+      '.yarn/cache/a.zip',
+      '.yarn/cache/b.zip',
+    ]);
+    const index = await open(root, { dotDirsLast: true });
+    const dot = { dotFiles: true };
+    // offered as a dot file: only when asked, and below the project's own match
+    expect(names(await index.search('ci.yml'))).toEqual(['ci.yml.ts']);
+    expect(names(await index.search('ci.yml', dot))).toEqual(['ci.yml.ts', 'ci.yml']);
+    expect((await index.search('.github/workflows/ci', dot))[0]?.path).toBe(
+      path.join(root, '.github/workflows/ci.yml'),
+    );
+    // Ten entries fit: the project's own (src, its file, the two dot folders) all do; the dot folders fill only the
+    // room up to 90% of the cap, and the index is not truncated by them.
+    const small = await open(root, { dotDirsLast: true, maxEntries: 7 });
+    expect(small.truncated).toBe(false);
+    const all = rels(small);
+    for (const r of ['src', 'src/ci.yml.ts', '.github', '.yarn']) expect(all.has(r), r).toBe(true);
+    expect(all.size).toBeLessThanOrEqual(6);
+    // without it (trawl find), dot directories are still not entered
+    expect(rels(await open(root)).has('.github/workflows')).toBe(false);
+  });
+
   it('does not descend into dot directories', async () => {
     const index = await open(tree(WIDGETS_FILES, WIDGETS_DIRS));
     expect(rels(index).has('.secretcfg')).toBe(true);

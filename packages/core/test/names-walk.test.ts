@@ -60,6 +60,16 @@ describe('walk fallback: the reference endpoint tests', () => {
     expect(names((await find(tree(POPULATE), 'secret')).results)).toEqual([]);
   });
 
+  it('with dotDirsLast, walks dot directories after the rest of the root: their files are dot files', async () => {
+    const root = tree(['src/ci.yml.ts', '.github/workflows/ci.yml']);
+    const dot = { dotFiles: true, walk: { dotDirsLast: true } };
+    expect(names((await find(root, 'ci.yml', dot)).results)).toEqual(['ci.yml.ts', 'ci.yml']);
+    expect(names((await find(root, 'ci.yml', { walk: { dotDirsLast: true } })).results)).toEqual([
+      'ci.yml.ts',
+    ]);
+    expect(names((await find(root, 'ci.yml', { dotFiles: true })).results)).toEqual(['ci.yml.ts']);
+  });
+
   it('offers dot files when asked, below other files unless the query starts with a dot', async () => {
     const dot = { dotFiles: true };
     expect(names((await find(tree(POPULATE), 'secret', dot)).results)).toEqual(['.secret']);

@@ -34,6 +34,7 @@ const files: Record<string, string> = {
   'src/Case.ts': 'export const NEEDLE_UPPER = "NEEDLE";\n',
   'src/long.ts': `const padding = "${'x'.repeat(160)}"; // farneedle at the end\n`,
   '.gitignore': 'dist/\n',
+  '.github/workflows/ci.yml': 'on: push\n',
   'src/gitignore.ts': 'export const rules = [];\n',
   'docs/my notes@home.md': '# notes\n',
   // 100 000 short lines (under the viewer's 1 MiB), and a 1.8 MiB file whose only hit is on its last line
@@ -381,6 +382,14 @@ describeWorkbench(
       // A pick held for its query's answer lands later: its chip is the event to wait for.
       await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
       expect(await box.inputValue()).toBe('@.gitignore ');
+      // a file inside a dot folder is offered too, by its own name
+      await box.fill('');
+      await box.pressSequentially('@ci.yml');
+      await option(page, 'ci.yml').waitFor();
+      expect((await optionRows(page)).map((r) => `${r.dir}${r.name}`)).toContain('.github/workflows/ci.yml');
+      await box.press('Enter');
+      await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      expect(await box.inputValue()).toBe('@.github/workflows/ci.yml ');
       await context.close();
     }, 120_000);
 

@@ -10,7 +10,7 @@ import {
   NAME_LINK_RESOLVE_CONCURRENCY,
 } from './limits.js';
 import { prepareNameQuery } from './query.js';
-import { NAME_SKIP_DIRS, NameAdmission, tccPruner } from './rules.js';
+import { NAME_SKIP_DIRS, NameAdmission, tccPruner, underDotDir } from './rules.js';
 import { EntryStore, type RankedSlot } from './store.js';
 import {
   compareRanked,
@@ -46,7 +46,16 @@ export interface FileIndexOptions {
   onProgress?: (progress: FileIndexProgress) => void;
   /** The timers of the settle window, the polling and the full rebuilds (a seam for tests; default real timers). */
   clock?: FreshnessClock;
+  /**
+   * Enter dot directories (skip directories aside) after everything else, while the index is under
+   * {@link DOT_DIRS_ROOM} of its cap; what they hold is kept as dot files and never truncates the index (the
+   * workbench; `trawl find` keeps the seed's rule: dot directories offered, not entered).
+   */
+  dotDirsLast?: boolean;
 }
+
+/** The share of the entry cap dot directories may fill (entered last): the rest is never taken from the project. */
+export const DOT_DIRS_ROOM = 0.9;
 
 export interface FileIndexProgress {
   phase: 'idle' | 'building' | 'ready' | 'stopped';
@@ -170,6 +179,8 @@ export class FileIndex {
         NAME_SKIP_DIRS,
         tccPruner(this.root, this.options.home ?? homeDir(), this.options.platform ?? process.platform),
         true, // kept, and offered by search only when asked
+        false,
+        this.options.dotDirsLast === true,
       );
       await this.rebuild();
       if (this.stopped) return;
@@ -349,8 +360,17 @@ export class FileIndex {
     const store = ctx.store;
     const yieldMs = this.options.yieldMs ?? FILE_INDEX_YIELD_MS;
     const stack = [startRel];
+    // Dot directories wait until everything else is in; inside one, everything is entered in turn.
+    const later: string[] = [];
+    let hidden = underDotDir(`${startRel}/`, startRel.length + 1);
+    const limit = () => (hidden ? Math.floor(this.maxEntries * DOT_DIRS_ROOM) : this.maxEntries);
     let slice = performance.now();
-    while (stack.length > 0) {
+    for (;;) {
+      if (stack.length === 0) {
+        if (hidden || later.length === 0) break;
+        hidden = true;
+        stack.push(...later.splice(0).reverse());
+      }
       if (ctx.truncated || this.stopped) return;
       const rel = stack.pop()!;
       let entries: ReturnType<NameSearchFs['readdirSync']>;
@@ -369,17 +389,19 @@ export class FileIndex {
           if (!this.admit.dir(rel, name)) continue;
           const childRel = rel === '' ? name : `${rel}/${name}`;
           if (fenced && this.checkCanonical(this.abs(childRel))) continue;
-          if (store.live >= this.maxEntries) {
-            ctx.truncated = true;
+          if (store.live >= limit()) {
+            // Full of the project's own entries: truncated. Dot directories only stop where the room ends.
+            if (!hidden) ctx.truncated = true;
             return;
           }
           store.addChild(rel, name, true, false);
-          if (this.admit.enters(name)) stack.push(childRel);
+          if (this.admit.enters(name) || (hidden && this.admit.defers(name))) stack.push(childRel);
+          else if (this.admit.defers(name)) later.push(childRel);
         } else if (e.isFile()) {
           if (!this.admit.file(name)) continue;
           if (fenced && this.checkCanonical(this.abs(rel === '' ? name : `${rel}/${name}`))) continue;
-          if (store.live >= this.maxEntries) {
-            ctx.truncated = true;
+          if (store.live >= limit()) {
+            if (!hidden) ctx.truncated = true;
             return;
           }
           store.addChild(rel, name, false, false);

@@ -5,7 +5,7 @@ import { DASHBOARD_SKIP_DIRS } from '../walk/skip-dirs.js';
  * What name search offers and enters: skip directories are
  * neither offered nor entered; other dot directories are offered but not entered; dot files are offered only to a
  * caller that asks (`dotFiles`: the workbench's picker), ranked below other files unless the query starts with a
- * dot (tiers.ts).
+ * dot (tiers.ts). A caller may have dot directories entered last (`dotDirsLast`): what they hold counts as dot files.
  */
 export const NAME_SKIP_DIRS: ReadonlySet<string> = DASHBOARD_SKIP_DIRS;
 
@@ -43,6 +43,14 @@ export function isDotName(name: string): boolean {
   return name.charCodeAt(0) === 46;
 }
 
+/** `rel` (`/`-separated, relative to a root) has a dot directory among its parents: its entries count as dot files. */
+export function underDotDir(rel: string, nameStart: number): boolean {
+  return (
+    nameStart > 0 &&
+    (rel.charCodeAt(0) === 46 || (nameStart >= 2 && rel.lastIndexOf('/.', nameStart - 2) >= 0))
+  );
+}
+
 /** What a resolved link points at, as far as admission cares. */
 interface LinkTargetKind {
   isDirectory(): boolean;
@@ -68,7 +76,17 @@ export class NameAdmission {
     private readonly dotFiles = false,
     /** Enter dot directories too (an agent's tree view: `search` walks them). */
     private readonly dotDirs = false,
+    /**
+     * Enter dot directories after everything else, while there is room (the workbench: `.github/workflows/ci.yml`
+     * can be attached; a large `.yarn/` never crowds out the project's own files).
+     */
+    private readonly dotDirsLast = false,
   ) {}
+
+  /** An offered directory that is not entered now, but after every other one (see `dotDirsLast`). */
+  defers(name: string): boolean {
+    return !this.dotDirs && this.dotDirsLast && isDotName(name);
+  }
 
   /** A directory `name` in `parentRel` (`''` = the root) is offered. */
   dir(parentRel: string, name: string): boolean {

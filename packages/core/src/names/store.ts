@@ -1,6 +1,7 @@
 import { fuzzyQuality, fuzzyScoreOf, SplitAligner } from './fuzzy.js';
 import { type LexicalMatch, lexicalMayMatch, lexicalScoreTarget } from './lexical.js';
 import type { NameQuery } from './query.js';
+import { isDotName, underDotDir } from './rules.js';
 import { charMask, type DirectoryPrefix, directoryPrefix, lowerSameLength, NameTarget } from './target.js';
 import { fuzzyCeilingFor } from './tiers.js';
 import { compareRanked, type NameKinds, type NameScorer, type RankedCandidate } from './types.js';
@@ -190,7 +191,12 @@ export class EntryStore {
     const dot = isDir ? -1 : name.indexOf('.', 1);
     const mayBeMain = dot > 0 && (dot === 5 || dot === 8 || dot === 3 || dot === d.ownNameLength);
     this.nameMasks[slot] = mayBeMain ? own | d.ownNameMask : own;
-    const kind = isDir ? KIND_DIR : name.charCodeAt(0) === 46 ? KIND_DOTFILE : KIND_FILE;
+    // A file in a dot directory (entered last, dotDirsLast) is a dot file too: offered only when they are asked for.
+    const kind = isDir
+      ? KIND_DIR
+      : isDotName(name) || underDotDir(rel, rel.length - name.length)
+        ? KIND_DOTFILE
+        : KIND_FILE;
     this.kinds[slot] = kind | (isLink ? FLAG_LINK : 0);
     this.parents[slot] = d.id;
     if (d.end === slot) d.end = slot + 1;

@@ -5,6 +5,7 @@
  */
 
 import type { NameQuery } from './query.js';
+import { underDotDir } from './rules.js';
 import type { NameTarget } from './target.js';
 
 // ---- tiers ---------------------------------------------------------------------------------------------------
@@ -19,7 +20,10 @@ export const SCORE_FUZZY_MAX = 22;
 const WANTS_DIR_BONUS = 3;
 const DEPTH_PENALTY_PER_CHAR = 0.03;
 const DEPTH_PENALTY_MAX = 2.5;
-/** A dot file's tier score is scaled by this unless the query starts with a dot: `@git` means `git.ts` first. */
+/**
+ * A dot file's tier score (or a file's in a dot directory) is scaled by this unless the query starts with a dot:
+ * `@git` means `git.ts` first, `@ci.yml` a `ci.yml` of the project before `.github/workflows/ci.yml`.
+ */
 const DOT_FILE_FACTOR = 0.5;
 const DOT = 46;
 
@@ -38,7 +42,7 @@ export function finishScore(
   if (q.wantsDir && t.isDir) s += WANTS_DIR_BONUS;
   if (
     !t.isDir &&
-    t.rel.charCodeAt(t.nameStart) === DOT &&
+    (t.rel.charCodeAt(t.nameStart) === DOT || underDotDir(t.rel, t.nameStart)) &&
     q.text.charCodeAt(0) !== DOT &&
     q.name.charCodeAt(0) !== DOT
   )

@@ -56,6 +56,8 @@ export interface NameWalkOptions {
   dotFiles?: boolean;
   /** Enter dot directories too (default false). */
   dotDirs?: boolean;
+  /** Enter dot directories after every other directory of a root (the workbench; what they hold are dot files). */
+  dotDirsLast?: boolean;
   /**
    * A further rule on every entry, by its path under the root as walked (`root` joined with the names): an entry it
    * refuses is neither offered nor, for a directory, entered. An agent's `find_files` passes its tree view's
@@ -159,11 +161,20 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
         : tccPruner(canonicalRoot, options.home ?? homeDir(), options.platform ?? process.platform),
       options.dotFiles === true,
       options.dotDirs === true,
+      options.dotDirsLast === true,
     );
     const extra = options.admit;
     const join = (base: string, rel: string) => (rel === '' ? base : path.join(base, rel));
     const stack: string[] = [''];
-    while (stack.length > 0) {
+    // Dot directories (dotDirsLast) wait until the rest of the root is walked; inside one, all is entered in turn.
+    const later: string[] = [];
+    let hidden = false;
+    for (;;) {
+      if (stack.length === 0) {
+        if (hidden || later.length === 0) break;
+        hidden = true;
+        stack.push(...later.splice(0).reverse());
+      }
       const rel = stack.pop()!;
       out.dirsVisited++;
       if (timedOut()) break rootLoop;
@@ -172,7 +183,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
         entries = await fsys.readdir(join(root, rel));
       } catch {
         if (full()) {
-          stopFull(stack.length > 0 || moreRoots);
+          stopFull(stack.length > 0 || later.length > 0 || moreRoots);
           break rootLoop;
         }
         continue;
@@ -199,9 +210,13 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
       );
       const descend: string[] = [];
       for (const d of candidateDirs) {
-        if (d.link || !admit.enters(d.name)) continue;
+        if (d.link) continue;
+        const deferred = admit.defers(d.name);
+        if (!admit.enters(d.name) && !deferred) continue;
         const childRel = rel ? `${rel}/${d.name}` : d.name;
-        if (!sensitive(join(canonicalRoot, childRel))) descend.push(childRel);
+        if (sensitive(join(canonicalRoot, childRel))) continue;
+        if (deferred && !hidden) later.push(childRel);
+        else descend.push(childRel);
       }
       for (const [kind, list] of [
         ['file', files],
@@ -216,7 +231,8 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
           if (kind === 'file') out.scanned.files++;
           else out.scanned.dirs++;
           if (++stride % NAME_WALK_DEADLINE_STRIDE === 0 && timedOut()) break rootLoop;
-          if (kind === 'file' && !admit.file(entry.name)) continue;
+          // in a dot directory every file is a dot file
+          if (kind === 'file' && (!admit.file(entry.name) || (hidden && options.dotFiles !== true))) continue;
           const childRel = rel ? `${rel}/${entry.name}` : entry.name;
           if (kind === 'file' && extra && !extra(join(root, childRel), false)) continue;
           const s = score(entry.name, childRel, kind === 'dir');
@@ -250,7 +266,7 @@ export async function walkNameSearch(options: NameWalkOptions): Promise<NameWalk
         }
       }
       if (full()) {
-        stopFull(stack.length > 0 || descend.length > 0 || moreRoots);
+        stopFull(stack.length > 0 || descend.length > 0 || later.length > 0 || moreRoots);
         break rootLoop;
       }
       if (timedOut()) break rootLoop;

@@ -12,7 +12,8 @@ const config = workerData as FenceConfig;
 lowerThreadPriority(config.nice ?? 0);
 const context = createTaskContext(config);
 const registry = new FileIndexRegistry({
-  indexOptions: { fence: context.fence, home: context.home, platform: context.platform },
+  // The workbench's index: dot directories entered last (their files offered as dot files, below the rest).
+  indexOptions: { fence: context.fence, home: context.home, platform: context.platform, dotDirsLast: true },
 });
 const failed = new Map<string, string>();
 const answers = new IndexAnswers();

@@ -225,7 +225,8 @@ async function walkNames(ctx: TaskContext, p: WalkNamesPayload): Promise<WalkNam
     dotFiles: true, // the workbench's picker offers them (below other files)
     fence: ctx.fence,
     fs: ctx.nameFs ?? syncNameFs,
-    walk: { ...ctx.walk, home: ctx.home, platform: ctx.platform },
+    // dot directories entered after the rest, as the workbench's index does
+    walk: { ...ctx.walk, home: ctx.home, platform: ctx.platform, dotDirsLast: true },
   });
   return { results: answer.results, partial: answer.partial === true };
 }
