@@ -103,8 +103,16 @@ describe('trawl mcp (stdio child process, real protocol)', () => {
 
   it('serves find_files and list_dir beside search, read-only, over the same stdio server', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['find_files', 'grep_files', 'list_dir', 'search']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'file_info',
+      'find_files',
+      'grep_files',
+      'list_dir',
+      'search',
+    ]);
     for (const t of tools) expect(t.annotations?.readOnlyHint).toBe(true);
+    // Every connection pays for the descriptions: together they stay within 4 KiB (the reference is docs://).
+    expect(tools.reduce((n, t) => n + Buffer.byteLength(t.description ?? ''), 0)).toBeLessThanOrEqual(4096);
     const found = (await client.callTool({ name: 'find_files', arguments: { query: 'f07' } })) as ToolResult;
     expect(found.isError).toBeFalsy();
     expect(found.content[0]!.text).toContain('f07.txt');

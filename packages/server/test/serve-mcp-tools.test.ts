@@ -62,7 +62,8 @@ describe('MCP tool registration', () => {
       expect(t.description!.length).toBeGreaterThan(50);
     }
     const find = tools.find((x) => x.name === 'find_files')!;
-    expect(find.inputSchema.required).toEqual(['query']);
+    // query or glob: neither is required alone (the tool refuses a call with neither).
+    expect(find.inputSchema.required ?? []).toEqual([]);
     expect((find.inputSchema.properties as Record<string, { maximum?: number }>)['limit']!.maximum).toBe(60);
   });
 });
@@ -122,6 +123,32 @@ describe('find_files', () => {
       results: [],
       unentered: [{ path: 'node_modules/', reason: 'skipped', files: 1, filesExact: true }],
     });
+  });
+
+  it('glob takes path globs over the same tree, in path order or newest first, with the total', async () => {
+    const t = Date.now() / 1000;
+    fs.utimesSync(path.join(proj, 'src/app.ts'), t - 100, t - 100);
+    fs.utimesSync(path.join(proj, 'docs/app-guide.md'), t, t);
+    const ts = await call('find_files', { glob: '*.ts' });
+    expect(ts.content[0]!.text).toBe('src/app.test.ts\nsrc/app.ts\n\n2 files match "*.ts", in path order.');
+    expect(ts.structuredContent).toMatchObject({ source: 'glob', total: 2, partial: false });
+    const newest = await call('find_files', { glob: ['src/**', 'docs/*.md'], sort: 'newest', limit: 2 });
+    expect(newest.content[0]!.text.split('\n').slice(0, 2)).toEqual(['docs/app-guide.md', 'src/app.test.ts']);
+    expect(newest.content[0]!.text).toMatch(
+      /Showing 2 of 3 files matching "src\/\*\*", "docs\/\*\.md", newest first/,
+    );
+    // node_modules stays out, as search leaves it out.
+    expect((await call('find_files', { glob: '*.js' })).content[0]!.text).toBe(
+      'dist/zzbundle.js\n\n1 file matches "*.js", in path order.',
+    );
+  });
+
+  it('a query that is a glob is matched as one, and says so', async () => {
+    const r = await call('find_files', { query: '*.test.ts' });
+    expect(r.content[0]!.text).toBe(
+      '"*.test.ts" is a glob, so it was matched as one (pass it as glob to say so).\nsrc/app.test.ts\n\n1 file matches "*.test.ts", in path order.',
+    );
+    expect((await call('find_files', {})).isError).toBe(true);
   });
 
   it('says so when nothing matches', async () => {

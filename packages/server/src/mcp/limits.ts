@@ -14,3 +14,15 @@ export const FIND_SKIPPED_BUDGET_MS = 2_000;
 
 /** Names a hidden-by-skip-directories note lists. */
 export const FIND_SKIPPED_SHOWN = 5;
+
+/** Time a `find_files` glob walk may take (a whole-tree walk: the Linux tree's takes ~1 s loaded). */
+export const FIND_GLOB_BUDGET_MS = 10_000;
+
+/** Directories a `find_files` glob walk may enter (the name walk's ceiling). */
+export const FIND_GLOB_MAX_DIRS = 20_000;
+
+/** Leading bytes `file_info` reads to tell the encoding and whether a file is binary (the engine's sniff size). */
+export const FILE_INFO_SNIFF_BYTES = 64 * 1024;
+
+/** Files up to this size get a line count from `file_info` (it reads them whole; the search tool's file cap). */
+export const FILE_INFO_MAX_LINE_COUNT_BYTES = 64 * 1024 * 1024;

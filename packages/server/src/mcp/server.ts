@@ -5,6 +5,7 @@ import { createSensitiveFence } from '@trawl/core/fence';
 import { version } from '../version.js';
 import { registerSearchTool } from './search-tool.js';
 import { LineTransport } from './stdio-transport.js';
+import { registerFileInfoTool } from './tools/file-info.js';
 import { registerFindFilesTool } from './tools/find-files.js';
 import { registerGrepFilesTool } from './tools/grep-files.js';
 import { registerListDirTool } from './tools/list-dir.js';
@@ -46,8 +47,8 @@ export async function createMcpServer(
     {
       instructions:
         'trawl searches files. Use `search` for file contents (regex, globs, line ranges, paging), ' +
-        '`find_files` to find files and folders by name, `grep_files` for which files (documents too) contain a ' +
-        'text, and `list_dir` to list one directory level.',
+        '`find_files` to find files and folders by name or glob, `grep_files` for which files (documents too) contain ' +
+        'a text, `list_dir` to list one directory level, and `file_info` for what a path is.',
     },
   );
   const index = options.indexDataDir ? startContentIndex(options.root, options.indexDataDir, log) : undefined;
@@ -75,6 +76,7 @@ export async function createMcpServer(
     ...(index ? { index } : {}),
   });
   registerListDirTool(server, { root: options.root, redact });
+  registerFileInfoTool(server, { root: options.root, redact });
   return {
     server,
     dispose: () => {

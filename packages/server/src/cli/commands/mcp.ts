@@ -21,7 +21,7 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
   program
     .command('mcp')
     .description(
-      'Serve trawl tools over MCP on stdin/stdout (tools: search, grep_files, find_files, list_dir).',
+      'Serve trawl tools over MCP on stdin/stdout (tools: search, grep_files, find_files, list_dir, file_info).',
     )
     .option(
       '--root <dir>',

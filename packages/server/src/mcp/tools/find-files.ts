@@ -22,6 +22,7 @@ import {
 import { z } from 'zod';
 import { FIND_SKIPPED_BUDGET_MS, FIND_SKIPPED_SHOWN } from '../limits.js';
 import { entryRowShape, NameRedaction, unenteredShape } from './entry-row.js';
+import { findByGlob, globRows, globText, looksLikeGlob } from './find-glob.js';
 
 export const FIND_FILES_TOOL_NAME = 'find_files';
 
@@ -40,9 +41,20 @@ export const findFilesInputShape = {
     // The schema says what the server accepts (it refused shorter queries a schema allowed).
     .min(NAME_MIN_QUERY_CHARS)
     .max(1024)
+    .optional()
     .describe(
-      `What to look for in file and directory NAMES (at least ${NAME_MIN_QUERY_CHARS} characters): fuzzy, so "flspy" finds files.py; a "/" scores against the path ("src/app"). Not a content search.`,
+      `What to look for in file and directory NAMES (at least ${NAME_MIN_QUERY_CHARS} characters): fuzzy, so "flspy" finds files.py; a "/" scores against the path ("src/app"). Not a content search. Give query or glob.`,
     ),
+  glob: z
+    .union([z.string().min(1).max(1024), z.array(z.string().min(1).max(1024)).min(1).max(16)])
+    .optional()
+    .describe(
+      'Path globs instead of a fuzzy name: "*.test.ts" (a name at any depth), "src/**/*.py" (anchored at the root). Files only.',
+    ),
+  sort: z
+    .enum(['path', 'newest'])
+    .optional()
+    .describe('Order of glob results: path (default) or newest first (by modification time).'),
   kinds: z
     .enum(['all', 'files', 'dirs'])
     .optional()
@@ -61,7 +73,8 @@ const DESCRIPTION = [
   'then prefix, substring, path, fuzzy; files before directories on a tie; shorter and newer first).',
   'Returns paths relative to the root, directories with a trailing "/". The tree is the one `search` sees:',
   '.gitignore respected, dot files offered, .git and node_modules not entered (every directory not entered is',
-  'named with its file count); credential stores are never offered. To search file CONTENTS use `search`.',
+  'named with its file count); credential stores are never offered. glob takes path globs instead ("*.test.ts",',
+  '"src/**/*.py"; sort: "newest" for the most recently changed first). To search file CONTENTS use `search`.',
 ].join(' ');
 
 /**
@@ -86,7 +99,8 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
       outputSchema: {
         results: z.array(entryRowShape),
         root: z.string(),
-        source: z.enum(['index', 'walk', 'short-query']),
+        source: z.enum(['index', 'walk', 'short-query', 'glob']),
+        total: z.number().optional(),
         partial: z.boolean(),
         unentered: z.array(unenteredShape).optional(),
         redacted: z.number().optional(),
@@ -109,7 +123,37 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
           isError: true,
         };
       }
-      if (args.query.trim().length < NAME_MIN_QUERY_CHARS) {
+      const query = args.query ?? '';
+      if (args.glob !== undefined || looksLikeGlob(query)) {
+        const globs =
+          args.glob === undefined ? [query.trim()] : typeof args.glob === 'string' ? [args.glob] : args.glob;
+        const sort = args.sort ?? 'path';
+        const found = findByGlob(root, globs, { sort, limit: args.limit ?? NAME_LIMIT_CEILING, fence });
+        const names = new NameRedaction(options.redact !== false);
+        for (const h of found.hits) h.rel = names.text(h.rel);
+        let text = globText(globs, found, sort);
+        if (args.glob === undefined)
+          text = `"${query}" is a glob, so it was matched as one (pass it as glob to say so).\n${text}`;
+        if (names.count > 0) text += `\n${redactedWords(names.count)}`;
+        return {
+          content: [{ type: 'text' as const, text }],
+          structuredContent: {
+            results: globRows(root, found),
+            root,
+            source: 'glob' as const,
+            partial: found.partial,
+            total: found.total,
+            ...(options.redact !== false ? { redacted: names.count } : {}),
+          },
+        };
+      }
+      if (args.query === undefined) {
+        return {
+          content: [{ type: 'text' as const, text: 'Give query (a name, fuzzy) or glob (path globs).' }],
+          isError: true,
+        };
+      }
+      if (query.trim().length < NAME_MIN_QUERY_CHARS) {
         return {
           content: [
             {
@@ -122,7 +166,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
       }
       const view = new TreeAdmission(root, AGENT_TREE_RULES);
       const answer = await searchNames({
-        query: args.query,
+        query,
         roots: [root],
         scoped: true,
         limit: args.limit,
@@ -138,7 +182,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
       const limit = args.limit ?? NAME_DEFAULT_LIMIT;
       const names = new NameRedaction(options.redact !== false);
       const results = answer.results.map((r) => ({ ...r, ...names.row(root, r) }));
-      let text = formatFound(args.query, results, root, limit, answer.partial === true);
+      let text = formatFound(query, results, root, limit, answer.partial === true);
       const survey = surveyTree({
         cwd: root,
         roots: [root],
@@ -146,7 +190,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
         exclude: (abs) => fence.isSensitiveCanonical(abs),
       });
       if (answer.results.length === 0) {
-        const hidden = await namesNotEntered(args.query, root, args.kinds ?? 'all', fence, survey);
+        const hidden = await namesNotEntered(query, root, args.kinds ?? 'all', fence, survey);
         if (hidden) text += `\n${names.text(hidden)}`;
       }
       const note = describeSurvey(
