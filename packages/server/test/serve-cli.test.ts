@@ -51,7 +51,15 @@ function serve(args: string[], extraEnv: Record<string, string> = {}) {
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, firstLine, exited, stderr: () => stderr };
+  /** Resolves once stderr holds `re` (an event per chunk, no polling). */
+  const stderrMatching = (re: RegExp) =>
+    new Promise<void>((resolve) => {
+      if (re.test(stderr)) return resolve();
+      child.stderr!.on('data', () => {
+        if (re.test(stderr)) resolve();
+      });
+    });
+  return { child, firstLine, exited, stderr: () => stderr, stderrMatching };
 }
 
 function trawl(args: string[], extraEnv: Record<string, string> = {}) {
@@ -118,6 +126,34 @@ describe('trawl serve (a real child process)', () => {
     expect(fs.existsSync(path.join(dataDir, 'audit', 'audit.jsonl'))).toBe(true);
   });
 
+  it('takes the token from --token-file, keeping it off every command line; --token works but warns', async () => {
+    const token = 'token-from-a-file-0123456789abcdef';
+    const file = path.join(tmp, 'token.txt');
+    fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    const s = serve([
+      '--no-open',
+      '--port',
+      '0',
+      '--token-file',
+      file,
+      '--data-dir',
+      path.join(tmp, 'data-tf'),
+    ]);
+    const url = await s.firstLine;
+    expect(url.endsWith(`/#token=${token}`)).toBe(true);
+    const cmdline = fs.readFileSync(`/proc/${s.child.pid}/cmdline`, 'utf8');
+    expect(cmdline).not.toContain(token);
+    expect(s.stderr()).not.toMatch(/--token puts the token on the command line/);
+    s.child.kill('SIGINT');
+    expect(await s.exited).toBe(0);
+
+    const t = serve(['--no-open', '--port', '0', '--token', token, '--data-dir', path.join(tmp, 'data-t')]);
+    await t.firstLine;
+    await t.stderrMatching(/--token puts the token on the command line, where any local account can read it/);
+    t.child.kill('SIGINT');
+    expect(await t.exited).toBe(0);
+  });
+
   // One process per case: each is a whole Node start-up, and six in one test ran past its timeout under load.
   it.each([
     [() => [path.join(tmp, 'missing'), '--port', '0'], /^trawl: no such directory: /],
@@ -126,6 +162,14 @@ describe('trawl serve (a real child process)', () => {
     [() => ['--port', 'abc'], /^trawl: --port expects a port number/],
     [() => ['--port', '70000'], /^trawl: --port expects a port number/],
     [() => ['--port', '0', '--token', 'short'], /^trawl: the access token must be at least 16/],
+    [
+      () => ['--port', '0', '--token-file', path.join(tmp, 'no-such-token')],
+      /^trawl: --token-file: no such file: /,
+    ],
+    [
+      () => ['--port', '0', '--token', 'a-token-long-enough-0123', '--token-file', path.join(tmp, 'x')],
+      /^trawl: --token and --token-file name two tokens: give one/,
+    ],
     [
       () => ['--port', '0', '--grep-deadline', '0'],
       /^trawl: --grep-deadline expects seconds from 0.1 to 30, got '0'/,

@@ -13,6 +13,7 @@ interface ServeFlags {
   port?: string;
   host?: string;
   token?: string;
+  tokenFile?: string;
   dataDir?: string;
   allowHost?: string[];
   open: boolean;
@@ -34,7 +35,14 @@ export const registerServe: RegisterCommand = (program, io, setExit) => {
     .argument('[dirs...]', 'known projects (default: the current directory)')
     .option('--port <n>', 'port to bind; 0 takes any free port (env TRAWL_PORT; default 7777)')
     .option('--host <addr>', 'address to bind (default 127.0.0.1: loopback only)')
-    .option('--token <token>', 'access token (env TRAWL_TOKEN; default: a random one per run)')
+    .option(
+      '--token <token>',
+      'access token; on the command line any local account can read it (ps): prefer TRAWL_TOKEN or --token-file (default: a random one per run)',
+    )
+    .option(
+      '--token-file <path>',
+      'read the access token from this file (its first line), kept off the command line',
+    )
     .option(
       '--data-dir <dir>',
       'audit log, key and recent projects (env TRAWL_DATA_DIR; default ~/.local/share/trawl)',
@@ -50,11 +58,50 @@ export const registerServe: RegisterCommand = (program, io, setExit) => {
       parseGrepDeadline,
     )
     .option('--no-open', 'do not open a browser')
-    .option('--no-index', 'do not build name indexes for the projects (every search walks)')
+    .option(
+      '--no-index',
+      'do not build the name and content indexes of the projects (every search walks and reads)',
+    )
     .action(async (dirs: string[], flags: ServeFlags) => {
       setExit(await runServe(dirs, flags, io));
     });
 };
+
+/** Bytes a token file may hold: a token is one short line; anything bigger is the wrong file. */
+const TOKEN_FILE_MAX_BYTES = 4096;
+
+/**
+ * The access token in `file`: its first line, without surrounding white space. A regular file, small; refused with
+ * one line otherwise (never a stack trace), so a typo cannot start a server with an empty or wrong token.
+ */
+function readTokenFile(file: string): string {
+  let text: string;
+  try {
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) throw new UsageError(`--token-file: not a regular file: ${file}`);
+      if (st.size > TOKEN_FILE_MAX_BYTES)
+        throw new UsageError(`--token-file: ${file} holds ${st.size} bytes; a token file holds one line`);
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `--token-file: no such file: ${file}`
+        : code === 'ELOOP'
+          ? `--token-file: ${file} is a symbolic link; name the file itself`
+          : `--token-file: cannot read ${file} (${code ?? 'error'})`,
+    );
+  }
+  const line = text.split(/\r?\n/, 1)[0]!.trim();
+  if (line === '') throw new UsageError(`--token-file: ${file} is empty`);
+  return line;
+}
 
 function parseGrepDeadline(raw: string): number {
   const n = Number(raw);
@@ -97,11 +144,24 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
     if (!projects.includes(lexical)) projects.push(lexical);
   }
   const port = parsePort(flags.port ?? env['TRAWL_PORT']);
-  const token = flags.token ?? env['TRAWL_TOKEN'] ?? undefined;
+  if (flags.token !== undefined && flags.tokenFile !== undefined)
+    throw new UsageError('--token and --token-file name two tokens: give one');
+  const token =
+    flags.token ??
+    (flags.tokenFile !== undefined
+      ? readTokenFile(path.resolve(io.cwd, expandHome(flags.tokenFile, home)))
+      : undefined) ??
+    env['TRAWL_TOKEN'] ??
+    undefined;
   if (token !== undefined) {
     const bad = validateAccessToken(token);
     if (bad) throw new UsageError(bad);
   }
+  if (flags.token !== undefined)
+    await write(
+      io.stderr,
+      'trawl serve: --token puts the token on the command line, where any local account can read it (ps); use TRAWL_TOKEN or --token-file\n',
+    );
   let agent: string[] | undefined;
   if (flags.agent !== undefined) {
     const split = splitShellWords(flags.agent);
