@@ -141,17 +141,24 @@ export class TreeWitness {
       this.listings.delete(this.listings.keys().next().value as string);
     let files: Set<string> | null;
     try {
-      files = new Set(
-        listDirectory(dir, dir)
-          .filter((e) => e.isFile())
-          .map((e) => e.name),
-      );
+      files = new Set(listDirectory(dir, dir).flatMap((e) => (regularFile(e, dir) ? [e.name] : [])));
     } catch {
       files = null;
     }
     this.listings.set(dir, files);
     return files;
   }
+}
+
+/**
+ * A listed entry is a regular file. Some filesystems report no types in readdir: lstat says then (by path; which
+ * names are the directory's came from its listing, so a swap since can misjudge a type, never add a name).
+ */
+function regularFile(e: fs.Dirent, dir: string): boolean {
+  if (e.isFile()) return true;
+  if (e.isDirectory() || e.isSymbolicLink() || e.isFIFO() || e.isSocket()) return false;
+  if (e.isBlockDevice() || e.isCharacterDevice()) return false;
+  return fs.lstatSync(path.join(dir, e.name), { throwIfNoEntry: false })?.isFile() === true;
 }
 
 /** Directory listings a {@link TreeWitness} keeps (results of a parallel rg come a few directories at a time). */
