@@ -31,12 +31,14 @@ const TARGETS = {
   },
   server: {
     dir: 'packages/server',
-    // The entries keep the names their callers use: bin/trawl.js, builtScriptUrl('worker.js' | 'index-worker.js').
+    // The entries keep the names their callers use: bin/trawl.js, builtScriptUrl('worker.js' | 'index-worker.js' |
+    // 'agent-watchdog-child.js').
     entries: [
       'dist/cli/main.js',
       'dist/cli/rg-process.js',
       'dist/http/worker.js',
       'dist/http/index-worker.js',
+      'dist/conversations/agent-watchdog-child.js',
       'dist/index.js',
     ],
     outdir: 'bundle',

@@ -27,6 +27,16 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+/** Whether `pid` is a process that has not exited (a zombie nobody reaped yet has). */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 /** A node script as an agent (argv fixed here, as the operator's --agent would be). */
 function agentScript(body: string): string[] {
   const file = path.join(tmp, `agent${n++}.mjs`);
@@ -406,6 +416,32 @@ describe("trawl serve --agent: the operator's command, streamed, bounded, stoppa
         resources: expect.stringContaining('running=true'),
       });
       expect((await send(s, id, 'now free')).status).toBe(201);
+    });
+  });
+
+  it('an agent that exits 0 takes what it left running with it: the reply is done, its background children gone', async () => {
+    const pidFile = path.join(tmp, `left${n++}.pid`);
+    // One child holds the agent's stdout open (the reply would never end), one holds nothing (it would live on).
+    const agent = agentScript(`
+      import { spawn } from 'node:child_process';
+      import * as fs from 'node:fs';
+      const keep = ['-e', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)'];
+      const holder = spawn(process.execPath, keep, { stdio: ['ignore', 'inherit', 'ignore'] });
+      const quiet = spawn(process.execPath, keep, { stdio: 'ignore' });
+      fs.writeFileSync(${JSON.stringify(pidFile)}, holder.pid + ' ' + quiet.pid);
+      process.stdout.write('answer', () => process.exit(0));
+    `);
+    await withTestServer(opts({ agent }), async (s) => {
+      const id = await newConversation(s);
+      const sent = await send(s, id, 'go');
+      const live = await liveStream(s, id, (sent.body['reply'] as { id: string }).id);
+      expect(await live.rest()).toMatch(/event: done/);
+      const m = (await json(s, 'GET', `/api/conversations/${id}/messages`)).body['messages'] as Msg[];
+      expect(m[1]).toMatchObject({ status: 'done', text: 'answer' });
+      const pids = fs.readFileSync(pidFile, 'utf8').split(' ').map(Number);
+      // SIGKILL was sent before the reply ended; the kernel finishes it (waiting on /proc, not a clock).
+      while (pids.some(running)) await new Promise((r) => setTimeout(r, 20));
+      expect(pids.filter(running)).toEqual([]);
     });
   });
 

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import type { AgentGroups } from './agent-watchdog.js';
 import {
   AGENT_DEADLINE_MS,
   AGENT_KILL_GRACE_MS,
@@ -34,11 +35,13 @@ export interface AgentRunOptions {
   input: string;
   /** Each decoded piece of stdout, in order (never a split UTF-8 character). */
   onText: (text: string) => void;
+  /** Told the run's process group while it may have members (the watchdog that kills it if the server dies). */
+  groups?: AgentGroups;
 }
 
 /**
  * Runs the operator's agent once: no shell, its own process group (so stop, the deadline and the output cap kill
- * whatever it started too), the payload on stdin, stdout decoded as UTF-8 and streamed, at most `outputMaxBytes`
+ * whatever it started too, and so does the agent's own exit: nothing it started outlives it), the payload on stdin, stdout decoded as UTF-8 and streamed, at most `outputMaxBytes`
  * of it kept (then the group is killed), killed at the deadline (SIGTERM, then SIGKILL after a grace period).
  * stderr is kept only as a short tail for the failure message.
  */
@@ -68,6 +71,8 @@ export function runAgent(cmd: AgentCommand, o: AgentRunOptions): AgentRun {
     });
     return { stop() {}, ended };
   }
+  const pgid = process.platform === 'win32' ? undefined : child.pid;
+  if (pgid !== undefined) o.groups?.add(pgid);
 
   let killTimer: NodeJS.Timeout | undefined;
   const killGroup = (signal: NodeJS.Signals) => {
@@ -131,11 +136,16 @@ export function runAgent(cmd: AgentCommand, o: AgentRunOptions): AgentRun {
   child.on('error', (err) => {
     spawnError = err;
   });
+  child.on('exit', () => {
+    if (killTimer) clearTimeout(killTimer);
+    // The group outlives its leader whenever the agent left something running (a background job, a child that
+    // ignored SIGTERM): it goes now, whatever the outcome — which also closes the pipes such a child held open.
+    killGroup('SIGKILL');
+    if (pgid !== undefined) o.groups?.remove(pgid);
+  });
   child.on('close', (code, signal) => {
     clearTimeout(deadline);
     if (killTimer) clearTimeout(killTimer);
-    // A killed run's group may outlive its leader (a child that ignored SIGTERM and holds no pipe): it goes too.
-    if (reason) killGroup('SIGKILL');
     if (!reason) {
       const rest = decoder.end();
       if (rest) o.onText(rest);

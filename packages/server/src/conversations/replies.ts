@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '../http/context.js';
 import { type AgentCommand, type AgentEnd, runAgent } from './agent.js';
+import { AgentWatchdog } from './agent-watchdog.js';
 import { type AgentPayload, knownRoots, previewText, readAttachments } from './attachments.js';
-import { AGENT_MAX_RUNNING } from './limits.js';
+import { AGENT_KILL_GRACE_MS, AGENT_MAX_RUNNING } from './limits.js';
 import { type ConversationStore, UnknownConversationError } from './store.js';
 import type { Message, MessageMeta } from './types.js';
 
@@ -43,8 +44,15 @@ export interface RepliesOptions {
 export class Replies {
   private readonly runs = new Map<string, Run>();
   private readonly byConversation = new Map<string, string>();
+  /** Kills the agents' groups if this process dies without doing so (started with the first run). */
+  private readonly watchdog: AgentWatchdog | undefined;
 
-  constructor(private readonly o: RepliesOptions) {}
+  constructor(private readonly o: RepliesOptions) {
+    if (o.agent)
+      this.watchdog = new AgentWatchdog(o.agent.killGraceMs ?? AGENT_KILL_GRACE_MS, (line) =>
+        o.ctx.log(line),
+      );
+  }
 
   busy(conversationId: string): boolean {
     return this.byConversation.has(conversationId);
@@ -127,6 +135,7 @@ export class Replies {
       env: { ...this.o.agentEnv, ...(root ? { TRAWL_PROJECT_DIR: root } : {}) },
       input: JSON.stringify(payload),
       onText: emit,
+      ...(this.watchdog ? { groups: this.watchdog } : {}),
     });
     run.stop = agent.stop;
     return agent.ended;
@@ -201,5 +210,6 @@ export class Replies {
       r.stop?.();
     }
     await Promise.all(all.map((r) => r.finished));
+    this.watchdog?.close();
   }
 }
