@@ -92,6 +92,25 @@ describeWorkbench(
       }, 120_000);
     }
 
+    it('the Files rail takes a search only once the project is known (typed earlier, it was dropped)', async () => {
+      const context = await wb.browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      await page.route('**/api/projects', async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto(wb.server.url);
+      await page.getByLabel('Message', { exact: true }).waitFor();
+      const field = page.getByPlaceholder('Filter files…');
+      expect(await field.isDisabled()).toBe(true);
+      release();
+      await field.fill('widget');
+      await page.getByTestId('file-search-status').getByText('best 15 · more may match').waitFor();
+      await context.close();
+    }, 120_000);
+
     it('Files rail name hits read the same way and count honestly: "best 15 · more may match", then Show more', async () => {
       const { context, page } = await open(1280);
       await page.getByPlaceholder('Filter files…').fill('widget');

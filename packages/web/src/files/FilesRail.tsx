@@ -92,6 +92,9 @@ export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailPr
         <div className="search-field">
           <input
             type="search"
+            // No project yet (the list is still loading): the rail is remade for the project when it arrives, so
+            // what was typed here before would be dropped.
+            disabled={project === ''}
             value={query}
             placeholder={mode === 'name' ? 'Filter files…' : 'Search in files…'}
             aria-label={mode === 'name' ? 'Filter files…' : 'Search in files…'}
