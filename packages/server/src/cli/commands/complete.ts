@@ -1,6 +1,7 @@
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
+import { forTerminal } from '../visible.js';
 
 interface CompleteFlags {
   root?: string;
@@ -40,7 +41,13 @@ export const registerComplete: RegisterCommand = (program, io, setExit) => {
             : { results: o.status === 'ok' ? o.rows : [], root: o.root };
         await write(io.stdout, `${JSON.stringify(body)}\n`);
       } else {
-        await write(io.stdout, o.rows.map((r) => `${dir}${r.name}${r.kind === 'dir' ? '/' : ''}\n`).join(''));
+        await write(
+          io.stdout,
+          forTerminal(
+            io.stdout,
+            o.rows.map((r) => `${dir}${r.name}${r.kind === 'dir' ? '/' : ''}\n`).join(''),
+          ),
+        );
         if (o.status === 'outside') io.stderr.write(`trawl: ${dir} leads outside ${o.root}\n`);
         else if (o.status === 'refused')
           io.stderr.write(`trawl: ${dir} is not a real directory (${o.detail})\n`);

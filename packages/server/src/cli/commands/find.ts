@@ -4,6 +4,7 @@ import { NAME_MIN_QUERY_CHARS } from '@trawl/core/names/limits';
 import { write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
+import { forTerminal } from '../visible.js';
 
 interface FindFlags {
   root?: string;
@@ -80,7 +81,7 @@ async function runFind(query: string, flags: FindFlags, io: Parameters<RegisterC
   if (flags.json) {
     await write(io.stdout, `${JSON.stringify({ results: answer.results, root: answer.root ?? root })}\n`);
   } else {
-    await write(io.stdout, answer.results.map(plainRow).join(''));
+    await write(io.stdout, forTerminal(io.stdout, answer.results.map(plainRow).join('')));
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
+import { forTerminal } from '../visible.js';
 
 interface GrepFlags {
   root?: string;
@@ -85,7 +86,10 @@ async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterC
     await write(io.stdout, `${JSON.stringify(answer.payload)}\n`);
     for (const note of core.grepNotes(answer.payload, answer.detail)) io.stderr.write(`trawl: ${note}\n`);
   } else {
-    await write(io.stdout, `${core.formatGrepText(answer.payload, answer.detail, q)}\n`);
+    await write(
+      io.stdout,
+      `${forTerminal(io.stdout, core.formatGrepText(answer.payload, answer.detail, q))}\n`,
+    );
   }
   if (answer.detail.fallback) io.stderr.write(`trawl: ${answer.detail.fallback}; the js engine answered\n`);
   return 0;

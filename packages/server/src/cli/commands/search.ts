@@ -3,6 +3,7 @@ import type { OutputFormat, SearchToolResult } from '@trawl/core/tool';
 import { Option } from 'commander';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
+import { forTerminal } from '../visible.js';
 
 interface SearchFlags {
   ignoreCase?: boolean;
@@ -108,7 +109,7 @@ export const registerSearch: RegisterCommand = (program, io, setExit) => {
       const out =
         flags.format === 'json'
           ? JSON.stringify({ text: result.text, details: result.details })
-          : result.text;
+          : forTerminal(io.stdout, result.text);
       await write(io.stdout, `${out}\n`);
       setExit(0);
     });
