@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SensitiveFence } from '@trawl/core/fence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zip } from '../../core/test/fixtures/zip.js';
 import { registerFindFilesTool } from '../src/mcp/tools/find-files.js';
 import { registerListDirTool } from '../src/mcp/tools/list-dir.js';
 import { type LinkedTools, linkTools } from './mcp-helpers.js';
@@ -32,6 +33,15 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(proj, f), 'x');
   }
   fs.mkdirSync(path.join(proj, 'src', 'appdata'));
+  fs.writeFileSync(
+    path.join(proj, 'docs', 'tool-1.0-py3-none-any.whl'),
+    zip([
+      { name: 'tool/__init__.py', data: 'x = 1\n' },
+      { name: 'tool/cli.py', data: 'def main(): pass\n' },
+      { name: 'tool/sub/deep.py', data: 'y\n' },
+      { name: 'tool-1.0.dist-info/METADATA', data: 'Name: tool\n' },
+    ]),
+  );
   fs.mkdirSync(path.join(proj, 'many'));
   for (let i = 0; i < 60; i++)
     fs.writeFileSync(path.join(proj, 'many', `m${String(i).padStart(2, '0')}`), '');
@@ -211,6 +221,20 @@ describe('list_dir', () => {
     // Directories sort first; a small limit still reaches the files by paging.
     const two = await call('list_dir', { limit: 2, skip: 4 });
     expect(two.content[0]!.text.split('\n').slice(0, 2)).toEqual(['.env', 'readme.md']);
+  });
+
+  it("lists an archive's members one level at a time, spelled as search takes them, paged", async () => {
+    const top = await call('list_dir', { dir: 'docs/tool-1.0-py3-none-any.whl' });
+    expect(top.content[0]!.text.split('\n').slice(0, 3)).toEqual([
+      'docs/tool-1.0-py3-none-any.whl:tool-1.0.dist-info/',
+      'docs/tool-1.0-py3-none-any.whl:tool/',
+      '',
+    ]);
+    expect(top.structuredContent).toMatchObject({ status: 'ok', totals: { entries: 2, dirs: 2, files: 0 } });
+    const inner = await call('list_dir', { dir: 'docs/tool-1.0-py3-none-any.whl:tool/', limit: 2 });
+    expect(inner.content[0]!.text).toMatch(
+      /^docs\/tool-1\.0-py3-none-any\.whl:tool\/sub\/\ndocs\/tool-1\.0-py3-none-any\.whl:tool\/__init__\.py\n\nShowing 1-2 of 3 members here \(1 directory, 2 files\)\. Use skip=2 for the next page\./,
+    );
   });
 
   it('lists nothing outside the root, nor through a link 🔒', async () => {

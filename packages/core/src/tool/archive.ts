@@ -288,3 +288,96 @@ async function readTarMember(
     input.on('end', () => parser.end());
   });
 }
+
+/** One member of an archive listing. */
+export interface ArchiveMember {
+  /** Normalised member path (`src/a.ts`). */
+  path: string;
+  size: number;
+  dir: boolean;
+}
+
+/** An archive's members, or why they could not be listed. `complete` is false when a cap stopped the listing. */
+export type MemberList =
+  | { ok: true; members: ArchiveMember[]; complete: boolean }
+  | { ok: false; reason: string };
+
+/**
+ * Lists an archive's members (zip from its central directory; tar by streaming its headers, skipping the data),
+ * bounded by the entry cap and, for tar, the scan cap. Nothing is extracted.
+ */
+export async function listArchiveMembers(
+  archiveAbs: string,
+  format: ArchiveSelector['format'],
+  signal?: AbortSignal,
+): Promise<MemberList> {
+  try {
+    return format === 'zip' ? await listZip(archiveAbs, signal) : await listTar(archiveAbs, signal);
+  } catch (err) {
+    return { ok: false, reason: `cannot open archive: ${(err as Error).message}` };
+  }
+}
+
+async function listZip(abs: string, signal?: AbortSignal): Promise<MemberList> {
+  const { default: zipLib } = await import('yauzl');
+  const zip = await zipLib.openPromise(abs, {
+    lazyEntries: true,
+    autoClose: false,
+    validateEntrySizes: true,
+  });
+  try {
+    const members: ArchiveMember[] = [];
+    for (;;) {
+      if (signal?.aborted) return { ok: false, reason: 'listing aborted' };
+      const entry = await nextZipEntry(zip);
+      if (entry === null) return { ok: true, members, complete: true };
+      if (members.length >= ARCHIVE_MAX_ENTRIES) return { ok: true, members, complete: false };
+      const name = normaliseMemberPath(entry.fileName);
+      if (name === null) continue;
+      members.push({ path: name, size: entry.uncompressedSize, dir: entry.fileName.endsWith('/') });
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+async function listTar(abs: string, signal?: AbortSignal): Promise<MemberList> {
+  const { Parser } = await import('tar');
+  return new Promise<MemberList>((resolve, reject) => {
+    const members: ArchiveMember[] = [];
+    let settled = false;
+    let scanned = 0;
+    const input = fs.createReadStream(abs);
+    const finish = (r: MemberList | Error) => {
+      if (settled) return;
+      settled = true;
+      input.destroy();
+      if (r instanceof Error) reject(r);
+      else resolve(r);
+    };
+    const parser = new Parser({
+      strict: true,
+      onReadEntry: (entry: ReadEntry) => {
+        if (!settled) {
+          if (members.length >= ARCHIVE_MAX_ENTRIES) finish({ ok: true, members, complete: false });
+          const name = normaliseMemberPath(entry.path);
+          if (name !== null) members.push({ path: name, size: entry.size, dir: entry.type === 'Directory' });
+        }
+        entry.resume();
+      },
+    });
+    parser.on('error', (err: Error) => finish(err));
+    parser.on('end', () => finish({ ok: true, members, complete: true }));
+    input.on('error', (err) => finish(err));
+    input.on('data', (chunk) => {
+      if (signal?.aborted) return finish({ ok: false, reason: 'listing aborted' });
+      scanned += chunk.length;
+      if (scanned > ARCHIVE_MAX_SCAN_BYTES) return finish({ ok: true, members, complete: false });
+      if (!parser.write(chunk as Buffer)) {
+        input.pause();
+        parser.once('drain', () => input.resume());
+      }
+    });
+    input.on('end', () => parser.end());
+  });
+}

@@ -10,6 +10,14 @@
  * console.log(text); // "Found 3 files …" then each file's matching lines
  * ```
  */
+
+export {
+  type ArchiveMember,
+  listArchiveMembers,
+  type MemberList,
+  parseArchiveSelector,
+  sniffArchiveFormat,
+} from './archive.js';
 export { SEARCH_TOOL_NAME, searchToolDescription } from './description.js';
 export { SearchToolError, type SearchToolErrorCode } from './errors.js';
 export type { OutputFormat } from './format.js';

@@ -4,11 +4,15 @@
  */
 export {
   AGENT_TREE_RULES,
+  type ArchiveMember,
   countPruned,
   defaultResourceRouter,
   describeSurvey,
+  listArchiveMembers,
   loadSearchToolInputSchema,
+  type MemberList,
   type OutputFormat,
+  parseArchiveSelector,
   prepareSearchTool,
   ResourceRouter,
   SEARCH_TOOL_NAME,
@@ -20,6 +24,7 @@ export {
   type SurveyRequest,
   searchTool,
   searchToolDescription,
+  sniffArchiveFormat,
   surveyTree,
   TagCache,
   TreeAdmission,

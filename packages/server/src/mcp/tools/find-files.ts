@@ -138,7 +138,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
         return {
           content: [{ type: 'text' as const, text }],
           structuredContent: {
-            results: globRows(root, found),
+            results: globRows(found),
             root,
             source: 'glob' as const,
             partial: found.partial,

@@ -85,7 +85,7 @@ export function globText(globs: readonly string[], a: GlobAnswer, sort: 'path' |
 }
 
 /** Paths as rows of the tool's structured output. */
-export function globRows(root: string, a: GlobAnswer) {
+export function globRows(a: GlobAnswer) {
   return a.hits.map((h) => ({
     path: h.rel,
     name: path.posix.basename(h.rel),

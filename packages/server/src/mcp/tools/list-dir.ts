@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { listCompletion, PATH_COMPLETE_MAX_ENTRIES, PATH_COMPLETE_MAX_SCAN } from '@trawl/core/complete';
@@ -14,6 +15,7 @@ import {
 } from '@trawl/core/tool';
 import { z } from 'zod';
 import { entryRowShape, NameRedaction, unenteredShape } from './entry-row.js';
+import { type ArchiveLevel, archiveLevel } from './list-archive.js';
 
 export const LIST_DIR_TOOL_NAME = 'list_dir';
 
@@ -63,6 +65,7 @@ const DESCRIPTION = [
   'The tree is the one `search` sees: dot entries listed; what .gitignore ignores, .git and node_modules are',
   'not listed but named with their file counts (name one as dir to list it). A path that leads outside the root,',
   'or through a symbolic link, lists nothing; links are never listed; credential stores are never shown.',
+  'An archive (zip, jar, whl, tar, tgz) as dir lists its members ("bundle.whl", "bundle.whl:pkg/").',
 ].join(' ');
 
 /** Registers `list_dir` on an MCP server: one directory level with /api/path-complete's containment rules. */
@@ -94,6 +97,20 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
           isError: true,
         };
       }
+      const skip = args.skip ?? 0;
+      const limit = args.limit ?? PATH_COMPLETE_MAX_ENTRIES;
+      // An archive lists its members, one level at a time (`bundle.whl`, `bundle.whl:pkg/`).
+      let canonicalRoot: string | null = null;
+      try {
+        canonicalRoot = fs.realpathSync(options.root);
+      } catch {
+        // the listing below answers 'missing'
+      }
+      const archived = canonicalRoot && dir !== '' ? await archiveLevel(canonicalRoot, dir, fence) : null;
+      if (typeof archived === 'string')
+        return { content: [{ type: 'text' as const, text: archived }], isError: true };
+      if (archived)
+        return archiveAnswer(archived, canonicalRoot!, prefix, skip, limit, options.redact !== false);
       // Every entry of the level (within the scan budget): the tree's rules drop some before the page is cut.
       const o = listCompletion({
         project: options.root,
@@ -105,8 +122,6 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
       });
       const { inView, survey } =
         o.status === 'ok' ? viewOf(o.root, o.rows, fence) : { inView: [], survey: null };
-      const skip = args.skip ?? 0;
-      const limit = args.limit ?? PATH_COMPLETE_MAX_ENTRIES;
       const end = Math.min(inView.length, skip + limit);
       const more = inView.length > end || o.scanned >= PATH_COMPLETE_MAX_SCAN;
       const names = new NameRedaction(options.redact !== false);
@@ -164,6 +179,53 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
       };
     },
   );
+}
+
+/** An archive's level as list_dir's answer: the page, the totals, how to search a member. */
+function archiveAnswer(
+  level: ArchiveLevel,
+  root: string,
+  prefix: string,
+  skip: number,
+  limit: number,
+  redact: boolean,
+) {
+  const names = new NameRedaction(redact);
+  const lower = prefix.toLowerCase();
+  const all = level.entries.filter((e) =>
+    path.posix.basename(e.shown.replace(/\/$/, '')).toLowerCase().startsWith(lower),
+  );
+  const end = Math.min(all.length, skip + limit);
+  const page = all.slice(skip, end).map((e) => ({ ...e, shown: names.text(e.shown) }));
+  const dirs = all.filter((e) => e.dir).length;
+  const totals = { entries: all.length, dirs, files: all.length - dirs };
+  const counted = `${totals.entries} member${totals.entries === 1 ? '' : 's'} here (${totals.dirs} director${totals.dirs === 1 ? 'y' : 'ies'}, ${totals.files} file${totals.files === 1 ? '' : 's'})`;
+  let text = page.length > 0 ? page.map((e) => e.shown).join('\n') : 'No members here.';
+  text +=
+    end < all.length || skip > 0
+      ? `\n\nShowing ${skip + 1}-${end} of ${counted}.${end < all.length ? ` Use skip=${end} for the next page.` : ' The last page.'}`
+      : `\n\n${counted}.`;
+  if (!level.complete)
+    text += '\nThe archive is larger than the listing cap: members past it are not listed.';
+  text += '\nSearch a member with `search` and paths ["archive:member"], as listed.';
+  if (names.count > 0) text += `\n${redactedWords(names.count)}`;
+  return {
+    content: [{ type: 'text' as const, text }],
+    structuredContent: {
+      results: page.map((e) => ({
+        path: e.shown,
+        name: path.posix.basename(e.shown.replace(/\/$/, '')),
+        kind: e.dir ? ('dir' as const) : ('file' as const),
+        size: e.size,
+        mtime: 0,
+      })),
+      root,
+      status: 'ok' as const,
+      more: end < all.length || !level.complete,
+      totals,
+      ...(redact ? { redacted: names.count } : {}),
+    },
+  };
 }
 
 /**
