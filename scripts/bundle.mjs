@@ -32,13 +32,14 @@ const TARGETS = {
   server: {
     dir: 'packages/server',
     // The entries keep the names their callers use: bin/trawl.js, builtScriptUrl('worker.js' | 'index-worker.js' |
-    // 'agent-watchdog-child.js').
+    // 'agent-watchdog-child.js' | 'grep-host-worker.js').
     entries: [
       'dist/cli/main.js',
       'dist/cli/rg-process.js',
       'dist/http/worker.js',
       'dist/http/index-worker.js',
       'dist/conversations/agent-watchdog-child.js',
+      'dist/http/grep-host-worker.js',
       'dist/index.js',
     ],
     outdir: 'bundle',

@@ -40,7 +40,7 @@ beforeAll(async () => {
     dataDir: path.join(tmp, 'data2'),
     indexes: undefined,
   });
-  await indexed.server.context.contentIndexes!.registry.get(proj)!.whenReady();
+  await indexed.server.context.grepHost!.whenSettled(proj);
 }, 120_000);
 
 afterAll(async () => {

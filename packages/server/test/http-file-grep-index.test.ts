@@ -18,26 +18,26 @@ beforeAll(async () => {
   for (let i = 0; i < 300; i++)
     files[`src/m${i % 9}/f${i}.py`] = `x = ${i}\n${i % 41 === 0 ? 'rare_marker_q here\n' : 'nothing\n'}`;
   specDocs(specTree(write(root, files)));
+  // The 2 s budget is the endpoint's; on a loaded machine a scan can run out of it, so both sides get a long one
+  // (the comparison is about what is found, not how fast).
+  const long = { grep: { limits: { timeBudgetMs: 120_000 } } };
   // `indexes` left undefined: the server builds its real indexes (names and content) for its projects.
   indexed = await startTestServer({
     projects: [root],
     home: trees.home,
     dataDir: path.join(trees.dir, 'd1'),
     indexes: undefined,
+    grepBudgetMs: 120_000,
   });
-  // The 2 s budget is the endpoint's; on a loaded machine a scan can run out of it, so both sides get a long one
-  // (the comparison is about what is found, not how fast).
-  const long = { grep: { limits: { timeBudgetMs: 120_000 } } };
   scanning = await startTestServer({
     projects: [root],
     home: trees.home,
     dataDir: path.join(trees.dir, 'd2'),
     inline: long,
   });
-  const content = indexed.server.context.contentIndexes;
-  if (!content) throw new Error('the server opened no content index');
-  content.tasks.grep = { ...content.tasks.grep, ...long.grep };
-  await content.registry.get(root)!.whenReady();
+  const host = indexed.server.context.grepHost;
+  if (!host) throw new Error('the server opened no content index');
+  await host.whenSettled(root);
 }, 120_000);
 afterAll(async () => {
   await indexed?.close();
@@ -55,7 +55,7 @@ function post(s: TestServer, body: unknown): Promise<Answer> {
 
 describe('POST /api/file-grep through the content index', () => {
   it('answers exactly as a scan does, for literals, case, words and regexes, and sees a fresh edit', async () => {
-    expect(indexed.server.context.contentIndexes!.registry.get(root)!.status().state).toBe('ready');
+    expect(indexed.server.context.grepHost!.covering(root)?.state).toBe('ready');
     const bodies = [
       { root, q: 'rare_marker_q' },
       { root, q: 'RARE_MARKER_Q', case_sensitive: true },

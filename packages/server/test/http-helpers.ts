@@ -3,7 +3,7 @@
 import type { AuditEvent, AuditSink, Refusal } from '../src/audit/index.js';
 import type { IndexProvider } from '../src/http/index-host.js';
 import type { TaskRunner } from '../src/http/pool.js';
-import { type RunningServer, startServer } from '../src/http/server.js';
+import { type RunningServer, type ServeOptions, startServer } from '../src/http/server.js';
 import { createTaskContext, InlineRunner, type TaskContext } from '../src/http/tasks.js';
 
 export class MemoryAudit implements AuditSink {
@@ -60,6 +60,8 @@ export interface TestServerOptions {
   sseHeartbeatMs?: number;
   /** The server's monotonic clock (recent-projects re-read interval). */
   now?: () => number;
+  /** The grep host's script (one that installs seams on the host's thread) and admission bounds. */
+  grepHost?: ServeOptions['grepHost'];
 }
 
 export interface Answer {
@@ -125,6 +127,7 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
     ...(o.agentLimits ? { agentLimits: o.agentLimits } : {}),
     ...(o.sseHeartbeatMs !== undefined ? { sseHeartbeatMs: o.sseHeartbeatMs } : {}),
     ...(o.now ? { now: o.now } : {}),
+    ...(o.grepHost ? { grepHost: o.grepHost } : {}),
   });
   const request = async (route: string, init: RequestInit = {}): Promise<Answer> => {
     const res = await fetch(`${server.origin}${route}`, { redirect: 'manual', ...init });

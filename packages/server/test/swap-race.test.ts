@@ -82,7 +82,7 @@ beforeAll(async () => {
     dataDir: path.join(tmp, 'data2'),
     indexes: undefined,
   });
-  await indexed.server.context.contentIndexes!.registry.get(proj)!.whenReady();
+  await indexed.server.context.grepHost!.whenSettled(proj);
   mcp = await mcpClient([]);
   // rg itself reading the files named (no index to answer, no warm worker chosen).
   mcpRg = await mcpClient(['--engine', 'rg', '--no-index']);

@@ -1,11 +1,10 @@
-import type { ContentIndexRegistry } from '@trawl/core/content-index';
 import type { Context } from 'hono';
 import type { AuditEvent, AuditSink } from '../audit/index.js';
+import type { GrepHost } from './grep-host.js';
 import type { IndexProvider } from './index-host.js';
 import { PoolBusyError, PoolTimeoutError, type TaskRunner } from './pool.js';
 import type { KnownProjects } from './projects.js';
 import type { ResolveCache } from './resolve-cache.js';
-import type { TaskContext } from './tasks.js';
 
 /** What the routes run with. Every collaborator is a seam (tests pass inline runners, fake indexes, a memory audit). */
 export interface ServerContext {
@@ -20,11 +19,10 @@ export interface ServerContext {
   /** The known projects' indexes (the fast path), if any. */
   indexes?: IndexProvider;
   /**
-   * The known projects' content indexes, and the in-process task context that searches through them: a grep
-   * whose root one of them covers (and is ready) runs on this thread, where the index lives; the index narrows
-   * the walk to a few files and the js engine's workers read them. Others run on the transfer pool as before.
+   * The known projects' content indexes, on their own thread: a grep whose root one of them covers (and is ready)
+   * runs there, admitted and bounded (grep-host.ts); others run on the transfer pool.
    */
-  contentIndexes?: { registry: ContentIndexRegistry; tasks: TaskContext };
+  grepHost?: GrepHost;
   home: string;
   /** `TRAWL_PROJECT_DIR`: the first implicit root of an unscoped search (used as spelled). */
   projectDirEnv?: string;

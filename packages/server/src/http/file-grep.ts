@@ -3,7 +3,7 @@ import { emptyGrepPayload, GREP_TIME_BUDGET_MS, grepQuery } from '@trawl/core/gr
 import type { Context } from 'hono';
 import { poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';
-import { type GrepPayloadTask, type GrepTaskResult, type ResolveProjectResult, runTask } from './tasks.js';
+import type { GrepPayloadTask, GrepTaskResult, ResolveProjectResult } from './tasks.js';
 
 const OP = 'file_grep';
 
@@ -23,7 +23,8 @@ export function auditedQuery(q: string): string {
 /**
  * POST /api/file-grep (docs/http-api.md): which files under `root` contain `q`, one row per file, documents
  * included. Body `{"root", "q", "case_sensitive"?, "whole_word"?, "regex"?}`; a field of the wrong type counts as
- * absent. The root is validated on the probe pool, the search runs on the transfer pool (the engine's `grepFiles`).
+ * absent. The root is validated on the probe pool; the search (the engine's `grepFiles`) runs on the grep host when
+ * an index covers the root, else on the transfer pool — never on the event loop.
  */
 export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response> {
   // One budget from the request's arrival: waiting for a probe worker and for a transfer worker spends it too, so
@@ -75,14 +76,14 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     regex: fields['regex'] === true,
   };
   let result: GrepTaskResult;
-  const indexed = ctx.contentIndexes?.registry.covering([resolved.root]);
   try {
+    // A root an index covers is searched on the grep host, admitted like a pool call; one it cannot answer
+    // (no index, not ready yet, the host restarting) scans on the transfer pool. A search that would start with
+    // under a quarter of its budget left is answered busy: the client retries, instead of getting a truncated
+    // answer from a search that hardly ran.
     result =
-      indexed?.status().state === 'ready' && ctx.contentIndexes
-        ? ((await runTask(ctx.contentIndexes.tasks, 'grep', task)) as GrepTaskResult)
-        : // A search that would start with under a quarter of its budget left is answered busy: the client
-          // retries, instead of getting a truncated answer from a search that hardly ran.
-          await ctx.transfer.run<GrepTaskResult>('grep', task, { admitMs: admitMs() - budgetMs / 4 });
+      (await ctx.grepHost?.grep(task, { admitMs: admitMs() - budgetMs / 4 })) ??
+      (await ctx.transfer.run<GrepTaskResult>('grep', task, { admitMs: admitMs() - budgetMs / 4 }));
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged} root=${resolved.root}` });
   }

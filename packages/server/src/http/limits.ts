@@ -64,6 +64,25 @@ export const RUNTIME_INDEXED_PROJECTS_MAX = 4;
 /** Index searches in flight at most; more go to the walk pool's admission instead. */
 export const INDEX_MAX_PENDING = 256;
 
+/**
+ * Greps running on the grep host at once (grep-host.ts). Each spends most of its time waiting on the engine's
+ * reader threads and its PDF child; the host's own work (selection, matching documents, rows) is serial on one
+ * thread, so more at once only interleaves them: 4 keeps the readers busy on 2 cores.
+ */
+export const GREP_HOST_MAX_ACTIVE = 4;
+/**
+ * Greps waiting for the host, at most; more are answered 503 at once. Each waits at most what is left of its
+ * budget, so a flood is refused in bounded time and memory instead of queueing past every deadline.
+ */
+export const GREP_HOST_MAX_WAITING = 32;
+/**
+ * A grep the host has not answered within this long is presumed wedged (its budget is at most 30 s, and the
+ * passes stop themselves at it): the host is restarted, its indexes load again from disk, and meanwhile greps scan.
+ */
+export const GREP_HOST_EXEC_CEILING_MS = 60_000;
+/** Heap ceiling of the grep host (MiB): the content indexes' tables and walk lists (the postings stay on disk). */
+export const GREP_HOST_HEAP_MB = 2_048;
+
 /** Request bodies larger than this are 413 `payload_too_large` (no route needs more; file-grep sends two strings). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /**

@@ -2,14 +2,7 @@ import * as fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import {
-  type ContentIndex,
-  ContentIndexRegistry,
-  ensurePrivateDir,
-  openIndex,
-  PrivateDirError,
-  privateSubdir,
-} from '@trawl/core/content-index';
+import { ensurePrivateDir, PrivateDirError, privateSubdir } from '@trawl/core/content-index';
 import { closeSharedPdfPool } from '@trawl/core/docs';
 import { homeDir, SensitiveFence } from '@trawl/core/fence';
 import { AUDIT_DIR, AUDIT_KEY_FILE, AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
@@ -19,6 +12,7 @@ import { CONVERSATIONS_DIR, ConversationStore } from '../conversations/store.js'
 import { newAccessToken, validateAccessToken } from './access.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
+import { GrepHost, type GrepHostOptions } from './grep-host.js';
 import { IndexHost, type IndexProvider } from './index-host.js';
 import {
   INDEX_HOST_NICE,
@@ -36,7 +30,7 @@ import { builtScriptUrl, type TaskRunner, WorkerPool } from './pool.js';
 import { KnownProjects } from './projects.js';
 import { ResolveCache } from './resolve-cache.js';
 import { resolveWebDist } from './static.js';
-import { createTaskContext, type FenceConfig, type TaskContext } from './tasks.js';
+import type { FenceConfig } from './tasks.js';
 
 export interface ServeOptions {
   /** Known projects given on the command line (absolute paths of existing directories). */
@@ -65,6 +59,8 @@ export interface ServeOptions {
   runners?: { probe: TaskRunner; transfer: TaskRunner };
   /** Replace the index host (tests). `null`: no indexes at all. */
   indexes?: IndexProvider | null;
+  /** The grep host's script and admission bounds (tests run a script that installs seams: grep-host-thread.ts). */
+  grepHost?: Pick<GrepHostOptions, 'script' | 'maxActive' | 'maxWaiting' | 'execCeilingMs'>;
   /** Replace the audit log (tests). */
   audit?: AuditSink;
   /** The operator's `--agent` argv (split by the CLI); absent: replies preview what an agent would receive. */
@@ -148,14 +144,20 @@ export function defaultDataDir(env: Readonly<Record<string, string | undefined>>
 }
 
 /**
- * The known projects' content indexes, loaded or built in the background (a build runs in its own worker);
+ * The known projects' content indexes, loaded or built in the background on the grep host's thread (grep-host.ts);
  * `/api/file-grep` on a covered root goes through one once it is ready, and scans until then.
  */
-function openContentIndexes(
+function openGrepHost(
   projects: readonly string[],
-  o: { dataDir: string; fence: SensitiveFence; fenceConfig: FenceConfig; log: (line: string) => void },
-): { registry: ContentIndexRegistry; tasks: TaskContext } {
-  const registry = new ContentIndexRegistry();
+  o: {
+    dataDir: string;
+    fence: SensitiveFence;
+    fenceConfig: FenceConfig;
+    log: (line: string) => void;
+    host?: ServeOptions['grepHost'];
+  },
+): GrepHost {
+  const roots: string[] = [];
   for (const p of projects) {
     let canonical: string;
     try {
@@ -163,26 +165,27 @@ function openContentIndexes(
     } catch {
       continue;
     }
-    if (o.fence.isSensitiveCanonical(canonical)) continue;
-    let index: ContentIndex;
-    try {
-      index = registry.add(openIndex(canonical, { dataDir: o.dataDir, fence: o.fence }));
-    } catch (err) {
-      o.log(`trawl serve: no content index of ${canonical} (${(err as Error).message})`);
-      continue;
-    }
-    void index.whenReady().then(() => {
-      const st = index.status();
-      o.log(
-        st.state === 'ready'
-          ? `trawl serve: content index of ${st.root} ready (${st.files} files; ${st.reason}; freshness: ${st.freshness})`
-          : `trawl serve: no content index of ${st.root} (${st.reason}); greps scan`,
-      );
-    });
+    if (!o.fence.isSensitiveCanonical(canonical) && !roots.includes(canonical)) roots.push(canonical);
   }
-  const tasks = createTaskContext(o.fenceConfig);
-  tasks.grep = { index: registry };
-  return { registry, tasks };
+  const host = new GrepHost({
+    fence: o.fenceConfig,
+    dataDir: o.dataDir,
+    roots,
+    log: o.log,
+    ...o.host,
+  });
+  for (const root of roots) {
+    void host
+      .whenSettled(root)
+      .then((st) =>
+        o.log(
+          st.state === 'ready'
+            ? `trawl serve: content index of ${st.root} ready (${st.files} files; ${st.reason}; freshness: ${st.freshness})`
+            : `trawl serve: no content index of ${st.root} (${st.reason}); greps scan`,
+        ),
+      );
+  }
+  return host;
 }
 
 function urlHost(host: string): string {
@@ -305,12 +308,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   }
   let boundPort = options.port ?? SERVE_DEFAULT_PORT;
-  const contentIndexes =
+  const grepHost =
     options.indexes === null || options.index === false
       ? undefined
-      : openContentIndexes(options.projects, { dataDir, fence: mainFence, fenceConfig: fence, log });
+      : openGrepHost(options.projects, {
+          dataDir,
+          fence: mainFence,
+          fenceConfig: fence,
+          log,
+          ...(options.grepHost ? { host: options.grepHost } : {}),
+        });
   const context: ServerContext = {
-    ...(contentIndexes ? { contentIndexes } : {}),
+    ...(grepHost ? { grepHost } : {}),
     audit,
     projects,
     probe: runners.probe,
@@ -357,7 +366,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       // Greps run inline (no pools) extract PDFs from this thread's pool.
       closeSharedPdfPool(),
       indexHost?.close(),
-      contentIndexes?.registry.close(),
+      grepHost?.close(),
     ]);
     if (audit instanceof AuditLog) await audit.close();
   };
