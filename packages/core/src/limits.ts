@@ -135,7 +135,7 @@ export const JS_ENGINE_DEFAULT_DEADLINE_MS = 5 * 60 * 1000;
 
 /**
  * Compiled patterns the engine keeps (most recent first). One agent call compiles the same pattern for every
- * search it runs (the index's preselection, the search, the check for hidden matches): 0.4–1.0 ms each on this
+ * search it runs (each group's search, the check for hidden matches): 0.4–1.0 ms each on this
  * machine kind, more than the rest of an indexed answer with no candidate.
  */
 export const COMPILED_PATTERNS_KEPT = 8;

@@ -6,9 +6,9 @@ import { type SearchEvent, searchBatches } from '../src/engine/index.js';
 
 /**
  * A search with a detail horizon (`detailFiles`, the tool's page): a js worker that has itself found that many
- * matching files counts every later file from its first match — it reads no further into it and sends no line
- * of it (files past the horizon are only counted, and its batches come in walk order). Without this, the
- * batches handed out before the engine learnt of the horizon were searched in full, lines and all.
+ * matching files counts every later file — exactly, and without sending a line of it (files past the horizon are
+ * only counted, and its batches come in walk order). Without this, the batches handed out before the engine
+ * learnt of the horizon were searched in full, lines and all.
  */
 const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-js-horizon-')));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -27,7 +27,7 @@ async function events(detailFiles: number): Promise<SearchEvent[]> {
 }
 
 describe('js engine: a worker past the detail horizon', () => {
-  it('sends the horizon’s files whole and counts each later one from its first match', async () => {
+  it('sends the horizon’s files whole and counts each later one exactly', async () => {
     const all = await events(3);
     const ends = all.filter((e) => e.type === 'end');
     expect(ends.map((e) => e.path)).toEqual(
@@ -38,10 +38,13 @@ describe('js engine: a worker past the detail horizon', () => {
         expect(e).not.toHaveProperty('counted');
         expect(e.stats.matches).toBe(3);
       } else {
-        expect(e).toMatchObject({ counted: true, stats: { matches: 1, matchedLines: 1 } });
+        expect(e).toMatchObject({ counted: true, stats: { matches: 3, matchedLines: 3 } });
       }
     }
     expect(all.filter((e) => e.type === 'match')).toHaveLength(9);
-    expect(all.at(-1)).toMatchObject({ type: 'summary', summary: { filesWithMatch: FILES } });
+    expect(all.at(-1)).toMatchObject({
+      type: 'summary',
+      summary: { filesWithMatch: FILES, matches: 3 * FILES },
+    });
   });
 });

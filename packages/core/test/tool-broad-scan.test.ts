@@ -9,8 +9,8 @@ import { makeTree, run } from './fixtures/tool/helpers.js';
 import { rng } from './parity/random.js';
 
 /**
- * A broad search through the tool with rg counts first (rg -c -m1 over the tree, then the page's files in
- * full); the js engine searches everything in one pass. Both must give the same text and totals, on a tree
+ * A broad search through the tool on the rg engine (its detail horizon: rg -c over the tree, then the page's
+ * files in full); the js engine searches everything in one pass. Both must give the same text and totals, on a tree
  * with more matching files than the rg engine hands over in one batch, names whose UTF-16 and UTF-8 orders
  * differ, siblings that sort around a directory (`a-b`, `a.txt`, `a/`), files the fence and ignore rules hide.
  */
@@ -54,7 +54,7 @@ function same(a: SearchToolResult, b: SearchToolResult): void {
   expect(rest).toEqual(restB);
 }
 
-describe('search tool: a broad search counted first by rg equals the js engine’s single pass', () => {
+describe('search tool: a broad search on the rg engine equals the js engine’s single pass', () => {
   it('has more matching files than one rg batch holds', () => {
     expect(matching).toBeGreaterThan(RG_BATCH_EVENTS);
   });

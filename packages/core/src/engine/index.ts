@@ -38,7 +38,6 @@ export {
   type EngineChoice,
   EngineUnavailableError,
   patternMatchesNewline,
-  preselect,
   replacerFor,
   type SearchRequest,
   search,

@@ -92,3 +92,15 @@ export function emptySummary(engine: EngineName, engineReason: string): SearchSu
     errors: [],
   };
 }
+
+/**
+ * The engine asked for cannot run here: no vetted ripgrep for `engine: "rg"`, or the ripgrep found could not be
+ * started. With `engine: "auto"` the search runs on the js engine instead and its summary says why (`fallback`).
+ */
+export class EngineUnavailableError extends Error {
+  readonly code = 'engine_unavailable';
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineUnavailableError';
+  }
+}

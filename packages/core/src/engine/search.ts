@@ -21,7 +21,15 @@ import { toMatcherSpec } from './js/protocol.js';
 import { prewarmSearchWorker, searchWorkerStats } from './js/worker-pool.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
 import { runRgEngine } from './rg/rg-engine.js';
-import { type EngineRun, emptySummary, type PatternForEngines, type SpawnRg } from './run.js';
+import {
+  type EngineRun,
+  EngineUnavailableError,
+  emptySummary,
+  type PatternForEngines,
+  type SpawnRg,
+} from './run.js';
+
+export { EngineUnavailableError } from './run.js';
 
 /** Which engine a search runs on: `auto` (a vetted ripgrep when one exists, else js), `js` or `rg`. */
 export type EngineChoice = 'auto' | 'js' | 'rg';
@@ -82,9 +90,20 @@ export interface SearchRequest extends WalkChoices {
   stdin?: Uint8Array;
   /** Also an `end` event (no `begin`, zero stats) for each searched file without a match. */
   reportUnmatched?: boolean;
-  /** With reportUnmatched: the counts that matter are of matches, not matching lines (--count-matches). */
+  /**
+   * In `count` mode, and with `reportUnmatched`: the count that matters is of matches, not matching lines
+   * (ripgrep's --count-matches). `counted` ends past `detailFiles` always count lines.
+   */
   countMatches?: boolean;
 
+  /**
+   * What each matching file reports (default `lines`): `lines` its lines (begin, match/context, end); `count`
+   * only its counts, one `end` per matching file and no match event, in bounded memory on both engines (the rg
+   * engine reads `rg --count`, never its JSON); `files-with-matches` one `end` per matching file, found at its
+   * first match. In `count` mode an end's `stats.matchedLines` is exact (`stats.matches` with `countMatches`):
+   * ripgrep prints one count per file, so the rg engine gives that one in both fields; the summary's totals of
+   * both are exact on both engines.
+   */
   mode?: SearchMode;
   beforeContext?: number;
   afterContext?: number;
@@ -92,8 +111,10 @@ export interface SearchRequest extends WalkChoices {
   maxColumns?: number;
   maxFilesize?: number;
   /**
-   * Full results for the first N matching files only; later matching files are found cheaply (first match
-   * only) and reported as `end` events with `counted: true`, so totals stay exact past the horizon.
+   * In `lines` mode: full events for the first N matching files in path order only; every later matching file is
+   * counted (as in `count` mode: its matching lines exact, within `maxCount`) and reported as one `end` with
+   * `counted: true`, so totals stay exact past the horizon and no line past it is read out. Both engines honour
+   * it (the rg engine counts with `rg --count`, then reads the N files' lines with the walk's own binary rule).
    */
   detailFiles?: number;
 
@@ -156,15 +177,6 @@ export function deadlineMsOf(request: Pick<SearchRequest, 'deadlineMs' | 'timeou
   return request.deadlineMs ?? request.timeoutMs;
 }
 
-/** The engine asked for cannot run here (no vetted ripgrep for `engine: "rg"`). */
-export class EngineUnavailableError extends Error {
-  readonly code = 'engine_unavailable';
-  constructor(message: string) {
-    super(message);
-    this.name = 'EngineUnavailableError';
-  }
-}
-
 /**
  * Runs a search and streams its events, ending with one `summary`. The pattern is compiled up front, so
  * an invalid pattern throws a `PatternError` before anything runs; an engine that was asked for by name
@@ -198,13 +210,59 @@ export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEven
   return throughIndex(request.index, request, compiled, run, () => prepared);
 }
 
+/** What a search runs: the run, the engine chosen for it, and whether js may stand in for a failed rg. */
+interface Prepared {
+  run: EngineRun;
+  engine: 'js' | 'rg';
+  /** `engine: "auto"` chose rg: if it fails before finding anything, the js engine runs instead. */
+  mayFallBack: boolean;
+}
+
 /** Runs the chosen engine; `sizesVouched`: an index vouched that no walked file exceeds the size cap. */
-function startEngine(
-  p: { run: EngineRun; engine: 'js' | 'rg' },
-  sizesVouched = false,
-): AsyncGenerator<SearchEvent[], void, undefined> {
+function startEngine(p: Prepared, sizesVouched = false): AsyncGenerator<SearchEvent[], void, undefined> {
   if (p.engine === 'js') return runJsEngine(p.run);
-  return runRgEngine(sizesVouched ? { ...p.run, sizesWithinCap: true } : p.run);
+  return orJs(runRgEngine(sizesVouched ? { ...p.run, sizesWithinCap: true } : p.run), p);
+}
+
+/**
+ * rg's events, or — when `auto` chose it and it failed before finding anything (it could not be started, or
+ * exited with an error of its own and no match) — the js engine's over the same files, its summary saying why
+ * (`fallback`). Only the first batch is looked at: once rg has reported something it is the answer.
+ */
+async function* orJs(
+  rg: AsyncGenerator<SearchEvent[], void, undefined>,
+  p: Prepared,
+): AsyncGenerator<SearchEvent[], void, undefined> {
+  let first: IteratorResult<SearchEvent[], void>;
+  let failure: string | null = null;
+  try {
+    first = await rg.next();
+    const only = first.done ? undefined : first.value;
+    const summary = only?.length === 1 && only[0]!.type === 'summary' ? only[0]!.summary : null;
+    const fatal = summary?.filesWithMatch === 0 ? summary.errors.find((e) => e.code === 'ERG') : undefined;
+    if (fatal) failure = fatal.message;
+  } catch (err) {
+    if (!p.mayFallBack || !(err instanceof EngineUnavailableError)) throw err;
+    failure = err.message;
+    first = { done: true, value: undefined };
+  }
+  if (failure === null || !p.mayFallBack) {
+    if (!first.done) yield first.value;
+    yield* rg;
+    return;
+  }
+  const fallback = `rg failed: ${failure}`;
+  const run: EngineRun = {
+    ...p.run,
+    engineReason: `auto: ${fallback}`,
+    // The js engine's own default deadline holds when the caller set none (a backtracking pattern).
+    deadline: p.run.deadline ?? p.run.now() + JS_ENGINE_DEFAULT_DEADLINE_MS,
+  };
+  for await (const batch of runJsEngine(run)) {
+    const last = batch.at(-1);
+    if (last?.type === 'summary') last.summary.fallback = fallback;
+    yield batch;
+  }
 }
 
 /**
@@ -213,7 +271,7 @@ function startEngine(
  * a minority of the tree's files at a fraction of its scan's cost (no walk, no ignore rules, fewer bytes).
  */
 function afterDecline(
-  p: { run: EngineRun; engine: 'js' | 'rg' },
+  p: Prepared,
   selection: IndexSelection,
   use: IndexUse,
 ): { source: AsyncGenerator<SearchEvent[], void, undefined>; use: IndexUse } {
@@ -229,7 +287,10 @@ function afterDecline(
     const files = list.entries.length;
     const reason = `index: ${files} of ${list.stats.files} files may match (${mb(list.bytes)} of ${mb(list.totalBytes)} MB): rg reads the list`;
     return {
-      source: runRgEngine({ ...p.run, files: { entries: list.entries, stats: list.stats } }),
+      source: orJs(runRgEngine({ ...p.run, files: { entries: list.entries, stats: list.stats } }), {
+        ...p,
+        run: { ...p.run, files: { entries: list.entries, stats: list.stats } },
+      }),
       use: { used: true, reason, candidates: files, files: list.stats.files },
     };
   }
@@ -308,24 +369,6 @@ async function* withStdinFirst(
 }
 
 /**
- * Asks the request's index now which files this search would read, and returns an index that gives the same
- * answer when the search runs: a caller that shapes its request by the answer (the search tool counts first
- * only when it scans) selects once. The returned index answers this search's walk only; changes of mode, caps
- * or context keep it valid, changes of the walk (paths, globs, ignore options) do not.
- */
-export async function preselect(
-  request: SearchRequest & { index: SearchIndex },
-): Promise<{ use: IndexUse; index: SearchIndex }> {
-  if (request.engine === 'rg')
-    return { use: { used: false, reason: 'engine rg was asked for' }, index: request.index };
-  const { run, compiled } = prepareRun(request, 'js for the index');
-  const unfit = indexUnfit(run);
-  if (unfit !== null) return { use: { used: false, reason: unfit }, index: request.index };
-  const selection = await request.index.select(selectRequestOf(run, compiled));
-  return { use: selection.use, index: { select: async () => selection } };
-}
-
-/**
  * Why the index cannot narrow this search, or null. It answers which files' raw bytes may hold a required
  * literal: inverted, a file without the literals is all matches; reporting files without a match, every file
  * is reported; with --null-data the literals are of the swapped text; with -E other than UTF-8 they are of the
@@ -362,7 +405,7 @@ async function* throughIndex(
   compiled: CompiledPattern,
   run: EngineRun,
   /** The run of the engine chosen (rg or js) for a scan. */
-  prepare: () => { run: EngineRun; engine: 'js' | 'rg' },
+  prepare: () => Prepared,
 ): AsyncGenerator<SearchEvent[], void, undefined> {
   const began = run.now();
   const unfit = request.engine === 'rg' ? 'engine rg was asked for' : indexUnfit(run);
@@ -398,11 +441,7 @@ function prepareRun(
   forIndex?: 'js for the index',
   /** When the search began (its deadline counts from then); default now. */
   began?: number,
-): {
-  run: EngineRun;
-  engine: 'js' | 'rg';
-  compiled: CompiledPattern;
-} {
+): Prepared & { compiled: CompiledPattern } {
   const compiled = compiledFor(request.pattern, {
     ...patternOptionsOf(request),
     banNul: (request.banNul ?? false) && request.binary !== 'text' && !request.nullData,
@@ -484,7 +523,7 @@ function prepareRun(
     ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
     ...(request.fencedIdentities?.size ? { fencedIdentities: request.fencedIdentities } : {}),
   };
-  return { run, engine, compiled };
+  return { run, engine, compiled, mayFallBack: engine === 'rg' && choice === 'auto' };
 }
 
 const compiledPatterns = new Map<string, CompiledPattern>();

@@ -45,8 +45,8 @@ export type SearchEvent =
   | ({ type: 'match'; path: string } & LineRecord)
   | ({ type: 'context'; path: string } & LineRecord)
   /**
-   * `counted`: the file matched after the request's `detailFiles` horizon, so it was searched only far
-   * enough to know that it matches (no lines, stats are a lower bound).
+   * `counted`: the file matched after the request's `detailFiles` horizon, so it was counted, not reported
+   * line by line (no lines; its stats are those of a count-mode search: see `SearchRequest.mode`).
    */
   | { type: 'end'; path: string; binaryOffset: number | null; stats: FileStats; counted?: true }
   /** A file that was not searched, reported for files the caller named and for read errors. */
@@ -82,4 +82,6 @@ export interface SearchSummary {
    * the files read, the large ones read only around the byte ranges the index said hold their matches.
    */
   index?: { used: boolean; reason: string; candidates?: number; files?: number; windowed?: number };
+  /** Present when `engine: "auto"` tried ripgrep and it failed before finding anything: why (the js engine ran). */
+  fallback?: string;
 }

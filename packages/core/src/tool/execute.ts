@@ -1,11 +1,5 @@
 import * as path from 'node:path';
-import {
-  EngineUnavailableError,
-  preselect,
-  type SearchRequest,
-  searchBatches,
-  searchContent,
-} from '../engine/index.js';
+import { EngineUnavailableError, type SearchRequest, searchBatches, searchContent } from '../engine/index.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
 import { LineRedactor } from '../redact/tool-output.js';
 import type { FileStats, SearchEvent, SearchSummary } from '../search/events.js';
@@ -28,14 +22,6 @@ import { type PendingFile, SKIP_DIRS } from './types.js';
  */
 
 export interface RunContext {
-  /**
-   * Walks only find and count matching files; the page's files are then searched in full (a second, small
-   * search). Used with the rg engine, which would otherwise return every file's lines. Asked only when a
-   * walk would count first and no index answers it (looking for rg costs more than an indexed answer).
-   */
-  countFirst: () => boolean;
-  /** Milliseconds kept back from a counting walk so the page can still be searched after it. */
-  detailReserveMs: number;
   /** The clock the deadline is measured on (a seam for tests). */
   clock: () => number;
   /** Directory names walks skip, when not the usual SKIP_DIRS (the check for hidden matches). */
@@ -56,29 +42,24 @@ export interface RunContext {
   redact: boolean;
 }
 
+/**
+ * One group, one engine pass: the page's files in full (the engine's detail horizon), every later matching file
+ * counted exactly; a names-only or counting call asks for counts only.
+ */
 export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
   if (g.type === 'memory') return runMemory(g, ctx);
   if (g.type === 'engine') {
     const byAbs = new Map(g.roots.map((r) => [r.abs, r]));
     const listed = listRequest(ctx, g.ranges !== null);
-    const { request, countOnly } = await countFirstUnlessIndexed(
+    await runEngine(
       {
         ...ctx.baseRequest,
         paths: g.roots.map((r) => r.abs),
         skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS),
-      },
-      ctx,
-      listed === null && g.ranges === null && g.roots.some((r) => r.walks),
-    );
-    await runEngine(
-      {
-        ...request,
         ...(listed ??
-          (countOnly
-            ? COUNT_ONLY
-            : g.ranges === null
-              ? { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted + g.roots.length }
-              : {})),
+          (g.ranges === null
+            ? { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted + g.roots.length }
+            : {})),
       },
       ctx,
       (abs) => {
@@ -86,13 +67,13 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
         if (root && !root.walks) return { ...root, walked: false, ranges: g.ranges };
         return walkedFile(abs, ctx);
       },
-      { reserve: countOnly, lines: listed === null ? !countOnly : listed.mode === 'lines' },
+      listed === null || listed.mode === 'lines',
     );
     return;
   }
   // Globs narrow the walk; they never re-admit what the ignore rules exclude (engine 'filter' mode).
   const listed = listRequest(ctx, false);
-  const { request, countOnly } = await countFirstUnlessIndexed(
+  await runEngine(
     {
       ...ctx.baseRequest,
       paths: [g.baseAbs],
@@ -100,54 +81,16 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
       globBase: 'root',
       globMode: 'filter',
       skipDirs: ctx.skipDirs ?? g.skipDirs,
-    },
-    ctx,
-    listed === null,
-  );
-  await runEngine(
-    {
-      ...request,
-      ...(listed ??
-        (countOnly ? COUNT_ONLY : { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted })),
+      ...(listed ?? { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted }),
     },
     ctx,
     (abs) => walkedFile(abs, ctx),
-    {
-      reserve: countOnly,
-      lines: listed === null ? !countOnly : listed.mode === 'lines',
-    },
+    listed === null || listed.mode === 'lines',
   );
 }
 
-/**
- * Counting first pays when the engine scans with rg, which would print every file's lines. When the content
- * index answers, the js workers read only its candidates, and one pass with a detail horizon (as without rg)
- * costs less than two: no second selection, no second read of the page's files. So the index is asked first,
- * once, and the search runs with its answer.
- */
-async function countFirstUnlessIndexed(
-  request: SearchRequest,
-  ctx: RunContext,
-  /** The walk would count first if the engine is rg (a full listing, without line ranges). */
-  mayCount: boolean,
-): Promise<{ request: SearchRequest; countOnly: boolean }> {
-  if (!mayCount) return { request, countOnly: false };
-  if (!request.index) return { request, countOnly: ctx.countFirst() };
-  let decided: Awaited<ReturnType<typeof preselect>>;
-  try {
-    decided = await preselect({
-      ...request,
-      index: request.index,
-      deadlineMs: Math.max(0, ctx.deadline - ctx.clock()),
-    });
-  } catch (err) {
-    throw engineError(err);
-  }
-  return { request: { ...request, index: decided.index }, countOnly: !decided.use.used && ctx.countFirst() };
-}
-
-/** A counting walk: the first match of each file is enough. */
-const COUNT_ONLY: Partial<SearchRequest> = { mode: 'files-with-matches', beforeContext: 0, afterContext: 0 };
+/** A names-only walk: the first match of each file is enough. */
+const FIRST_MATCH: Partial<SearchRequest> = { mode: 'files-with-matches', beforeContext: 0, afterContext: 0 };
 
 /**
  * The request of a names-only or counting call (null for `content`): the first match of each file, or every
@@ -157,7 +100,7 @@ const COUNT_ONLY: Partial<SearchRequest> = { mode: 'files-with-matches', beforeC
 function listRequest(ctx: RunContext, ranged: boolean): Partial<SearchRequest> | null {
   if (ctx.output === 'content') return null;
   if (ranged) return { mode: 'lines', beforeContext: 0, afterContext: 0 };
-  return ctx.output === 'files' ? COUNT_ONLY : { mode: 'count', beforeContext: 0, afterContext: 0 };
+  return ctx.output === 'files' ? FIRST_MATCH : { mode: 'count', beforeContext: 0, afterContext: 0 };
 }
 
 /** Matches a names-only or counting call shapes (it shows no lines, so nothing is capped). */
@@ -189,10 +132,10 @@ async function runEngine(
   request: SearchRequest,
   ctx: RunContext,
   describe: (abs: string) => RootInfo | null,
-  /** reserve: keep time back for fetching the page; lines: the events carry the lines wanted. */
-  how: { reserve: boolean; lines: boolean } = { reserve: false, lines: true },
+  /** The events carry the lines wanted (not a names-only or counting call). */
+  lines: boolean,
 ): Promise<void> {
-  const remaining = ctx.deadline - ctx.clock() - (how.reserve ? ctx.detailReserveMs : 0);
+  const remaining = ctx.deadline - ctx.clock();
   if (remaining <= 0) {
     ctx.state.timedOut = true;
     return;
@@ -224,7 +167,7 @@ async function runEngine(
             const abs = resolvePlain(ctx.cwd, ev.path);
             const info = describe(abs);
             const records =
-              ev.counted || !how.lines ? null : current && current.path === ev.path ? current.records : [];
+              ev.counted || !lines ? null : current && current.path === ev.path ? current.records : [];
             current = null;
             if (!info) break;
             acceptFile(ctx, info, records, ev.stats, ev.binaryOffset);
@@ -366,41 +309,6 @@ async function runMemory(g: Extract<Group, { type: 'memory' }>, ctx: RunContext)
   keep(ctx, g.file.key, () => g.file, lines ? shaped : null, ctx.output === 'count' ? shaped.matches : null);
 }
 
-/** Page files the engine only counted (past its detail horizon) are searched again, in full. */
-export async function refetchCounted(ctx: RunContext): Promise<void> {
-  const wanted = ctx.state.page.filter((e) => e.shaped === null && e.file.abs);
-  // Runs even after a counting walk hit the deadline: time was kept back for this.
-  if (wanted.length === 0) return;
-  const byAbs = new Map(wanted.map((e) => [e.file.abs!, e]));
-  const found = new Map<string, ShapedLines>();
-  const sub = new RunState(0, Number.MAX_SAFE_INTEGER);
-  const subCtx: RunContext = { ...ctx, state: sub };
-  // Without the index: every page file was found matching, so it could narrow nothing, and asking it cost a
-  // selection (its walk of the named files, its barrier) on every page of a scan.
-  const { index: _unused, ...request } = ctx.baseRequest;
-  await runEngine(
-    { ...request, paths: [...byAbs.keys()], maxCount: ctx.cap + 1, skipDirs: new Set(SKIP_DIRS) },
-    subCtx,
-    (abs) => {
-      const e = byAbs.get(abs);
-      return e
-        ? {
-            abs,
-            display: e.file.display,
-            kind: e.file.kind,
-            taggable: e.file.taggable,
-            walked: e.file.walked,
-            ranges: e.file.ranges,
-          }
-        : null;
-    },
-  );
-  for (const e of sub.page) if (e.shaped && e.file.abs) found.set(e.file.abs, e.shaped);
-  for (const e of wanted) e.shaped = found.get(e.file.abs!) ?? null;
-  if (sub.timedOut) ctx.state.timedOut = true;
-  ctx.state.binaryCuts.push(...sub.binaryCuts);
-}
-
 /** Matching files that ignore rules or skipped directories hid from a search that found nothing. */
 export interface HiddenMatches {
   /** The first few, as shown. */
@@ -419,9 +327,7 @@ export async function findHiddenMatches(groups: readonly Group[], ctx: RunContex
   const subCtx: RunContext = {
     ...ctx,
     state: sub,
-    countFirst: () => true,
     output: 'files',
-    detailReserveMs: 0,
     skipDirs: new Set(['.git']),
     baseRequest: { ...ctx.baseRequest, ignoreFiles: false, hidden: true },
   };

@@ -58,14 +58,6 @@ export const MAX_EXCLUDE_GLOBS = 64;
 /** A search stops here and says so; hosts may pass their own. An agent waits on every call. */
 export const DEFAULT_DEADLINE_MS = 30_000;
 
-/**
- * When a walk only counts (rg engine), this much of the deadline (at most; DETAIL_RESERVE_SHARE of it for
- * short ones) is kept back so the page's files can still be searched in full after a count the deadline
- * cut. A tenth was too little: under a 0.3 s deadline the page's search had 30 ms, less than starting rg.
- */
-export const DETAIL_RESERVE_MAX_MS = 2_000;
-export const DETAIL_RESERVE_SHARE = 0.4;
-
 /** Files larger than this are not searched (and the text says so): a whole-file read per match is the model. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 

@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type EngineChoice, resolveRipgrep } from '../engine/index.js';
 import type { SensitiveFence } from '../fence/index.js';
 import { escapeGlob } from '../glob/glob.js';
 import { BINARY_SNIFF_BYTES } from '../limits.js';
@@ -204,17 +203,6 @@ export async function refuseUnsearchable(
     notes.add(`Not searched: ${listNames(notSearched.map((n) => `${n.path} (${n.reason})`))}`);
   }
   return { runnable, notSearched };
-}
-
-/**
- * Whether the engine will run ripgrep (the same vetting the engine does). The rg engine returns every
- * matching file's lines, so walks then count first and search the page's files after (see RunContext).
- */
-export function willUseRipgrep(choice: EngineChoice, targets: readonly Expanded[]): boolean {
-  if (choice === 'js') return false;
-  if (choice === 'rg') return true;
-  const roots = targets.flatMap((t) => (t.kind === 'dir' ? [t.abs] : t.kind === 'glob' ? [t.baseAbs] : []));
-  return roots.length > 0 && resolveRipgrep({ searchRoots: roots }).rg !== null;
 }
 
 /** Why a named file is not searched (binary, too large), or null when it can be. */

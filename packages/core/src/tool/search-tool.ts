@@ -9,7 +9,7 @@ import { redactedWords, redactValues } from '../redact/tool-output.js';
 import { compose } from './compose.js';
 import { SearchToolError } from './errors.js';
 import { canonical, exclusionPredicate, namedPaths } from './exclusions.js';
-import { type RunContext, refetchCounted, runGroup } from './execute.js';
+import { type RunContext, runGroup } from './execute.js';
 import { explainEmpty, noteUnentered } from './explain.js';
 import type { OutputFormat, ShownFile } from './format.js';
 import { pageFilesFor, parseSearchToolArgs } from './input.js';
@@ -17,8 +17,6 @@ import {
   DEFAULT_CONTEXT_AFTER,
   DEFAULT_CONTEXT_BEFORE,
   DEFAULT_DEADLINE_MS,
-  DETAIL_RESERVE_MAX_MS,
-  DETAIL_RESERVE_SHARE,
   ENGINE_LINE_BYTES,
   MAX_FILE_BYTES,
   MULTI_FILE_MATCHES,
@@ -34,7 +32,6 @@ import {
   refuseUnsearchable,
   scopeSpelling,
   searchPathOf,
-  willUseRipgrep,
 } from './plan.js';
 import { defaultResourceRouter } from './resources.js';
 import { confineToRoots, readConfinement } from './roots.js';
@@ -156,7 +153,6 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   };
 
   const state = new RunState(skip, pageSize);
-  let usesRipgrep: boolean | undefined;
   const ctx: RunContext = {
     cwd,
     cap,
@@ -170,9 +166,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     baseRequest,
     compiled,
     redact: options.redact === true,
-    countFirst: () => (usesRipgrep ??= willUseRipgrep(options.engine ?? 'auto', runnable)),
     clock,
-    detailReserveMs: Math.min(DETAIL_RESERVE_MAX_MS, deadlineMs * DETAIL_RESERVE_SHARE),
   };
 
   const groups = planGroups(runnable, cwd, fileRanges, memberRanges, virtualRanges, archiveReads);
@@ -187,7 +181,6 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     await runGroup(g, ctx);
     signal?.throwIfAborted();
   }
-  if (output === 'content') await refetchCounted(ctx);
   signal?.throwIfAborted();
   if (state.total === 0 && !state.timedOut) {
     await explainEmpty(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });

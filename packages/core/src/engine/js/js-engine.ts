@@ -71,6 +71,8 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
   };
 
   const summary = emptySummary('js', run.engineReason);
+  // Counts only (count, files-with-matches): a matching file is one `end`, as on the rg engine.
+  const lineMode = run.searcher.mode === 'lines';
 
   // Files that come in parts whose first part was counted whole (past run.detailFiles): their later parts are dropped.
   const countedWhole = new Set<number>();
@@ -83,7 +85,7 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       Atomics.sub(credit, 0, answer.outputUnits);
       Atomics.notify(credit, 0);
     }
-    return emitBatch(answer, paths, summary, run.detailFiles, countedWhole);
+    return emitBatch(answer, paths, summary, lineMode ? run.detailFiles : 'counts', countedWhole);
   };
 
   const spawn = () => {
@@ -160,12 +162,13 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
         )
       : null;
 
-  let counting = false;
+  // Past the detail horizon files are counted (exactly, as in count mode), not read out line by line.
+  let counting = run.searcher.mode !== 'lines';
   const switchToCountingIfPastHorizon = () => {
     if (counting || run.detailFiles === undefined || summary.filesWithMatch < run.detailFiles) return;
     counting = true;
-    setup.config = { ...setup.config, mode: 'files-with-matches' };
-    for (const s of slots) s.lease.post({ type: 'mode', mode: 'files-with-matches' } satisfies ToWorker);
+    setup.config = { ...setup.config, mode: 'count', beforeContext: 0, afterContext: 0 };
+    for (const s of slots) s.lease.post({ type: 'mode', mode: 'count' } satisfies ToWorker);
   };
 
   let sliceStart = run.now();
@@ -300,7 +303,8 @@ function emitBatch(
   answer: BatchResults,
   paths: string[],
   summary: SearchSummary,
-  detailFiles: number | undefined,
+  /** The detail horizon, or 'counts': the search reports counts only (an `end` a file). */
+  detailFiles: number | 'counts' | undefined,
   countedWhole: Set<number>,
 ): SearchEvent[] {
   summary.filesSearched += answer.searched;
@@ -320,7 +324,7 @@ function emit(
   path: string,
   summary: SearchSummary,
   out: SearchEvent[],
-  detailFiles: number | undefined,
+  detailFiles: number | 'counts' | undefined,
   countedWhole: Set<number>,
 ): void {
   if ('skip' in o) {
@@ -335,7 +339,7 @@ function emit(
     // A file in parts: `begin` with the first, its stats (whole only in the last part: a file searched window by
     // window learns them as it goes) counted with the last. Past the detail horizon it is counted whole.
     if (!o.continued) {
-      if (detailFiles !== undefined && summary.filesWithMatch >= detailFiles) countedWhole.add(o.seq);
+      if (typeof detailFiles === 'number' && summary.filesWithMatch >= detailFiles) countedWhole.add(o.seq);
       else out.push({ type: 'begin', path });
     }
     const counted = countedWhole.has(o.seq);
@@ -357,7 +361,11 @@ function emit(
   summary.filesWithMatch++;
   summary.matches += r.stats.matches;
   summary.matchedLines += r.stats.matchedLines;
-  if (detailFiles !== undefined && summary.filesWithMatch > detailFiles) {
+  if (detailFiles === 'counts') {
+    end();
+    return;
+  }
+  if (typeof detailFiles === 'number' && summary.filesWithMatch > detailFiles) {
     out.push({ type: 'end', path, binaryOffset: r.binaryOffset, stats: r.stats, counted: true });
     return;
   }

@@ -98,13 +98,13 @@ export type FileOutcome =
 /**
  * What a search worker is told. Every lease begins with `setup`; `batch` asks for files to be read and
  * searched, `content` for bytes the caller already holds (archive members, virtual resources), searched
- * with `binary` as given; `mode` switches later batches to counting.
+ * with `binary` as given; `mode` switches later batches of a `lines` search to counting.
  */
 export type ToWorker =
   | { type: 'setup'; setup: WorkerSetup }
   | { type: 'batch'; batch: number; files: FileTask[] }
   | { type: 'content'; batch: number; content: Uint8Array; binary: SearcherConfig['binary'] }
-  | { type: 'mode'; mode: SearcherConfig['mode'] };
+  | { type: 'mode'; mode: 'count' };
 
 export type FromWorker = BatchResults | ContentResult;
 

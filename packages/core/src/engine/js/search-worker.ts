@@ -380,8 +380,7 @@ function errCode(err: unknown): string {
 parentPort!.on('message', (msg: ToWorker) => {
   if (msg.type === 'setup') return begin(msg.setup);
   if (msg.type === 'mode') {
-    mode = msg.mode;
-    byWindows = windowsPossible() ? 'maybe' : 'never';
+    if (msg.mode === 'count' && mode === 'lines') countOnly();
     return;
   }
   if (msg.type === 'content') {
@@ -468,12 +467,17 @@ parentPort!.on('message', (msg: ToWorker) => {
   send(reply);
 });
 
-/** Counts a file with matches; past the detail horizon, the files after it are only counted (first match). */
+/** Counts a file with matches; past the detail horizon, the files after it are counted, not reported line by line. */
 function pastHorizon(): void {
   matchedFiles++;
-  if (setup.detailFiles === undefined || matchedFiles < setup.detailFiles || mode === 'files-with-matches')
-    return;
-  mode = 'files-with-matches';
+  if (setup.detailFiles === undefined || matchedFiles < setup.detailFiles || mode !== 'lines') return;
+  countOnly();
+}
+
+/** From now on files are counted (a `mode` message, or the horizon reached): context lines are not counted. */
+function countOnly(): void {
+  mode = 'count';
+  setup = { ...setup, config: { ...setup.config, beforeContext: 0, afterContext: 0 } };
   byWindows = windowsPossible() ? 'maybe' : 'never';
 }
 

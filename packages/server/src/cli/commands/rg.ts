@@ -578,7 +578,9 @@ async function runRg(
     ...(flags.encoding !== undefined && flags.encoding !== 'auto' ? { encoding: flags.encoding } : {}),
     ...walk,
     mode: engineMode,
-    ...(reportUnmatched ? { reportUnmatched: true, countMatches: mode === 'count-matches' } : {}),
+    ...(reportUnmatched ? { reportUnmatched: true } : {}),
+    // The rg engine's count mode prints one count a file: the one asked for.
+    ...(mode === 'count-matches' ? { countMatches: true } : {}),
     beforeContext: before,
     afterContext: after,
     ...(flags.maxCount !== undefined ? { maxCount: flags.maxCount } : {}),
