@@ -325,6 +325,77 @@ await step(
   },
 );
 
+/** VS Code's variable for the open folder, as its entry spells it. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's own placeholder, not a template
+const WORKSPACE_FOLDER = '${workspaceFolder}';
+
+/**
+ * The MCP client entries of the README ("MCP in your agent"), each as the command and arguments a client would run:
+ * the fenced block after each `<!-- mcp:NAME -->` marker, read as that client reads it.
+ */
+function readmeMcpEntries() {
+  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+  const entries = [];
+  for (const m of readme.matchAll(/<!-- mcp:(\w+) -->\n```\w*\n([\s\S]*?)\n```/g)) {
+    const [, name, body] = m;
+    let command;
+    let args;
+    if (name === 'claude') {
+      // claude mcp add NAME -- COMMAND ARGS…
+      const words = body.trim().split(/\s+/);
+      [command, ...args] = words.slice(words.indexOf('--') + 1);
+    } else if (name === 'codex') {
+      command = JSON.parse(body.match(/^command = (.*)$/m)[1]);
+      args = JSON.parse(body.match(/^args = (.*)$/m)[1]);
+    } else {
+      const json = JSON.parse(body);
+      const server = (json.mcpServers ?? json.servers).trawl;
+      ({ command, args } = server);
+    }
+    entries.push({ name, command, args });
+  }
+  return entries;
+}
+
+await step(
+  'each MCP client entry of the README starts the server (npx -y trawl mcp, MCP SDK client)',
+  async () => {
+    const entries = readmeMcpEntries();
+    assert(
+      ['claude', 'cursor', 'vscode', 'codex'].every((n) => entries.some((e) => e.name === n)),
+      `README entries found: ${entries.map((e) => e.name).join(', ')}`,
+    );
+    // The client starts the server in the project (Claude Code and Codex: where they were started). This project sits
+    // inside the install's directory, so `npx -y trawl` finds the packed trawl there and never asks the registry.
+    const workspace = path.join(app, 'workspace');
+    fs.cpSync(project, workspace, { recursive: true });
+    for (const e of entries) {
+      const transport = new StdioClientTransport({
+        command: e.command,
+        args: e.args.map((a) => a.replace(WORKSPACE_FOLDER, workspace)),
+        cwd: workspace,
+        env,
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: `trawl-smoke-${e.name}`, version });
+      try {
+        await client.connect(transport, { timeout: 120_000 });
+        const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+        assert(tools.length === 5, `${e.name}: tools/list answered ${tools.join(', ')}`);
+        const result = await client.callTool({
+          name: 'search',
+          arguments: { pattern: 'smoke-needle', paths: ['src'] },
+        });
+        const text = result.content.map((c) => c.text ?? '').join('\n');
+        assert(!result.isError && /alpha\.ts/.test(text), `${e.name}: search answered ${text.slice(0, 200)}`);
+      } finally {
+        await client.close();
+      }
+    }
+    return entries.map((e) => `${e.name}: ${e.command} ${e.args.join(' ')}`).join('; ');
+  },
+);
+
 await step('npx trawl rg finds a match', () => {
   const out = run('npx', ['--no-install', 'trawl', 'rg', '-n', 'smoke-needle', project], { cwd: app });
   assert(/alpha\.ts/.test(out) && /1:export const needle/.test(out), `printed: ${out.slice(0, 300)}`);
