@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SensitiveFence } from '../src/fence/index.js';
 import { formatGrepText, type GrepRequest, grepFiles, grepQuery, rgExclusions } from '../src/grep/index.js';
+import { documentPlace } from '../src/grep/rows.js';
 import { grepEngines, specDocs, specTree, write } from './fixtures/grep-trees.js';
 import { docx, pptx, xlsx } from './fixtures/office-docs.js';
 import { TempTrees } from './fixtures/temp-trees.js';
@@ -64,6 +65,27 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     });
     const p = await run(root, 'needle');
     expect(p.results.map((r) => r.file)).toEqual(['.config/tool.toml', '.env.local', 'Node_Modules/b.js']);
+  });
+
+  it('narrows both passes by include and exclude globs, relative to the root, and counts the files found', async () => {
+    const root = specDocs(
+      fresh({
+        'src/a.ts': 'widget\n',
+        'src/b.js': 'widget\n',
+        'src/deep/c.ts': 'widget\n',
+        'top.ts': 'widget\n',
+        'node_modules/d.ts': 'widget\n',
+      }),
+    );
+    const files = async (extra: Partial<GrepRequest>) =>
+      (await run(root, 'widget', extra)).results.map((r) => r.file);
+    expect(await files({ include: ['*.ts'] })).toEqual(['src/a.ts', 'src/deep/c.ts', 'top.ts']);
+    expect(await files({ include: ['src/*.ts'] })).toEqual(['src/a.ts']);
+    expect(await files({ include: ['src/**'], exclude: ['**/deep/**'] })).toEqual(['src/a.ts', 'src/b.js']);
+    expect(await files({ exclude: ['src/**', '*.docx'] })).toEqual(['top.ts', 'deck.pptx']);
+    const all = await run(root, 'widget');
+    expect(all.total_files).toBe(all.results.length);
+    await expect(run(root, 'widget', { include: ['[z'] })).rejects.toMatchObject({ code: 'invalid_glob' });
   });
 
   it('keeps a multi-byte line intact and ranges in UTF-16 offsets', async () => {
@@ -143,7 +165,7 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     expect(fresh_.results.length).toBeGreaterThan(0);
   });
 
-  it('reports a document hit with line 0 and the label its format has', async () => {
+  it('reports a document hit with line 0, the label its format has, and its row, slide or page as doc_line', async () => {
     const root = specDocs(
       fresh({
         'book.xlsx': xlsx([
@@ -165,12 +187,30 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
         line: 0,
         preview: 'WIDGET\t12.5\tTRUE',
         label: 'Ledger · row 2',
+        doc_line: 2,
         ranges: [[0, 6]],
       },
-      { file: 'deck.pptx', line: 0, preview: 'the WIDGET roadmap', label: 'slide 3', ranges: [[4, 10]] },
+      {
+        file: 'deck.pptx',
+        line: 0,
+        preview: 'the WIDGET roadmap',
+        label: 'slide 3',
+        doc_line: 3,
+        ranges: [[4, 10]],
+      },
       { file: 'spec.docx', line: 0, preview: 'the WIDGET decision', ranges: [[4, 10]] },
     ]);
     expect(p.truncated).toBe(false);
+  });
+
+  it('reads the place number out of every extractor label that has one (PDF page, xlsx row, pptx slide)', () => {
+    expect(documentPlace('p 12')).toBe(12);
+    expect(documentPlace('Ledger · row 2')).toBe(2);
+    expect(documentPlace('a · row 1 · row 40')).toBe(40);
+    expect(documentPlace('slide 3')).toBe(3);
+    expect(documentPlace('')).toBeUndefined();
+    expect(documentPlace('chapter 3')).toBeUndefined();
+    expect(documentPlace('slide 3b')).toBeUndefined();
   });
 
   it('never reports a document twice: REPORT.DOCX belongs to the document pass', async () => {

@@ -70,9 +70,58 @@ describe('POST /api/file-grep through the worker pools', () => {
   it('finds documents, with their labels', async () => {
     const a = await post(s, { root, q: 'widget' });
     expect(a.body.results).toEqual([
-      { file: 'deck.pptx', line: 0, preview: 'the WIDGET roadmap', label: 'slide 3', ranges: [[4, 10]] },
+      {
+        file: 'deck.pptx',
+        line: 0,
+        preview: 'the WIDGET roadmap',
+        label: 'slide 3',
+        doc_line: 3,
+        ranges: [[4, 10]],
+      },
       { file: 'spec.docx', line: 0, preview: 'the WIDGET decision', ranges: [[4, 10]] },
     ]);
+    expect(a.body['total_files']).toBe(2);
+  });
+
+  it('narrows by include and exclude globs, in both passes', async () => {
+    const inc = await post(s, { root, q: 'needle', include: ['*.py'] });
+    expect(inc.body.results!.map((r) => r['file'])).toEqual(['alpha.py', 'ignored.py', 'pkg/deep.py']);
+    expect(inc.body['total_files']).toBe(3);
+    const exc = await post(s, { root, q: 'needle', exclude: ['pkg/**', 'ignored.py'] });
+    expect(exc.body.results!.map((r) => r['file'])).toEqual(['alpha.py', 'notes.md']);
+    const one = await post(s, { root, q: 'needle', include: 'pkg/*.py' });
+    expect(one.body.results!.map((r) => r['file'])).toEqual(['pkg/deep.py']);
+    const docs = await post(s, { root, q: 'widget', exclude: ['*.pptx'] });
+    expect(docs.body.results!.map((r) => r['file'])).toEqual(['spec.docx']);
+    // A glob never opens a skipped directory.
+    const skipped = await post(s, { root, q: 'needle', include: ['node_modules/**'] });
+    expect(skipped.body.results).toEqual([]);
+    expect(skipped.body['truncated']).toBe(false);
+  });
+
+  it('refuses a malformed or leading-! glob with a coded 400', async () => {
+    for (const body of [
+      { root, q: 'needle', include: ['src/[abc'] },
+      { root, q: 'needle', exclude: ['!*.py'] },
+      { root, q: 'needle', include: Array.from({ length: 40 }, (_, i) => `f${i}`) },
+    ]) {
+      const a = await post(s, body);
+      expect([JSON.stringify(body).slice(0, 60), a.status, a.body.code]).toEqual([
+        JSON.stringify(body).slice(0, 60),
+        400,
+        'invalid_glob',
+      ]);
+    }
+  });
+
+  it('answers at most limit rows, says it is capped, and knows no total then', async () => {
+    const a = await post(s, { root, q: 'needle', limit: 2 });
+    expect(a.body.results!.map((r) => r['file'])).toEqual(['alpha.py', 'ignored.py']);
+    expect(a.body['truncated']).toBe(true);
+    expect(a.body['total_files']).toBeUndefined();
+    // Out of range is clamped (0 → 1); another type counts as absent.
+    expect((await post(s, { root, q: 'needle', limit: 0 })).body.results).toHaveLength(1);
+    expect((await post(s, { root, q: 'needle', limit: '2' })).body.results).toHaveLength(4);
   });
 
   it('opt-in toggles reach the engine', async () => {

@@ -5,7 +5,7 @@ import type { ExtractOptions } from '../docs/types.js';
 import type { SpawnRg } from '../engine/run.js';
 import type { EngineChoice } from '../engine/search.js';
 import type { SensitiveFence } from '../fence/fence.js';
-import { escapeGlob } from '../glob/glob.js';
+import { compileGlob, escapeGlob, GlobError } from '../glob/glob.js';
 import { boundedMatcher, compilePattern } from '../match/index.js';
 import type { SearchOutcome } from '../search/events.js';
 import { isWithin } from '../util/fs-safety.js';
@@ -55,6 +55,12 @@ export interface GrepRequest {
    */
   walk?: GrepWalkRules;
   /**
+   * ripgrep `-g` globs, relative to the root: with any `include`, a file must match one of them; a file matching an
+   * `exclude` is not searched (both passes). Checked by {@link grepGlobs} (a malformed one throws GlobError).
+   */
+  include?: readonly string[];
+  exclude?: readonly string[];
+  /**
    * Previews and labels keep credential-shaped values (an MCP operator's `trawl mcp --no-redact`). Default false:
    * the /api/file-grep contract redacts them.
    */
@@ -92,6 +98,8 @@ export interface GrepPayload {
   engine: 'rg' | 'js' | '';
   skipped_docs: number;
   root: string;
+  /** How many files matched in all, when the search knows (every file searched); absent otherwise. */
+  total_files?: number;
 }
 
 /** What the audit line and the CLI say beyond the payload. */
@@ -148,6 +156,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   const sensitive = (abs: string) => underRoot(abs) || request.fence.isSensitiveCanonical(abs);
   // A hard link in the root to a credential file has a path of the root: it is refused by what it is.
   const fenced = request.fence.fencedIdentities();
+  const globs = grepGlobs(request.include ?? [], request.exclude ?? []);
   const walkRules = {
     roots: [''],
     cwd: root,
@@ -157,6 +166,8 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     parents: false,
     skipDirs: GREP_SKIP_DIRS,
     ...(request.walk ? { ...request.walk, parents: true } : {}),
+    // 'filter': the globs only narrow what the rules above admit (a glob never opens a skipped directory).
+    ...(globs.length > 0 ? { globs, globMode: 'filter' as const } : {}),
     maxDirs: limits.maxDirs,
   };
 
@@ -211,8 +222,17 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   truncated ||= docs.truncated;
   const done = now();
 
+  // Every file was searched and none was left out for room: the rows are all the files that match.
+  const known = !truncated && docs.skipped === 0;
   return {
-    payload: { results: rows, truncated, engine: text.engine, skipped_docs: docs.skipped, root },
+    payload: {
+      results: rows,
+      truncated,
+      engine: text.engine,
+      skipped_docs: docs.skipped,
+      root,
+      ...(known ? { total_files: rows.length } : {}),
+    },
     detail: {
       textOutcome: text.outcome,
       textHits: text.hits.length,
@@ -226,6 +246,29 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
       docMs: done - textDone,
     },
   };
+}
+
+/** Globs a request may carry per list, and characters per glob: a filter a person types, not a program. */
+export const GREP_MAX_GLOBS = 32;
+export const GREP_MAX_GLOB_CHARS = 256;
+
+/**
+ * The `include` and `exclude` lists as one ripgrep `-g` list (`!` before each exclude), each glob compiled once to
+ * refuse a malformed one before anything is searched (GlobError, code `invalid_glob`). A leading `!` is refused in
+ * either list (which list a glob is in says what it does), as are too many globs or too long a glob.
+ */
+export function grepGlobs(include: readonly string[], exclude: readonly string[]): string[] {
+  if (include.length + exclude.length > GREP_MAX_GLOBS)
+    throw new GlobError(`${include.length + exclude.length} globs`, `at most ${GREP_MAX_GLOBS} are allowed`);
+  const check = (g: string) => {
+    if (g.length === 0) throw new GlobError(g, 'empty');
+    if (g.length > GREP_MAX_GLOB_CHARS)
+      throw new GlobError(g.slice(0, 40), `longer than ${GREP_MAX_GLOB_CHARS} characters`);
+    if (g.startsWith('!')) throw new GlobError(g, "a leading '!' is not allowed: put the glob in exclude");
+    compileGlob(g, { literalSeparator: true });
+    return g;
+  };
+  return [...include.map(check), ...exclude.map((g) => `!${check(g)}`)];
 }
 
 /**

@@ -19,12 +19,15 @@ export { formatGrepText, grepNotes } from './format.js';
 export {
   DEFAULT_GREP_LIMITS,
   emptyGrepPayload,
+  GREP_MAX_GLOB_CHARS,
+  GREP_MAX_GLOBS,
   type GrepDetail,
   type GrepLimits,
   type GrepPayload,
   type GrepRequest,
   type GrepWalkRules,
   grepFiles,
+  grepGlobs,
   rgExclusions,
 } from './grep.js';
 export * from './limits.js';

@@ -13,6 +13,8 @@ export interface GrepRow {
   preview: string;
   /** Where inside a document (`slide 3`, `Ledger · row 2`); absent where the format has none. */
   label?: string;
+  /** A document hit's place as a number where the format has one: the .xlsx row, the .pptx slide, the PDF page. */
+  doc_line?: number;
   /** Match ranges inside `preview`: UTF-16 offsets, end exclusive, in order, non-empty. */
   ranges?: Array<[number, number]>;
 }
@@ -66,6 +68,10 @@ export function makeRow(hit: RawHit, matcher: RegExp, options: RowOptions = {}):
     line: hit.line,
     preview,
   };
+  if (hit.label) {
+    const n = documentPlace(hit.label);
+    if (n !== undefined) row.doc_line = n;
+  }
   if (hit.label) row.label = cut(clean(hit.label), GREP_LABEL_CHARS);
   const ranges: Array<[number, number]> = [];
   try {
@@ -80,6 +86,15 @@ export function makeRow(hit: RawHit, matcher: RegExp, options: RowOptions = {}):
   }
   row.ranges = ranges;
   return row;
+}
+
+/**
+ * The number in a document label as the extractors make them (docs/xlsx.ts `<sheet> · row N`, docs/pptx.ts
+ * `slide N`, docs/pdf-pool.ts `p N`), read before redaction or cutting can touch the label; undefined otherwise.
+ */
+export function documentPlace(label: string): number | undefined {
+  const m = /(?:^slide | · row |^p )(\d{1,9})$/.exec(label);
+  return m ? Number(m[1]) : undefined;
 }
 
 /** A text hit's line without its terminator (the engines hand lines over with `\n` or `\r\n`). */

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { emptyGrepPayload, GREP_TIME_BUDGET_MS, grepQuery } from '@trawl/core/grep';
 import type { Context } from 'hono';
 import { poolRefusal, type ServerContext } from './context.js';
-import { MAX_PATH_PARAM_CHARS } from './limits.js';
+import { GREP_MAX_LIMIT, MAX_PATH_PARAM_CHARS } from './limits.js';
 import type { GrepPayloadTask, GrepTaskResult, ResolveProjectResult } from './tasks.js';
 
 const OP = 'file_grep';
@@ -21,9 +21,25 @@ export function auditedQuery(q: string): string {
 }
 
 /**
+ * An `include`/`exclude` field: a glob string, or an array of them (non-strings in it, and a field of another type,
+ * count as absent). Whether each glob is well formed is the engine's to judge (`invalid_glob`).
+ */
+function globList(key: 'include' | 'exclude', v: unknown): { include?: string[]; exclude?: string[] } {
+  const list = typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((g) => typeof g === 'string') : [];
+  const globs = list.map((g: string) => g.trim()).filter((g) => g !== '');
+  return globs.length > 0 ? { [key]: globs } : {};
+}
+
+/** `limit`: rows at most, an integer clamped to 1..GREP_MAX_LIMIT (another type counts as absent: 200). */
+function rowLimit(v: unknown): { limit?: number } {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return {};
+  return { limit: Math.min(GREP_MAX_LIMIT, Math.max(1, Math.floor(v))) };
+}
+
+/**
  * POST /api/file-grep (docs/http-api.md): which files under `root` contain `q`, one row per file, documents
- * included. Body `{"root", "q", "case_sensitive"?, "whole_word"?, "regex"?}`; a field of the wrong type counts as
- * absent. The root is validated on the probe pool; the search (the engine's `grepFiles`) runs on the grep host when
+ * included. Body `{"root", "q", "case_sensitive"?, "whole_word"?, "regex"?, "include"?, "exclude"?, "limit"?}`; a
+ * field of the wrong type counts as absent. The root is validated on the probe pool; the search (the engine's `grepFiles`) runs on the grep host when
  * an index covers the root, else on the transfer pool — never on the event loop.
  */
 export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response> {
@@ -74,6 +90,9 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     caseSensitive: fields['case_sensitive'] === true,
     wholeWord: fields['whole_word'] === true,
     regex: fields['regex'] === true,
+    ...globList('include', fields['include']),
+    ...globList('exclude', fields['exclude']),
+    ...rowLimit(fields['limit']),
   };
   let result: GrepTaskResult;
   try {
@@ -92,9 +111,9 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
       operation: OP,
       outcome: 'allowed',
       resources: `q=${logged} root=${resolved.root}`,
-      error: 'invalid pattern',
+      error: result.code === 'invalid_glob' ? 'invalid glob' : 'invalid pattern',
     });
-    return c.json({ error: `invalid pattern: ${result.message}`, code: result.code }, 400);
+    return c.json({ error: result.message, code: result.code }, 400);
   }
   const p = result.payload;
   ctx.audit.record({

@@ -83,6 +83,12 @@ export const GREP_HOST_EXEC_CEILING_MS = 60_000;
 /** Heap ceiling of the grep host (MiB): the content indexes' tables and walk lists (the postings stay on disk). */
 export const GREP_HOST_HEAP_MB = 2_048;
 
+/**
+ * The most rows `POST /api/file-grep` answers with (`limit`; default 200): enough to narrow a broad query in the
+ * Files tab, still one bounded answer (each row is at most a 400-character preview).
+ */
+export const GREP_MAX_LIMIT = 1_000;
+
 /** Request bodies larger than this are 413 `payload_too_large` (no route needs more; file-grep sends two strings). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /**

@@ -120,15 +120,20 @@ export interface GrepPayloadTask {
   caseSensitive: boolean;
   wholeWord: boolean;
   regex: boolean;
+  /** Globs relative to the root (GrepRequest include/exclude). */
+  include?: string[];
+  exclude?: string[];
+  /** Rows at most (default the endpoint's 200). */
+  limit?: number;
 }
 
 export type GrepTaskResult =
   | { ok: true; payload: GrepPayload; fallback?: string; capped: boolean }
-  | { ok: false; code: PatternError['code']; message: string };
+  | { ok: false; code: PatternError['code'] | 'invalid_glob'; message: string };
 
 /**
  * /api/file-grep's search (the engine's `grepFiles`); a refused regex (`invalid_pattern`, or `pattern_too_complex`
- * for one no deadline-bounded matcher can take) is a value, not a worker failure.
+ * for one no deadline-bounded matcher can take) or glob (`invalid_glob`) is a value, not a worker failure.
  */
 async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResult> {
   try {
@@ -139,9 +144,12 @@ async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResul
       wholeWord: p.wholeWord,
       regex: p.regex,
       fence: ctx.fence,
+      ...(p.include ? { include: p.include } : {}),
+      ...(p.exclude ? { exclude: p.exclude } : {}),
       // Only on the real clock: a test's injected clock has its own epoch.
       ...(p.startedAt !== undefined && !ctx.grep?.now ? { startedAt: p.startedAt } : {}),
       ...ctx.grep,
+      ...(p.limit !== undefined ? { limits: { ...ctx.grep?.limits, maxResults: p.limit } } : {}),
     });
     return {
       ok: true,
@@ -150,7 +158,11 @@ async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResul
       ...(detail.fallback ? { fallback: detail.fallback } : {}),
     };
   } catch (err) {
-    if (err instanceof PatternError) return { ok: false, code: err.code, message: err.message };
+    if (err instanceof PatternError)
+      return { ok: false, code: err.code, message: `invalid pattern: ${err.message}` };
+    // The engine's GlobError (not a public name of @trawl/core): an include or exclude glob it cannot compile.
+    if (err instanceof Error && (err as { code?: unknown }).code === 'invalid_glob')
+      return { ok: false, code: 'invalid_glob', message: err.message };
     throw err;
   }
 }
