@@ -19,6 +19,7 @@ import {
   stagedRefs,
 } from '../tokens/wire.js';
 import { CloseIcon, FileIcon, FolderIcon, SendIcon, StopIcon } from '../ui/icons.js';
+import { Visible, visibleName } from '../ui/Visible.js';
 import { loadDraft, saveDraft } from './drafts.js';
 import { Picker } from './Picker.js';
 import { noteRecent } from './recent.js';
@@ -310,14 +311,16 @@ export function Composer({
       <div className="composer-box">
         <div className="preview-strip" data-testid="preview-strip" hidden={!hasChips}>
           {staged.files.map((f, i) => (
-            <span key={`f:${f.rel}`} className="chip" data-file-chip="" title={f.path}>
+            <span key={`f:${f.rel}`} className="chip" data-file-chip="" title={visibleName(f.path)}>
               <FileIcon />
-              <span className="chip-label">{fileLabels[i]}</span>
+              <span className="chip-label">
+                <Visible text={fileLabels[i] ?? ''} />
+              </span>
               <button
                 type="button"
                 className="chip-remove"
                 aria-label="Remove"
-                title={`Remove ${f.rel}`}
+                title={`Remove ${visibleName(f.rel)}`}
                 onClick={() => {
                   const v = removeMention(text, f.rel, 'file');
                   setPicked((p) => p.filter((x) => x.rel !== f.rel));
@@ -334,12 +337,14 @@ export function Composer({
               key={`d:${d.rel}`}
               className="chip chip-dir"
               data-dir-chip=""
-              title={d.rel}
+              title={visibleName(d.rel)}
               role="group"
-              aria-label={d.rel}
+              aria-label={visibleName(d.rel)}
             >
               <FolderIcon label="Folder" />
-              <span className="chip-label">{dirLabels[i]}/</span>
+              <span className="chip-label">
+                <Visible text={dirLabels[i] ?? ''} />/
+              </span>
               <button
                 type="button"
                 className="chip-remove"

@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import { TypeIcon } from '../ui/fileTypes.js';
 import { formatAge, formatSize } from '../ui/format.js';
 import { RowLabel } from '../ui/RowLabel.js';
+import { visibleName } from '../ui/Visible.js';
 import { type PickerState, rowKind } from './usePicker.js';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -66,7 +67,7 @@ export function Picker({
               aria-setsize={rows.length}
               data-kind={kind}
               data-index={i}
-              title={r.path}
+              title={visibleName(r.path)}
               className="picker-row"
               onMouseDown={(e) => {
                 e.preventDefault();

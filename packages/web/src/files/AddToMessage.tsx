@@ -4,6 +4,7 @@
  */
 import type { Attachment } from '../tokens/wire.js';
 import { PlusIcon } from '../ui/icons.js';
+import { visibleName } from '../ui/Visible.js';
 
 export type OnAttach = (item: Attachment) => void;
 
@@ -17,7 +18,7 @@ export function AddToMessage({
   /** False keeps it out of the Tab order (the tree's rows: only the active row's button is a Tab stop). */
   tabbable?: boolean;
 }) {
-  const shown = item.kind === 'dir' ? `${item.rel}/` : item.rel;
+  const shown = visibleName(item.kind === 'dir' ? `${item.rel}/` : item.rel);
   return (
     <button
       type="button"

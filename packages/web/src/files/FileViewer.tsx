@@ -10,6 +10,7 @@ import { api } from '../api/endpoints.js';
 import { formatSize } from '../ui/format.js';
 import { HIGHLIGHT_MAX_CHARS, type HighlightedLine, languageForPath, useHighlight } from '../ui/highlight.js';
 import { CloseIcon } from '../ui/icons.js';
+import { Visible, visibleName } from '../ui/Visible.js';
 import type { OnAttach } from './AddToMessage.js';
 
 /** The height of one line in pixels (the stylesheet's `.code-line` says the same). */
@@ -88,14 +89,14 @@ export function FileViewer({
   return (
     <section
       className="viewer"
-      aria-label={`File ${rel}`}
+      aria-label={`File ${visibleName(rel)}`}
       onKeyDown={(e) => {
         if (e.key === 'Escape') onClose();
       }}
     >
       <header className="viewer-head">
-        <span className="viewer-path" title={rel}>
-          {rel}
+        <span className="viewer-path" title={visibleName(rel)}>
+          <Visible text={rel} />
           {line ? `:${line}` : ''}
         </span>
         {data ? <span className="note">{formatSize(data.size)}</span> : null}

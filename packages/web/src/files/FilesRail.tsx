@@ -12,6 +12,7 @@ import { TypeIcon } from '../ui/fileTypes.js';
 import { CloseIcon } from '../ui/icons.js';
 import { RowLabel } from '../ui/RowLabel.js';
 import { useDebounced } from '../ui/useDebounced.js';
+import { visibleName } from '../ui/Visible.js';
 import { AddToMessage, type OnAttach } from './AddToMessage.js';
 import { centreOnMatch, Highlighted } from './highlight.js';
 import { Tree } from './Tree.js';
@@ -217,7 +218,7 @@ function NameResults({
               <button
                 type="button"
                 className="hit hit-name"
-                title={r.path}
+                title={visibleName(r.path)}
                 onClick={() => onOpen(r, rel)}
                 {...(rel !== r.path ? transferProps({ kind, rel }) : {})}
               >
@@ -374,7 +375,7 @@ function ContentResults({
               <button
                 type="button"
                 className="hit"
-                title={rel}
+                title={visibleName(rel)}
                 onClick={() => onOpenFile(rel, r.line > 0 ? r.line : undefined)}
                 {...transferProps({ kind: 'file', rel })}
               >

@@ -12,6 +12,7 @@ import { makeRelative } from '../tokens/paths.js';
 import { TypeIcon } from '../ui/fileTypes.js';
 import { RowLabel } from '../ui/RowLabel.js';
 import { useDebounced } from '../ui/useDebounced.js';
+import { visibleName } from '../ui/Visible.js';
 
 /** Keystrokes within this window make one request (the picker's). */
 export const QUICK_OPEN_DEBOUNCE_MS = 150;
@@ -121,7 +122,7 @@ export function QuickOpen({
               tabIndex={-1}
               aria-selected={i === sel}
               className="picker-row"
-              title={r.path}
+              title={visibleName(r.path)}
               onMouseDown={(e) => {
                 e.preventDefault();
                 choose(i);

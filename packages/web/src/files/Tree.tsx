@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, type FileRow } from '../api/endpoints.js';
 import { TypeIcon } from '../ui/fileTypes.js';
 import { ChevronIcon, FolderIcon } from '../ui/icons.js';
+import { Visible, visibleName } from '../ui/Visible.js';
 import { AddToMessage, type OnAttach } from './AddToMessage.js';
 import { transferProps } from './transfer.js';
 
@@ -204,7 +205,7 @@ export function Tree({ project, expanded, onToggle, onOpenFile, focus, onAttach 
                 aria-selected={marked}
                 className={`tree-row${marked ? ' focused' : ''}${hover === l.rel ? ' hovered' : ''}`}
                 style={{ paddingLeft: 8 + l.depth * 14 }}
-                title={l.rel}
+                title={visibleName(l.rel)}
                 data-kind={isDir ? 'dir' : 'file'}
                 onClick={() => {
                   setActive(l.rel);
@@ -221,7 +222,9 @@ export function Tree({ project, expanded, onToggle, onOpenFile, focus, onAttach 
                   <span className="chevron-pad" />
                 )}
                 {isDir ? <FolderIcon /> : <TypeIcon name={l.row.name} kind="file" />}
-                <span className="tree-name">{l.row.name}</span>
+                <span className="tree-name">
+                  <Visible text={l.row.name} />
+                </span>
               </div>
             );
           })}

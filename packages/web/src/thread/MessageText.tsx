@@ -4,6 +4,7 @@
  */
 import { segmentMessage } from '../tokens/wire.js';
 import { FileIcon, FolderIcon } from '../ui/icons.js';
+import { Visible, visibleName } from '../ui/Visible.js';
 
 export function MessageText({
   text,
@@ -26,16 +27,19 @@ export function MessageText({
         if (s.kind === 'text') return <span key={i}>{s.text}</span>;
         const isDir = s.kind === 'dir';
         const handler = isDir ? onFolderOpen : onFileOpen;
+        const path = visibleName(s.path);
         const body = (
           <>
             {isDir ? <FolderIcon label="Folder" /> : <FileIcon />}
-            <span>{s.token}</span>
+            <span>
+              <Visible text={s.token} />
+            </span>
           </>
         );
         if (!handler) {
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: as above
-            <span key={i} className={`chip chip-inline${isDir ? ' chip-dir' : ''}`} title={s.path}>
+            <span key={i} className={`chip chip-inline${isDir ? ' chip-dir' : ''}`} title={path}>
               {body}
             </span>
           );
@@ -46,8 +50,8 @@ export function MessageText({
             key={i}
             type="button"
             className={`chip chip-inline${isDir ? ' chip-dir' : ''}`}
-            title={s.path}
-            aria-label={`${isDir ? 'Open folder' : 'Open file'} ${s.path}`}
+            title={path}
+            aria-label={`${isDir ? 'Open folder' : 'Open file'} ${path}`}
             onClick={() => (isDir ? onFolderOpen?.(s.path) : onFileOpen?.(s.path, s.line))}
           >
             {body}

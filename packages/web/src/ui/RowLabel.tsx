@@ -3,7 +3,9 @@
  * after it and cut from its start (`…/v4/mini/`, the end of a path is what tells two `schemas.js` apart), and the
  * characters the search matched marked, from the offsets the name search returned.
  */
+import { Fragment } from 'react';
 import { makeRelative } from '../tokens/paths.js';
+import { Visible } from './Visible.js';
 
 const CUT = '…/';
 
@@ -21,17 +23,21 @@ export function cutDirStart(dir: string, max: number): { text: string; dropped: 
   return dropped === 0 ? { text: dir, dropped } : { text: CUT + dir.slice(dropped), dropped };
 }
 
-/** `text` with the characters at `marks` (offsets into `text`) wrapped in `<mark>`, runs joined. */
+/**
+ * `text` with the characters at `marks` (offsets into `text`) wrapped in `<mark>`, runs joined; hidden characters
+ * (direction controls, …) shown as their code points (ui/Visible.tsx).
+ */
 export function Marked({ text, marks }: { text: string; marks: readonly number[] }) {
   const set = new Set(marks.filter((i) => i >= 0 && i < text.length));
-  if (set.size === 0) return <>{text}</>;
+  if (set.size === 0) return <Visible text={text} />;
   const out: React.ReactNode[] = [];
   let i = 0;
   while (i < text.length) {
     const on = set.has(i);
     let j = i + 1;
     while (j < text.length && set.has(j) === on) j++;
-    out.push(on ? <mark key={i}>{text.slice(i, j)}</mark> : text.slice(i, j));
+    const run = <Visible text={text.slice(i, j)} />;
+    out.push(on ? <mark key={i}>{run}</mark> : <Fragment key={i}>{run}</Fragment>);
     i = j;
   }
   return <>{out}</>;
