@@ -78,7 +78,8 @@ export function compose(c: ComposeInput): SearchToolResult {
       `Not searched (larger than ${MAX_FILE_BYTES / (1024 * 1024)} MiB): ${listNames(s.walkedTooLarge)}`,
     );
   }
-  if (s.unreadable.length > 0) tailNotes.push(`Could not read: ${listNames(s.unreadable)}`);
+  // Unique: the engine reports an unreadable file both as skipped and among its errors.
+  if (s.unreadable.length > 0) tailNotes.push(`Could not read: ${listNames(unique(s.unreadable))}`);
   if (s.engineErrors.length > 0) tailNotes.push(`The search engine reported: ${listNames(s.engineErrors)}`);
 
   const timeoutNote = s.timedOut ? `Search stopped at the ${seconds} deadline: results are partial.` : null;
