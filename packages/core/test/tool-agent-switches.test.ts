@@ -72,3 +72,19 @@ describe('the schema a client is shown', () => {
     expect(json.properties['skip']).toMatchObject({ minimum: 0 });
   });
 });
+
+describe.each<Engine>(['js', 'rg'])(
+  'search tool: an exclusion that takes nothing out, engine %s',
+  (engine) => {
+    it('is said, on either engine; one that excludes something is not', async () => {
+      const r = await run(
+        dir,
+        { pattern: 'needle', paths: ['src', '!**/tests/**', '!*.test.ts'], output: 'files' },
+        { engine },
+      );
+      expect(r.details.files).toEqual(['src/app.ts']);
+      expect(r.text).toContain('"!**/tests/**" excluded nothing: no searched path matches it');
+      expect(r.text).not.toContain('"!*.test.ts" excluded nothing');
+    });
+  },
+);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compileGlob, GlobError } from '../glob/glob.js';
+import { Walker, type WalkOptions } from '../walk/walker.js';
 import { SearchToolError } from './errors.js';
 import { closeBraces } from './paths.js';
 import type { Target } from './targets.js';
@@ -91,4 +92,29 @@ export function canonical(abs: string): string {
   } catch {
     return abs;
   }
+}
+
+/**
+ * The exclusions that take nothing out of `roots`: a walk with the search's own rules (not the exclusions) that
+ * stops as soon as every exclusion has matched some file. Judged here, on one walk, because the engines ask their
+ * predicate about different sets of paths (the js engine every walked path, rg only the files that matched), so
+ * neither could say it. Null when the walk's budget ran out first (then nothing is claimed).
+ */
+export function idleExclusions(
+  exclusions: readonly Exclusion[],
+  roots: readonly string[],
+  canonicalCwd: string,
+  walk: Pick<WalkOptions, 'hidden' | 'ignoreFiles' | 'requireGit' | 'skipDirs' | 'exclude'>,
+  maxEntries: number,
+): Exclusion[] | null {
+  const idle = new Set(exclusions);
+  if (idle.size === 0 || roots.length === 0) return [];
+  const walker = new Walker({ roots: [...roots], cwd: canonicalCwd, ...walk, maxEntries });
+  for (const e of walker.entries()) {
+    const rel = path.relative(canonicalCwd, e.canon).split(path.sep).join('/');
+    for (const x of idle) if (matchesSelfOrAncestor(x.matches, rel)) idle.delete(x);
+    if (idle.size === 0) return [];
+  }
+  if (walker.stats.stoppedBy !== undefined) return null;
+  return exclusions.filter((x) => idle.has(x));
 }

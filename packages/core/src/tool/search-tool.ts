@@ -2,13 +2,13 @@ import * as path from 'node:path';
 import type { IndexSelection } from '../content-index/content-index.js';
 import type { SearchIndex } from '../content-index/registry.js';
 import type { SearchRequest } from '../engine/index.js';
-import { createSensitiveFence } from '../fence/index.js';
+import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import { homeDir } from '../fence/root.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';
 import { redactedWords, redactValues } from '../redact/tool-output.js';
 import { compose } from './compose.js';
 import { SearchToolError } from './errors.js';
-import { canonical, exclusionPredicate, namedPaths } from './exclusions.js';
+import { canonical, type Exclusion, exclusionPredicate, idleExclusions, namedPaths } from './exclusions.js';
 import { type RunContext, runGroup } from './execute.js';
 import { explainEmpty, noteUnentered } from './explain.js';
 import type { OutputFormat, ShownFile } from './format.js';
@@ -18,6 +18,7 @@ import {
   DEFAULT_CONTEXT_BEFORE,
   DEFAULT_DEADLINE_MS,
   ENGINE_LINE_BYTES,
+  GLOB_CHECK_MAX_ENTRIES,
   MAX_FILE_BYTES,
   MULTI_FILE_MATCHES,
   PAGE_FILES,
@@ -26,6 +27,7 @@ import {
 import {
   dedupeTargets,
   expandResources,
+  type Group,
   partitionMissing,
   planGroups,
   readArchives,
@@ -39,7 +41,7 @@ import { type ShapedLines, unfetchedLines } from './shape.js';
 import { Notes, RunState } from './state.js';
 import { readTag } from './tag-cache.js';
 import { resolveTargets, type Target } from './targets.js';
-import type { PendingFile, SearchToolOptions, SearchToolResult } from './types.js';
+import { type PendingFile, type SearchToolOptions, type SearchToolResult, SKIP_DIRS } from './types.js';
 
 export type { FileMatchCount, SearchToolDetails, SearchToolOptions, SearchToolResult } from './types.js';
 
@@ -186,6 +188,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
     await explainEmpty(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
     signal?.throwIfAborted();
   }
+  if (exclusions.length > 0 && !state.timedOut) noteIdleExclusions(exclusions, groups, ctx, fence, cwd);
   const unentered =
     state.timedOut || options.nameUnentered !== true
       ? []
@@ -252,6 +255,41 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   });
   if (options.redact) result.details.redacted = redacted;
   return result;
+}
+
+/** A `!glob` that took nothing out of the walked paths is said: a typo there silently searches everything. */
+function noteIdleExclusions(
+  exclusions: readonly Exclusion[],
+  groups: readonly Group[],
+  ctx: RunContext,
+  fence: SensitiveFence,
+  cwd: string,
+): void {
+  const roots = groups.flatMap((g) =>
+    g.type === 'engine'
+      ? g.roots.filter((r) => r.walks).map((r) => canonical(r.abs))
+      : g.type === 'glob'
+        ? [canonical(g.baseAbs)]
+        : [],
+  );
+  const base = ctx.baseRequest;
+  const idle = idleExclusions(
+    exclusions,
+    roots,
+    canonical(cwd),
+    {
+      hidden: base.hidden ?? true,
+      ignoreFiles: base.ignoreFiles ?? true,
+      requireGit: false,
+      skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS),
+      exclude: (abs) => fence.isSensitiveCanonical(abs),
+    },
+    GLOB_CHECK_MAX_ENTRIES,
+  );
+  if (idle && idle.length > 0)
+    ctx.notes.add(
+      `${idle.map((x) => `"${x.input}"`).join(', ')} excluded nothing: no searched path matches ${idle.length === 1 ? 'it' : 'them'} (a glob without "/" matches a name at any depth; with "/" a path from the working directory).`,
+    );
 }
 
 /**
