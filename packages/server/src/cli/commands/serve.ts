@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { resolveAgentCommand } from '../../conversations/agent-command.js';
 import { splitShellWords } from '../../conversations/shell-words.js';
 import { UsageError, write } from '../io.js';
 import { untilStopped } from '../lifetime.js';
@@ -166,7 +167,9 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
   if (flags.agent !== undefined) {
     const split = splitShellWords(flags.agent);
     if ('error' in split) throw new UsageError(split.error);
-    agent = split.argv;
+    const resolved = resolveAgentCommand(split.argv, io.cwd, env);
+    if ('error' in resolved) throw new UsageError(resolved.error);
+    agent = resolved.argv;
   }
   const dataDir = flags.dataDir
     ? path.resolve(io.cwd, expandHome(flags.dataDir, home))
@@ -200,11 +203,14 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
     throw err;
   }
 
+  // Signals are ours from before the URL is printed: whoever reads it may stop the server at once, and it must end
+  // cleanly (server closed, audit flushed), not by the signal's default.
+  const lifetime = untilStopped();
   await write(io.stdout, `${server.url}\n`);
   log(`trawl serve: ${projects.length} project(s): ${projects.join(', ')}`);
   log(
     agent
-      ? `trawl serve: agent: ${agent.join(' ')}`
+      ? `trawl serve: agent (runs in the project): ${agent.join(' ')}`
       : 'trawl serve: no --agent: replies preview what an agent would receive',
   );
   log(`trawl serve: audit log in ${path.join(dataDir, 'audit')}; Ctrl-C stops`);
@@ -218,7 +224,7 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
   if (flags.open && io.stdout.isTTY && !env['CI'])
     opened = openBrowser(server.url, dataDir, server.port, log);
 
-  const reason = await untilStopped().stopped;
+  const reason = await lifetime.stopped;
   log(`trawl serve: stopping (${reason})`);
   if (opened) fs.rmSync(opened, { force: true });
   await server.close();
