@@ -21,6 +21,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CACHE, here, repo } from './paths.mjs';
+import { STARTUP_PATTERN, startupTree } from './startup-tree.mjs';
 
 const NATIVES = join(CACHE, 'pi-natives');
 const RESULTS = join(here, 'RESULTS.md');
@@ -296,36 +297,7 @@ function section(results, parity, natives, opts) {
 //   trawl mcp (warm)   a `tools/call search` round trip to a long-lived `trawl mcp` child after two untimed
 //                      calls (target ≤ 1× rg's one-shot).
 //   library (warm)     `searchTool()` in this process, after a warm-up.
-// The tree is generated (deterministic) into $TRAWL_BENCH_CACHE/startup-2k: 100 packages × 20 files × 80 lines,
-// 21 files holding the pattern. It is small and rebuilt when missing; it is not a corpus.
-
-const STARTUP_TREE = join(CACHE, 'startup-2k');
-const STARTUP_PATTERN = 'createRequire';
-
-function buildStartupTree() {
-  if (existsSync(join(STARTUP_TREE, '.done'))) return;
-  const words =
-    'const let function return import export from value index result error handler config options request response buffer stream module'.split(
-      ' ',
-    );
-  let seed = 7;
-  const rnd = (k) => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % k;
-  };
-  for (let d = 0; d < 100; d++) {
-    const dir = join(STARTUP_TREE, `pkg${String(d).padStart(3, '0')}`, 'src');
-    mkdirSync(dir, { recursive: true });
-    for (let f = 0; f < 20; f++) {
-      const lines = [];
-      for (let l = 0; l < 80; l++)
-        lines.push(Array.from({ length: 8 }, () => words[rnd(words.length)]).join(' '));
-      if ((d * 20 + f) % 97 === 0) lines[40] = 'const req = createRequire(import.meta.url);';
-      writeFileSync(join(dir, `f${String(f).padStart(2, '0')}.ts`), `${lines.join('\n')}\n`);
-    }
-  }
-  writeFileSync(join(STARTUP_TREE, '.done'), '');
-}
+// The tree: bench/startup-tree.mjs (2 000 generated files, the pattern in 21).
 
 function timedSpawn(cmd, args, cwd) {
   const t = performance.now();
@@ -382,7 +354,7 @@ async function mcpChild(root) {
 }
 
 async function startup(opts) {
-  buildStartupTree();
+  const STARTUP_TREE = startupTree();
   const rgBundled = createRequire(join(repo, 'packages/core/package.json'))('@vscode/ripgrep').rgPath;
   const systemRg = existsSync('/usr/bin/rg') ? '/usr/bin/rg' : null;
   const { searchTool } = await import(pathToFileURL(join(repo, 'packages/core/dist/tool/index.js')).href);

@@ -374,7 +374,7 @@ await step(
         command: e.command,
         args: e.args.map((a) => a.replace(WORKSPACE_FOLDER, workspace)),
         cwd: workspace,
-        env,
+        env: { ...env, npm_config_offline: 'true' }, // were it to look, npm could not fetch another "trawl"
         stderr: 'pipe',
       });
       const client = new Client({ name: `trawl-smoke-${e.name}`, version });
@@ -402,7 +402,12 @@ await step('npx trawl rg finds a match', () => {
 });
 
 await step('npx trawl grep reads a PDF (pdf.js without @napi-rs/canvas)', () => {
-  const out = run('npx', ['--no-install', 'trawl', 'grep', 'pdf-needle', '--root', project], { cwd: app });
+  // The extraction is checked, not the 2 s default budget: on a loaded machine the PDF child starts later than that.
+  const out = run(
+    'npx',
+    ['--no-install', 'trawl', 'grep', 'pdf-needle', '--root', project, '--deadline', '120'],
+    { cwd: app },
+  );
   assert(/report\.pdf/.test(out), `printed: ${out.slice(0, 300)}`);
   return out.trim().split('\n')[0];
 });

@@ -3,6 +3,11 @@
 // `prepare`); the package runs bundle/, the same code bundled at `npm pack` (scripts/bundle.mjs), which loads a few
 // files rather than a hundred.
 import { existsSync } from 'node:fs';
+import module from 'node:module';
+
+// Where Node has it (22.1 and later), V8's compiled code of every module loaded is kept on disk (the OS temp
+// directory) and reused: a later start skips compiling the CLI. Older Nodes start without it.
+module.enableCompileCache?.();
 
 const argv = process.argv.slice(2);
 const built = existsSync(new URL('../dist/cli/main.js', import.meta.url)) ? '../dist/cli/' : '../bundle/';

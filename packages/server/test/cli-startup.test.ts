@@ -43,3 +43,29 @@ describe('trawl start-up: a command loads only what it runs', () => {
     expect(find).not.toContain('tool/search-tool.js');
   });
 });
+
+describe("trawl start-up: Node's compile cache", () => {
+  it('is turned on before the CLI loads, where the running Node has it', () => {
+    // A stand-in for Node >= 22.1's module.enableCompileCache, installed before bin/trawl.js runs: it says when it
+    // is called, among the module loader's trace lines.
+    const preload = `import module from 'node:module';
+      module.enableCompileCache = () => process.stderr.write('compile-cache on\\n');`;
+    const r = spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, BIN, '--version'],
+      {
+        cwd: tmp,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { PATH: process.env['PATH'] ?? '', HOME: tmp, NODE_DEBUG: 'esm' },
+      },
+    );
+    expect(r.status, r.stderr.slice(-500)).toBe(0);
+    const called = r.stderr.indexOf('compile-cache on');
+    expect(called).toBeGreaterThanOrEqual(0);
+    // Nothing of the CLI (dist/cli or bundle/) was loaded before the cache was on.
+    const cliMain = /(dist\/cli|bundle)\/main\.js/;
+    expect(r.stderr.slice(0, called)).not.toMatch(cliMain);
+    expect(r.stderr.slice(called)).toMatch(cliMain);
+  });
+});

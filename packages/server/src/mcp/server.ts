@@ -5,6 +5,7 @@ import { createSensitiveFence } from '@trawl/core/fence';
 import { version } from '../version.js';
 import { registerSearchTool } from './search-tool.js';
 import { LineTransport } from './stdio-transport.js';
+import { mcpInstructions } from './tool-list.js';
 import { registerFileInfoTool } from './tools/file-info.js';
 import { registerFindFilesTool } from './tools/find-files.js';
 import { registerGrepFilesTool } from './tools/grep-files.js';
@@ -45,10 +46,7 @@ export async function createMcpServer(
   const server = new McpServer(
     { name: 'trawl', version },
     {
-      instructions:
-        'trawl searches files. Use `search` for file contents (regex, globs, line ranges, paging), ' +
-        '`find_files` to find files and folders by name or glob, `grep_files` for which files (documents too) contain ' +
-        'a text, `list_dir` to list one directory level, and `file_info` for what a path is.',
+      instructions: mcpInstructions(),
     },
   );
   const index = options.indexDataDir ? startContentIndex(options.root, options.indexDataDir, log) : undefined;

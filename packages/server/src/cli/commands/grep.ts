@@ -25,7 +25,7 @@ export const registerGrep: RegisterCommand = (program, io, setExit) => {
   program
     .command('grep')
     .description(
-      'Find which files contain a text, Word/PowerPoint/Excel documents included: one row per file. Exit 0 even with no match.',
+      'Find which files contain a text, Word/PowerPoint/Excel documents and PDFs included (.docx/.pptx/.xlsx/.pdf): one row per file. Exit 0 even with no match.',
     )
     .argument(
       '<query>',

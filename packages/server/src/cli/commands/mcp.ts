@@ -1,5 +1,7 @@
 import type { EngineChoice } from '@trawl/core/engine';
 import { Option } from 'commander';
+import { MCP_TOOLS } from '../../mcp/tool-list.js';
+import { version } from '../../version.js';
 import { dataDirOf } from '../data-dir.js';
 import { UsageError } from '../io.js';
 import { untilStopped } from '../lifetime.js';
@@ -21,7 +23,12 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
   program
     .command('mcp')
     .description(
-      'Serve trawl tools over MCP on stdin/stdout (tools: search, grep_files, find_files, list_dir, file_info).',
+      `Serve trawl tools over MCP on stdin/stdout (tools: ${MCP_TOOLS.map((t) => t.name).join(', ')}).`,
+    )
+    .version(
+      version,
+      '-V, --version',
+      "print trawl's version (the version the server reports in its handshake)",
     )
     .option(
       '--root <dir>',
