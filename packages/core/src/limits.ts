@@ -52,6 +52,22 @@ export const RG_FILE_PART_BYTES = 256 * 1024;
 export const RG_LIST_ARGV_BYTES = 1024 * 1024;
 
 /**
+ * The share of a search's time the rg engine keeps back from its parallel run (output held, put in path order at
+ * the end) for a run in path order (`--sort path`, one thread) should the deadline come first: a cut of the
+ * parallel run leaves files from anywhere in the tree, a cut of the ordered one leaves the first files only.
+ */
+export const RG_ORDERED_RESERVE_SHARE = 0.3;
+
+/**
+ * With a detail horizon the rg engine counts first, then reads the first files' lines: this much of the deadline
+ * (at most; RG_DETAIL_RESERVE_SHARE of it for short ones) is kept from the count so that, cut by the deadline, the
+ * files it found first are still shown with their lines. A tenth was too little: under a 0.3 s deadline the lines
+ * had 30 ms, less than starting a worker.
+ */
+export const RG_DETAIL_RESERVE_MAX_MS = 2_000;
+export const RG_DETAIL_RESERVE_SHARE = 0.4;
+
+/**
  * Named files one rg run is handed as open descriptors (engine/rg/held-files.ts): each is held open until rg is
  * started, and a process's default limit on open files can be as low as 1024. More named files than this are
  * searched by several runs in turn.

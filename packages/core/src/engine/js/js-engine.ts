@@ -265,8 +265,19 @@ export async function* runJsEngine(run: EngineRun): AsyncGenerator<SearchEvent[]
       sliceStart = run.now();
     }
     if (stop !== null) {
-      // Partial results: emit what arrived, in order, including the searched part of unfinished batches.
-      for (const [id, answer] of [...ready, ...parts].sort(([a], [b]) => a - b)) yield take(id, answer);
+      // Partial results: what arrived without a gap before it, in walk order — whole batches, then the searched
+      // part of the first unfinished one. Whatever a later batch found is dropped: the deadline cut the tail of
+      // the walk (path order), so the files reported are the first ones and a next page continues after them.
+      for (let id = nextBatchToEmit; ; id++) {
+        const answer = ready.get(id);
+        if (answer) {
+          yield take(id, answer);
+          continue;
+        }
+        const part = parts.get(id);
+        if (part) yield take(id, part);
+        break;
+      }
     }
   } finally {
     if (timer) clearTimeout(timer);

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { RG_DETAIL_RESERVE_MAX_MS, RG_DETAIL_RESERVE_SHARE } from '../../limits.js';
 import type { SearchEvent, SearchSummary } from '../../search/events.js';
 import type { WalkEntry } from '../../walk/walker.js';
 import { runJsEngine } from '../js/js-engine.js';
@@ -38,6 +39,17 @@ export async function* withDetailHorizon(run: EngineRun, rg: (run: EngineRun) =>
     // Context lines are not counted (ripgrep's -c -m N -A M would count matches inside the last one's context).
     searcher: { ...run.searcher, mode: 'count', beforeContext: 0, afterContext: 0 },
     countMatches: false,
+    // Time is kept back for reading the detail files' lines after a count the deadline cut.
+    ...(run.deadline !== undefined
+      ? {
+          deadline:
+            run.deadline -
+            Math.min(
+              RG_DETAIL_RESERVE_MAX_MS,
+              Math.max(0, run.deadline - run.now()) * RG_DETAIL_RESERVE_SHARE,
+            ),
+        }
+      : {}),
   };
   delete counting.detailFiles;
   const detail: Array<SearchEvent & { type: 'end' }> = [];

@@ -9,6 +9,7 @@ import {
   RG_HELD_FILES,
   RG_HELD_OUTPUT_BYTES,
   RG_LIST_ARGV_BYTES,
+  RG_ORDERED_RESERVE_SHARE,
 } from '../../limits.js';
 import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
 import { charBoundaryAtOrBefore } from '../../search/utf8.js';
@@ -116,6 +117,7 @@ async function* runRg(run: EngineRun): AsyncGenerator<SearchEvent[], void, undef
   // rg walks by path: a name it reports must be a file of the tree (see TreeWitness), on surfaces that fence.
   const witness = run.walk.exclude && !run.walk.followLinks ? new TreeWitness() : null;
   const keep = resultFilter(run, witness);
+  const heldRun = withSoftDeadline(run, started);
   const fencedLink = fencedLinkCheck(run);
   let admitted = true;
   /**
@@ -143,12 +145,14 @@ async function* runRg(run: EngineRun): AsyncGenerator<SearchEvent[], void, undef
     // searches end here. One whose output outgrows RG_HELD_OUTPUT_BYTES is started again with
     // `--sort path` (one rg thread, files in order) and streamed, so memory stays flat whatever the output.
     const before = countersOf(summary);
-    const control: RgControl = { outcome: 'complete' };
-    const blocks = (extra: string[]) =>
-      rgBlocks(run, inv.cwd, inv.roots, summary, extra, control, null, inv.prefix ? null : namedFiles);
-    const held = await holdBlocks(blocks([]), run, control);
+    let control: RgControl = { outcome: 'complete' };
+    const blocks = (extra: string[], within: EngineRun = run) =>
+      rgBlocks(within, inv.cwd, inv.roots, summary, extra, control, null, inv.prefix ? null : namedFiles);
+    const held = await holdBlocks(blocks([], heldRun), run, control);
     outcome = control.outcome;
-    if (held !== null) {
+    // Cut while held (rg's threads had reached anywhere in the tree): started again in path order, below.
+    const cutUnordered = held !== null && cutBySoftDeadline(control, heldRun, run);
+    if (held !== null && !cutUnordered) {
       const listed = new Set(held.map((b) => b.path));
       const kept = held.filter((b) => admit(b, inv));
       if (control.unlisted && outcome === 'complete') {
@@ -167,6 +171,8 @@ async function* runRg(run: EngineRun): AsyncGenerator<SearchEvent[], void, undef
       continue;
     }
     restoreCounters(summary, before);
+    outcome = 'complete';
+    control = { outcome: 'complete' };
     if (inv.batch) {
       invocations.splice(i + 1, 0, ...perRoot(inv.batch));
       continue;
@@ -175,12 +181,31 @@ async function* runRg(run: EngineRun): AsyncGenerator<SearchEvent[], void, undef
     for await (const b of blocks(['--sort', 'path'])) {
       for (const ready of order.push(b)) if (admit(ready, inv)) yield ready.events;
     }
-    for (const ready of order.flush()) if (admit(ready, inv)) yield ready.events;
+    // Cut by the deadline, the files the window still holds wait for siblings that sort before them and may
+    // never have been searched: they are the tail the deadline cut, as every file after them is.
+    if (control.outcome === 'complete')
+      for (const ready of order.flush()) if (admit(ready, inv)) yield ready.events;
     outcome = control.outcome;
   }
   summary.outcome = outcome;
   summary.elapsedMs = run.now() - started;
   yield [{ type: 'summary', summary }];
+}
+
+/**
+ * The run rg is first given, in parallel with its output held: one that ends RG_ORDERED_RESERVE_SHARE of the
+ * time before the deadline. rg's threads reach files anywhere in the tree, so what a cut leaves held is no prefix
+ * in path order (a next page would skip what it missed); cut there, rg starts again in path order for the time
+ * kept back, and what the deadline cuts then is the tail.
+ */
+function withSoftDeadline(run: EngineRun, started: number): EngineRun {
+  if (run.deadline === undefined) return run;
+  return { ...run, deadline: run.deadline - Math.max(0, run.deadline - started) * RG_ORDERED_RESERVE_SHARE };
+}
+
+/** The held run was stopped by its early deadline (not the search's own, nor an abort). */
+function cutBySoftDeadline(control: RgControl, held: EngineRun, run: EngineRun): boolean {
+  return control.outcome === 'timeout' && held !== run;
 }
 
 /**
@@ -280,6 +305,7 @@ async function* runRgList(
   // judged descriptor (a list's roots are canonical: the index refuses roots through links): a file swapped for a
   // link since the index listed it, or a directory on the way swapped for one, is left out — instead of reported
   // with what rg read through it.
+  const heldRun = withSoftDeadline(run, started);
   const witness = new TreeWitness();
   const still = (abs: string) => witness.isFile(abs);
   const fencedLink = fencedLinkCheck(run);
@@ -292,12 +318,12 @@ async function* runRgList(
   for (const batch of argvBatches(argv, run.rgListArgvBytes ?? RG_LIST_ARGV_BYTES)) {
     if (outcome !== 'complete' || run.signal?.aborted) break;
     const before = countersOf(summary);
-    const control: RgControl = { outcome: 'complete' };
+    let control: RgControl = { outcome: 'complete' };
     const cwd = run.walk.cwd;
     const named = { dash };
-    const held = await holdBlocks(rgBlocks(run, cwd, batch, summary, [], control, named), run, control);
+    const held = await holdBlocks(rgBlocks(heldRun, cwd, batch, summary, [], control, named), run, control);
     outcome = control.outcome;
-    if (held !== null) {
+    if (held !== null && !cutBySoftDeadline(control, heldRun, run)) {
       // Each file's place in the batch, looked up once (not per comparison).
       const rank = new Map(batch.map((p, i) => [dash && p === NAMED_DASH ? '-' : p, i]));
       const kept = held.filter(admit);
@@ -307,6 +333,7 @@ async function* runRgList(
       continue;
     }
     restoreCounters(summary, before);
+    control = { outcome: 'complete' };
     for await (const b of rgBlocks(run, cwd, batch, summary, ['--threads', '1'], control, named))
       if (admit(b)) yield b.events;
     outcome = control.outcome;
