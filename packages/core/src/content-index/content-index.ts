@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import type { DocumentTextStore } from '../docs/store.js';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import { homeDir } from '../fence/root.js';
 import type { RequiredLiterals } from '../match/index.js';
@@ -12,6 +13,7 @@ import { ensurePrivateDir, privateSubdir } from '../util/private-dir.js';
 import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../walk/walker.js';
 import { blockRanges } from './blocks.js';
 import { type BuildProgress, type BuildResult, buildIndex, workerScriptUrl } from './build.js';
+import { documentStoreFor } from './documents.js';
 import {
   FLAG_NUL,
   FLAG_RACY,
@@ -262,6 +264,7 @@ export class ContentIndex implements SearchIndex {
   private merging = false;
   private building: Worker | null = null;
   private loading: Worker | null = null;
+  private documents: DocumentTextStore | null = null;
 
   constructor(
     root: string,
@@ -326,6 +329,8 @@ export class ContentIndex implements SearchIndex {
 
   async close(): Promise<void> {
     this.state = 'closed';
+    // The store outlives the index in this thread (a reopened index shares it); what it learned is written now.
+    await this.documents?.flush().catch(() => {});
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
     this.barrierWatcher?.close();
@@ -337,6 +342,22 @@ export class ContentIndex implements SearchIndex {
     this.base?.data.release();
     this.base = null;
     this.walks.clear();
+  }
+
+  /**
+   * The root's document text store, persisted beside this index (content-index/documents.ts), made on first use; a
+   * search of any directory under the root shares it. Undefined once closed or when the data directory is refused.
+   */
+  documentsFor(root: string): DocumentTextStore | undefined {
+    if (this.isClosed || !isWithin(root, this.root)) return undefined;
+    if (!this.documents) {
+      try {
+        this.documents = documentStoreFor(this.options.dataDir, this.root, this.fence);
+      } catch {
+        return undefined;
+      }
+    }
+    return this.documents;
   }
 
   // ---- opening and building -----------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { DocumentTextStore } from '../docs/store.js';
 import { isWithin } from '../util/fs-safety.js';
 import type {
   ContentIndex,
@@ -12,6 +13,8 @@ export interface SearchIndex {
   select(req: IndexSelectRequest): Promise<IndexSelection>;
   /** Lists and keeps a walk ahead of the searches that will ask for it (ContentIndex.prepareWalk). */
   prepareWalk?(req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>): Promise<boolean>;
+  /** The document text store of the index covering `root` (content-index/documents.ts), when there is one. */
+  documentsFor?(root: string): DocumentTextStore | undefined;
 }
 
 /**
@@ -55,6 +58,10 @@ export class ContentIndexRegistry implements SearchIndex {
 
   prepareWalk(req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>): Promise<boolean> {
     return this.coveringWalk(req.walk)?.prepareWalk(req) ?? Promise.resolve(false);
+  }
+
+  documentsFor(root: string): DocumentTextStore | undefined {
+    return this.covering([root])?.documentsFor(root);
   }
 
   private coveringWalk(walk: IndexSelectRequest['walk']): ContentIndex | undefined {

@@ -9,6 +9,8 @@
  * - `pdf.ts`, `pdf-pool.ts`, `pdf-child.ts` — PDF through pdf.js in a pool of warm, bounded child processes,
  *   pages labelled `p N`; `pdf-watchdog.ts` — the child's own watchdog thread.
  * - `types.ts`   — segments, the sink, the shared text budget.
+ * - `store.ts`   — extracted text by file version (dev, ino, size, mtime), in memory and persisted: a document is
+ *   extracted once per version (content-index/documents.ts gives each root its one store).
  *
  * ```ts
  * const kind = documentKindOf('Plan.DOCX'); // 'docx'
@@ -30,5 +32,13 @@ export {
   type PdfPoolStats,
   sharedPdfPool,
 } from './pdf-pool.js';
+export {
+  type DocumentIdentity,
+  DocumentTextStore,
+  type DocumentTextStoreOptions,
+  type DocumentTextStoreStats,
+  documentIdentity,
+  type StoredDocument,
+} from './store.js';
 export type { DocSegment, ExtractOptions, ExtractResult, SegmentSink } from './types.js';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip.js';

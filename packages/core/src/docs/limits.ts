@@ -72,3 +72,18 @@ export const PDF_POOL_IDLE_MS = 30_000;
 export const PDF_CHILD_START_MS = 60_000;
 /** PDF: a child whose resident set is above this (MiB) after a document is replaced rather than kept warm. */
 export const PDF_POOL_RECYCLE_RSS_MB = 256;
+
+/**
+ * Document text store: bytes of extracted text (and its grams) held in memory per store at most. A document is at
+ * most DOC_MAX_CHARS characters (≤ 800 KB as UTF-16): this holds a few hundred of the largest, thousands of typical.
+ */
+export const DOC_STORE_MAX_BYTES = 256 * 1024 * 1024;
+/** Document text store: delay between a change and its write to disk (ms), so a burst of extractions is one write. */
+export const DOC_STORE_FLUSH_MS = 1_000;
+/**
+ * Document text store: a file modified less than this before it was read is used but not kept (ms): a rewrite in the
+ * same timestamp tick with the same size would otherwise pass for the version read (coarse file times: 2 s on FAT).
+ */
+export const DOC_STORE_RACY_MS = 2_000;
+/** Document text store: bytes encoded, hashed or decoded between yields to the event loop when it is read or written. */
+export const DOC_STORE_YIELD_BYTES = 1024 * 1024;

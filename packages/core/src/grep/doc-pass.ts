@@ -1,6 +1,13 @@
 import * as fs from 'node:fs';
+import { type GramQuery, setSatisfies } from '../content-index/query.js';
 import { type DocumentKind, documentKindOf, extractDocument } from '../docs/extract.js';
-import type { ExtractOptions } from '../docs/types.js';
+import {
+  type DocumentIdentity,
+  type DocumentTextStore,
+  documentIdentity,
+  type StoredDocument,
+} from '../docs/store.js';
+import type { DocSegment, ExtractOptions } from '../docs/types.js';
 import { forEachMatch, MatchDeadlineError, type Span } from '../match/index.js';
 import { descriptorIs, isFencedDescriptor, openNoFollow } from '../util/fs-safety.js';
 import { Walker, type WalkOptions } from '../walk/walker.js';
@@ -24,6 +31,13 @@ export interface DocPassOptions {
   sensitive: (abs: string) => boolean;
   /** Identities of fenced files with other names (SensitiveFence.fencedIdentities): such a document is not read. */
   fenced?: ReadonlySet<string>;
+  /**
+   * Extracted text by file version (docs/store.ts): a stored version is searched without reading the file, a new
+   * one is extracted whole and kept for the next search.
+   */
+  documents?: DocumentTextStore;
+  /** The query's grams: a stored document that lacks one cannot match and is not searched. */
+  grams?: GramQuery;
 }
 
 export interface DocPassResult {
@@ -57,14 +71,31 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
       out.truncated = true;
       return out;
     }
-    const read = readDocument(entry.abs, entry.canon, options.maxDocBytes, options.fenced);
-    if (read === 'too-large') {
+    const opened = openDocument(entry.abs, entry.canon, options.maxDocBytes, options.fenced);
+    if (opened === 'too-large') {
       out.skipped++;
       continue;
     }
-    if (read === null) continue;
+    if (opened === null) continue;
+    let found: DocumentSearch;
+    try {
+      const stored = options.documents?.get(entry.canon, opened.identity, options.extract?.maxChars);
+      if (stored) found = searchStored(stored, options);
+      else {
+        const read = readDocument(opened.fd, opened.size, options.maxDocBytes);
+        if (read === 'too-large') {
+          out.skipped++;
+          continue;
+        }
+        if (read === null) continue;
+        found = options.documents
+          ? await extractAndSearch(kind, read, entry.canon, opened.identity, options.documents, options)
+          : await searchDocument(kind, read, options);
+      }
+    } finally {
+      fs.closeSync(opened.fd);
+    }
     out.searched++;
-    const found = await searchDocument(kind, read, options);
     if (found.hit) out.hits.push({ file: entry.path, line: 0, text: found.hit.text, label: found.hit.label });
     else if (!found.whole) out.truncated = true;
     if (found.skipped || found.outOfTime) {
@@ -82,41 +113,52 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
 }
 
 /**
- * The document's bytes, read through one descriptor opened without following links and judged by where it is: it
- * must read back as the canonical path the walk (and the fence) decided on, so a directory on the way swapped for
- * a link cannot hand over a file outside the root, and must not be a fenced file under another name (a hard link).
- * Not a regular file, unreadable, elsewhere or fenced → null.
+ * The document, opened through one descriptor without following links and judged by where it is: it must read back
+ * as the canonical path the walk (and the fence) decided on, so a directory on the way swapped for a link cannot
+ * hand over a file outside the root, and must not be a fenced file under another name (a hard link). Not a regular
+ * file, unreadable, elsewhere or fenced → null. The caller closes `fd`.
  */
-function readDocument(
+function openDocument(
   abs: string,
   canon: string,
   maxBytes: number,
   fenced: ReadonlySet<string> | undefined,
-): Buffer | 'too-large' | null {
+): { fd: number; size: number; identity: DocumentIdentity } | 'too-large' | null {
   let fd: number;
   try {
     fd = openNoFollow(abs);
   } catch {
     return null;
   }
+  let keep = false;
   try {
     if (!descriptorIs(fd, canon) || isFencedDescriptor(fd, fenced)) return null;
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return null;
     if (st.size > maxBytes) return 'too-large';
-    const buf = Buffer.allocUnsafe(st.size + 1);
+    keep = true;
+    return { fd, size: st.size, identity: documentIdentity(fd) };
+  } catch {
+    return null;
+  } finally {
+    if (!keep) fs.closeSync(fd);
+  }
+}
+
+/** The bytes of an opened document; one that grows while read is not a settled file (null, or too large). */
+function readDocument(fd: number, size: number, maxBytes: number): Buffer | 'too-large' | null {
+  try {
+    const buf = Buffer.allocUnsafe(size + 1);
     let got = 0;
     for (;;) {
       const n = fs.readSync(fd, buf, got, buf.length - got, null);
       if (n === 0) break;
       got += n;
-      if (got > st.size) return got > maxBytes ? 'too-large' : null; // grew while read: not a settled file
+      if (got > size) return got > maxBytes ? 'too-large' : null;
     }
     return buf.subarray(0, got);
   } catch {
     return null;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 
@@ -159,6 +201,55 @@ async function searchDocument(
     skipped: result.skipped !== undefined,
     outOfTime,
   };
+}
+
+/** A stored text searched segment by segment (no file read, no extraction). */
+function searchStored(doc: StoredDocument, options: DocPassOptions): DocumentSearch {
+  const whole = !doc.partial;
+  const skipped = doc.skipped !== undefined;
+  if (options.grams && !setSatisfies(doc.grams, options.grams)) return { whole, skipped, outOfTime: false };
+  const found = searchSegments(doc.segments, options.matcher);
+  return { ...(found.hit ? { hit: found.hit } : {}), whole, skipped, outOfTime: found.outOfTime };
+}
+
+/** Extracts a new version whole into the store, then searches it; a deadline's cut reads as running out of time. */
+async function extractAndSearch(
+  kind: DocumentKind,
+  bytes: Buffer,
+  canon: string,
+  identity: DocumentIdentity,
+  store: DocumentTextStore,
+  options: DocPassOptions,
+): Promise<DocumentSearch> {
+  const { doc, cutByDeadline } = await store.extract(kind, bytes, canon, identity, {
+    ...options.extract,
+    deadline: options.deadline,
+    now: options.now,
+  });
+  const found = searchStored(doc, options);
+  if (cutByDeadline && !found.hit) return { whole: false, skipped: true, outOfTime: true };
+  return found;
+}
+
+function searchSegments(
+  segments: readonly DocSegment[],
+  matcher: RegExp,
+): { hit?: { label: string; text: string }; outOfTime: boolean } {
+  for (const segment of segments) {
+    let span: Span | null;
+    try {
+      span = firstMatch(matcher, segment.text);
+    } catch (err) {
+      if (!(err instanceof MatchDeadlineError)) throw err;
+      return { outOfTime: true };
+    }
+    if (span)
+      return {
+        hit: { label: segment.label, text: lineAt(segment.text, span.start).trim() },
+        outOfTime: false,
+      };
+  }
+  return { outOfTime: false };
 }
 
 function firstMatch(regex: RegExp, text: string): Span | null {

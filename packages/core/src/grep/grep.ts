@@ -1,6 +1,8 @@
 import * as path from 'node:path';
+import { gramQuery } from '../content-index/query.js';
 import type { SearchIndex } from '../content-index/registry.js';
 import { DOCUMENT_EXTENSIONS, documentKindOf } from '../docs/extract.js';
+import type { DocumentTextStore } from '../docs/store.js';
 import type { ExtractOptions } from '../docs/types.js';
 import type { SpawnRg } from '../engine/run.js';
 import type { EngineChoice } from '../engine/search.js';
@@ -65,6 +67,12 @@ export interface GrepRequest {
    * the /api/file-grep contract redacts them.
    */
   raw?: boolean;
+  /**
+   * The root's document text store (docs/store.ts, content-index/documents.ts): documents are extracted once per
+   * version and searched from it. Absent: the store of the covering `index`, if any; else each search extracts
+   * every document it reads.
+   */
+  documents?: DocumentTextStore;
 }
 
 /** The walk rules a grep may replace (GrepRequest.walk). */
@@ -207,6 +215,9 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   );
   let truncated = text.more || text.outcome !== 'complete';
 
+  // A persisted store is read before its first search uses it (the read yields: the loop is not held).
+  const documents = request.documents ?? request.index?.documentsFor?.(root);
+  await documents?.ready();
   const docs = await docPass({
     walk: { ...walkRules, exclude: underRoot },
     room: limits.maxResults - rows.length,
@@ -217,6 +228,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     ...(request.extract ? { extract: request.extract } : {}),
     sensitive,
     fenced,
+    ...(documents ? { documents, grams: gramQuery(compiled.required) } : {}),
   });
   for (const h of docs.hits) rows.push(makeRow(h, rowMatcher, rowOptions));
   truncated ||= docs.truncated;
