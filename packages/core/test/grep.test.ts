@@ -142,9 +142,14 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     const capped = await run(fresh(files), 'needle', { limits: { maxResults: 3 } });
     expect(capped.results.map((r) => r.file)).toEqual(['f1.txt', 'f2.txt', 'f3.txt']);
     expect(capped.truncated).toBe(true);
+    expect(capped.partial_reasons).toEqual(['cap']);
+    expect(formatGrepText(capped, undefined, 'needle')).toContain(
+      'Partial (cap): More files match than the 3 shown',
+    );
     const exact = await run(fresh(files), 'needle', { limits: { maxResults: 6 } });
     expect(exact.results).toHaveLength(6);
     expect(exact.truncated).toBe(false);
+    expect(exact.partial_reasons).toBeUndefined();
   });
 
   it('a spent deadline is truncated, never "no matches", and counts documents it never opened', async () => {
@@ -153,6 +158,15 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     expect(p.results).toEqual([]);
     expect(p.truncated).toBe(true);
     expect(p.skipped_docs).toBeGreaterThanOrEqual(1);
+    expect(p.partial_reasons).toEqual(['budget']);
+    expect(formatGrepText(p, undefined, 'needle')).toMatch(/Partial \(budget\): The 2 s budget ran out/);
+  });
+
+  it('names the walk budget as the reason when a walk stops at its directory budget', async () => {
+    const root = fresh({ 'a/b/c/d.txt': 'needle\n', 'a/x.txt': 'needle\n' });
+    const p = await run(root, 'needle', { limits: { maxDirs: 1 } });
+    expect(p.truncated).toBe(true);
+    expect(p.partial_reasons).toEqual(['walk_budget']);
   });
 
   it('the budget counts from when the request arrived: one that waited it out is truncated at once', async () => {
@@ -251,6 +265,7 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     expect(p.results.map((r) => r.file)).toEqual(['a.txt']);
     expect(p.skipped_docs).toBe(1);
     expect(p.truncated).toBe(true);
+    expect(p.partial_reasons).toEqual(['doc_skipped']);
     // In words (trawl grep, MCP grep_files): never "no match" said as if complete.
     const none = formatGrepText({ ...p, results: [] }, undefined, 'widget');
     expect(none).toMatch(/^No file matched "widget" in the part of the tree that was searched\./);
@@ -273,6 +288,8 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     const p = await run(root, 'widget', { extract: { maxChars: 20 } });
     expect(p.results).toEqual([]);
     expect(p.truncated).toBe(true);
+    expect(p.partial_reasons).toEqual(['doc_partial_text']);
+    expect(formatGrepText(p, undefined, 'widget')).toContain('Partial (document text cut)');
   });
 
   it('redacts a credential on the matching line, in a document, and in the path', async () => {

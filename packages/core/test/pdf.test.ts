@@ -76,7 +76,7 @@ describe('PDF in the content grep', () => {
   const root = trees.fresh('g');
   fs.mkdirSync(root, { recursive: true });
 
-  it('reports the page it matched', async () => {
+  it('reports the page it matched, as its label and as doc_line', async () => {
     write(root, { 'paper.pdf': pdf(['intro', 'the WIDGET plan']), 'spec.docx': docx(['nothing here']) });
     const { payload } = await grepFiles({
       root,
@@ -86,7 +86,14 @@ describe('PDF in the content grep', () => {
       extract: { pdf: ROOMY },
     });
     expect(payload.results).toEqual([
-      { file: 'paper.pdf', line: 0, preview: 'the WIDGET plan', label: 'p 2', ranges: [[4, 10]] },
+      {
+        file: 'paper.pdf',
+        line: 0,
+        preview: 'the WIDGET plan',
+        label: 'p 2',
+        doc_line: 2,
+        ranges: [[4, 10]],
+      },
     ]);
     expect(payload.truncated).toBe(false);
     expect(payload.skipped_docs).toBe(0);

@@ -67,6 +67,7 @@ describe('trawl grep', () => {
       engine: 'js',
       skipped_docs: 0,
       root: proj,
+      total_files: 1,
     });
     const w = await trawl(['grep', 'need', '--word', '--json']);
     expect(JSON.parse(w.stdout).results).toEqual([]);
@@ -86,7 +87,10 @@ describe('trawl grep', () => {
     );
     const r = await trawl(['grep', 'hay', '--root', many]);
     expect(r.stdout.split('\n').filter((l) => l.endsWith(': hay'))).toHaveLength(200);
-    expect(r.stdout).toContain('More files match than the 200 shown');
+    expect(r.stdout).toContain('Partial (cap): More files match than the 200 shown');
+    const json = await trawl(['grep', 'hay', '--root', many, '--json']);
+    expect(JSON.parse(json.stdout).partial_reasons).toEqual(['cap']);
+    expect(json.stderr).toContain('trawl: Partial (cap)');
   }, 120_000);
 
   it('refuses bad input with one line and exit 2', async () => {

@@ -11,6 +11,7 @@ import type { DocSegment, ExtractOptions } from '../docs/types.js';
 import { forEachMatch, MatchDeadlineError, type Span } from '../match/index.js';
 import { descriptorIs, isFencedDescriptor, openNoFollow } from '../util/fs-safety.js';
 import { Walker, type WalkOptions } from '../walk/walker.js';
+import type { GrepPartialReason } from './reasons.js';
 import type { RawHit } from './rows.js';
 
 export interface DocPassOptions {
@@ -48,6 +49,14 @@ export interface DocPassResult {
   truncated: boolean;
   /** Documents opened and searched (for the audit line). */
   searched: number;
+  /** Why the pass is short or left documents out (empty when it is complete). */
+  reasons: Set<GrepPartialReason>;
+}
+
+/** Marks the pass short for `reason`. */
+function short(out: DocPassResult, reason: GrepPartialReason): void {
+  out.truncated = true;
+  out.reasons.add(reason);
 }
 
 /**
@@ -56,24 +65,25 @@ export interface DocPassResult {
  * extracted text with the request's own matcher. One row per document: its first matching segment.
  */
 export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
-  const out: DocPassResult = { hits: [], skipped: 0, truncated: false, searched: 0 };
+  const out: DocPassResult = { hits: [], skipped: 0, truncated: false, searched: 0, reasons: new Set() };
   const walker = new Walker({ ...options.walk, deadline: options.deadline, now: options.now });
   for (const entry of walker.entries()) {
     const kind = documentKindOf(entry.path);
     if (kind === null) continue;
     if (options.sensitive(entry.abs)) continue;
     if (out.hits.length >= options.room) {
-      out.truncated = true;
+      short(out, 'cap');
       return out;
     }
     if (options.now() >= options.deadline) {
       out.skipped++;
-      out.truncated = true;
+      short(out, 'budget');
       return out;
     }
     const opened = openDocument(entry.abs, entry.canon, options.maxDocBytes, options.fenced);
     if (opened === 'too-large') {
       out.skipped++;
+      out.reasons.add('doc_skipped');
       continue;
     }
     if (opened === null) continue;
@@ -97,18 +107,18 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
     }
     out.searched++;
     if (found.hit) out.hits.push({ file: entry.path, line: 0, text: found.hit.text, label: found.hit.label });
-    else if (!found.whole) out.truncated = true;
+    else if (!found.whole && !found.skipped && !found.outOfTime) short(out, 'doc_partial_text');
     if (found.skipped || found.outOfTime) {
       out.skipped++;
-      out.truncated = true;
+      short(out, found.outOfTime ? 'budget' : 'doc_skipped');
     }
     if (found.outOfTime) return out;
   }
   const stop = walker.stats.stoppedBy;
   if (stop === 'deadline') {
     out.skipped++; // the walk did not finish: at least one document may be unreached
-    out.truncated = true;
-  } else if (stop) out.truncated = true;
+    short(out, 'budget');
+  } else if (stop) short(out, 'walk_budget');
   return out;
 }
 

@@ -1,5 +1,6 @@
 import type { GrepDetail, GrepPayload } from './grep.js';
 import { GREP_TIME_BUDGET_MS } from './limits.js';
+import type { GrepPartialReason } from './reasons.js';
 
 /**
  * A grep answer as plain text for a person or an agent (`trawl grep`, MCP `grep_files`): one line per row —
@@ -21,25 +22,30 @@ export function formatGrepText(payload: GrepPayload, detail: GrepDetail | undefi
   return `${lines.join('\n')}${notes.length ? `\n\n${notes.join('\n')}` : ''}`;
 }
 
-/** The truncation, in words: each reason the answer is short that the search knows of. */
+/**
+ * The truncation, in words: one sentence per reason the payload names (reasons.ts), in that order, so a person or
+ * an agent reads why the answer is partial and what to do about it.
+ */
 export function grepNotes(payload: GrepPayload, detail: GrepDetail | undefined): string[] {
-  const notes: string[] = [];
-  if (!payload.truncated && payload.skipped_docs === 0) return notes;
-  if (detail?.capped)
-    notes.push(
-      `More files match than the ${payload.results.length} shown; use a more specific query to see others.`,
-    );
-  if (detail && detail.textOutcome !== 'complete')
-    notes.push(
-      detail.textOutcome === 'timeout'
-        ? `The ${GREP_TIME_BUDGET_MS / 1000} s budget ran out before every file was searched: files not reached are not listed.`
-        : 'The walk stopped at its directory budget: parts of the tree were not searched.',
-    );
-  if (payload.skipped_docs > 0)
-    notes.push(
-      `${payload.skipped_docs === 1 ? 'At least 1 document was' : `At least ${payload.skipped_docs} documents were`} not searched (too large, refused by a zip safety cap, or not reached in time).`,
-    );
-  if (notes.length === 0)
-    notes.push('The answer is partial: a document was read only in part, or the search stopped early.');
+  const reasons = payload.partial_reasons ?? [];
+  if (!payload.truncated && payload.skipped_docs === 0 && reasons.length === 0) return [];
+  const docs = (n: number) => (n === 1 ? 'At least 1 document was' : `At least ${n} documents were`);
+  const budget = (detail?.budgetMs ?? GREP_TIME_BUDGET_MS) / 1000;
+  const words: Record<GrepPartialReason, string> = {
+    budget: `Partial (budget): The ${budget} s budget ran out before every file was searched: files not reached are not listed.`,
+    cap: `Partial (cap): More files match than the ${payload.results.length} shown; use a more specific query, or include/exclude globs, to see others.`,
+    walk_budget:
+      'Partial (walk budget): The walk stopped at its directory budget: parts of the tree were not searched.',
+    doc_not_extracted:
+      'Partial (documents not yet extracted): Some documents are still being extracted in the background and were not searched; search again shortly.',
+    doc_skipped: `Partial (documents skipped): ${docs(payload.skipped_docs)} not searched (too large, refused by a zip safety cap, or stopped by the PDF reader's limits).`,
+    doc_partial_text:
+      'Partial (document text cut): A document was read only in part (a character or page cap) and may match past the part read.',
+  };
+  const notes = reasons.map((r) => words[r]);
+  // Documents left unreached when time ran out are counted too (skipped_docs is a floor): say how many.
+  if (payload.skipped_docs > 0 && !reasons.includes('doc_skipped') && !reasons.includes('doc_not_extracted'))
+    notes.push(`${docs(payload.skipped_docs)} not searched (not reached in time).`);
+  if (notes.length === 0) notes.push('Partial: The search stopped early.');
   return notes;
 }

@@ -22,6 +22,7 @@ import {
   GREP_SKIP_DIRS,
   GREP_TIME_BUDGET_MS,
 } from './limits.js';
+import { GREP_PARTIAL_REASONS, type GrepPartialReason } from './reasons.js';
 import { type GrepRow, lineWithoutTerminator, makeRow } from './rows.js';
 import { textPass } from './text-pass.js';
 
@@ -108,6 +109,8 @@ export interface GrepPayload {
   root: string;
   /** How many files matched in all, when the search knows (every file searched); absent otherwise. */
   total_files?: number;
+  /** Why the answer is partial (reasons.ts), when it is (`truncated`, or documents skipped); absent otherwise. */
+  partial_reasons?: GrepPartialReason[];
 }
 
 /** What the audit line and the CLI say beyond the payload. */
@@ -118,6 +121,8 @@ export interface GrepDetail {
   docsSearched: number;
   /** More files matched than the row cap let through. */
   capped: boolean;
+  /** The time budget the search had (ms), for the words that say it ran out. */
+  budgetMs: number;
   /** Why rg's answer was replaced by the js engine's, when it was. */
   fallback?: string;
   /** Credential-shaped values redacted in the rows' previews and labels. */
@@ -232,6 +237,10 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   });
   for (const h of docs.hits) rows.push(makeRow(h, rowMatcher, rowOptions));
   truncated ||= docs.truncated;
+  const reasons = new Set(docs.reasons);
+  if (text.more) reasons.add('cap');
+  if (text.outcome === 'walk-budget') reasons.add('walk_budget');
+  else if (text.outcome !== 'complete') reasons.add('budget'); // timeout, or stopped by its deadline's abort
   const done = now();
 
   // Every file was searched and none was left out for room: the rows are all the files that match.
@@ -244,13 +253,15 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
       skipped_docs: docs.skipped,
       root,
       ...(known ? { total_files: rows.length } : {}),
+      ...(reasons.size > 0 ? { partial_reasons: GREP_PARTIAL_REASONS.filter((r) => reasons.has(r)) } : {}),
     },
     detail: {
       textOutcome: text.outcome,
       textHits: text.hits.length,
       docHits: docs.hits.length,
       docsSearched: docs.searched,
-      capped: text.more || (docs.truncated && rows.length >= limits.maxResults),
+      capped: reasons.has('cap'),
+      budgetMs: limits.timeBudgetMs,
       ...(text.fallback ? { fallback: text.fallback } : {}),
       redacted: tally.redacted,
       elapsedMs: done - started,

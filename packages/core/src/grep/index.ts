@@ -7,6 +7,7 @@
  * - `doc-pass.ts`  — a second walk with the same rules, documents read once from a no-follow descriptor.
  * - `rows.ts`      — the chokepoint every row goes through: redaction, then the cuts, then match ranges.
  * - `query.ts`     — which queries are searches at all.
+ * - `reasons.ts`   — why an answer is partial, by name.
  * - `format.ts`    — the answer as text (CLI, MCP), truncation said in words.
  *
  * ```ts
@@ -32,4 +33,5 @@ export {
 } from './grep.js';
 export * from './limits.js';
 export { grepQuery } from './query.js';
+export { GREP_PARTIAL_REASONS, type GrepPartialReason } from './reasons.js';
 export type { GrepRow } from './rows.js';

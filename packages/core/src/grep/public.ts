@@ -11,6 +11,7 @@ export {
   GREP_MIN_QUERY_CHARS,
   GREP_TIME_BUDGET_MS,
   type GrepDetail,
+  type GrepPartialReason,
   type GrepPayload,
   type GrepRequest,
   type GrepRow,

@@ -58,6 +58,7 @@ const rowShape = z.object({
   line: z.number(),
   preview: z.string(),
   label: z.string().optional(),
+  doc_line: z.number().optional(),
   ranges: z.array(z.tuple([z.number(), z.number()])).optional(),
 });
 
@@ -84,6 +85,8 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
         engine: z.string(),
         skipped_docs: z.number(),
         root: z.string(),
+        total_files: z.number().optional(),
+        partial_reasons: z.array(z.string()).optional(),
         unentered: z.array(unenteredShape).optional(),
         redacted: z.number().optional(),
       },
