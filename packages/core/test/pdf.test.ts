@@ -207,29 +207,32 @@ describe('the warm PDF pool', () => {
   }, 120_000);
 
   it("waiting for a child to start is bounded by the caller's deadline, not charged to the document", async () => {
-    const p = pool({ script: fixtureChild('slow-start.mjs') });
-    const answer = pages(p, pdf(['x']), { ...BOUNDS, wallMs: 50, waitMs: 120_000 });
-    await vi.waitFor(() => expect(p.stats().pids).toHaveLength(1), { timeout: 60_000, interval: 10 });
-    const pid = p.stats().pids[0]!;
-    // Past the document's 50 ms (twice over) before the child is told it may start: a wait charged to the
-    // document would have been skipped by now. A condition on elapsed time, not a sleep racing the machine.
-    const queued = performance.now();
-    await vi.waitFor(() => expect(performance.now() - queued).toBeGreaterThanOrEqual(100), {
-      timeout: 60_000,
-      interval: 10,
-    });
-    // Then "ready", repeated until the child has its handler in place (a signal before that is lost).
-    const tell = setInterval(() => {
-      try {
-        process.kill(pid, 'SIGWINCH');
-      } catch {
-        // gone: the answer says why
-      }
-    }, 50);
+    // The pool's clock is faked (Date and setTimeout, which it times with): the child's start lasts as long as the
+    // test says on that clock, and real time, however loaded the machine, is charged to nothing.
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
     try {
-      expect(await answer).toEqual({ labels: ['p 1'], result: { whole: true, stopped: false } });
+      const p = pool({ script: fixtureChild('slow-start.mjs'), startMs: 10_000 });
+      const answer = pages(p, pdf(['x']), { ...BOUNDS, wallMs: 50, waitMs: 5_000 });
+      await vi.waitFor(() => expect(p.stats().pids).toHaveLength(1), { timeout: 60_000, interval: 10 });
+      const pid = p.stats().pids[0]!;
+      // Ten times the document's 50 ms pass before the child may start: a wait charged to the document would be
+      // skipped as a timeout now. Within the caller's 5 s, and the child's 10 s to start.
+      vi.advanceTimersByTime(500);
+      // Then "ready", repeated (a real interval) until the child has its handler in place (a signal before is lost).
+      const tell = setInterval(() => {
+        try {
+          process.kill(pid, 'SIGWINCH');
+        } catch {
+          // gone: the answer says why
+        }
+      }, 50);
+      try {
+        expect(await answer).toEqual({ labels: ['p 1'], result: { whole: true, stopped: false } });
+      } finally {
+        clearInterval(tell);
+      }
     } finally {
-      clearInterval(tell);
+      vi.useRealTimers();
     }
   }, 120_000);
 
