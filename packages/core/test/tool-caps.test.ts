@@ -74,10 +74,10 @@ describe.each<Engine>(['js', 'rg'])('search tool: caps and pagination, engine %s
     const r = await run(hot, { pattern: 'needle', paths: '.' }, { engine });
     expect(r.text.startsWith('# cool.txt#0EFC\n*1:needle cool\n\n# hot.txt#3D78\n*1:needle 1\n')).toBe(true);
     expect(r.text).toContain(
-      '*20:needle 20\n\nOnly the first 20 matching lines per file are shown; for the rest, search "hot.txt:21-".',
+      '*20:needle 20\n\nOnly the first 20 matching lines per file are shown; for the rest, search "hot.txt:21-" (30 more).',
     );
     expect(r.details.perFileLimitReached).toBe(20);
-    expect(r.details.perFileLimited).toEqual([{ path: 'hot.txt', nextLine: 21 }]);
+    expect(r.details.perFileLimited).toEqual([{ path: 'hot.txt', nextLine: 21, totalMatches: 50 }]);
     expect(r.details.fileMatches).toContainEqual({ path: 'hot.txt', count: 20 });
   });
 

@@ -112,7 +112,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: options agents reach for, engi
   it('perFile caps the matching lines of each file, and says so in the singular too', async () => {
     const r = await run(dir, { pattern: 'needle', paths: 'src/b.ts', perFile: 1 }, { engine });
     expect(r.text).toBe(
-      '¶src/b.ts#11C2\n*1:needle b1\n\nShowing the first 1 matching line of this file; more follow: search "src/b.ts:3-" for the rest.',
+      '¶src/b.ts#11C2\n*1:needle b1\n\nShowing the first 1 of 3 matching lines of this file; 2 more follow: search "src/b.ts:3-" for the rest.',
     );
     const multi = await run(dir, { pattern: 'needle', paths: ['src/b.ts', 'a.ts'], perFile: 2 }, { engine });
     expect(multi.details.fileMatches).toEqual([
@@ -120,7 +120,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: options agents reach for, engi
       { path: 'a.ts', count: 1 },
     ]);
     expect(multi.text).toContain(
-      'Only the first 2 matching lines per file are shown; for the rest, search "src/b.ts:5-".',
+      'Only the first 2 matching lines per file are shown; for the rest, search "src/b.ts:5-" (1 more).',
     );
   });
 
@@ -132,7 +132,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: options agents reach for, engi
       '*399:m199',
       ' 400:x',
       '',
-      'Showing the first 200 matching lines of this file; more follow: search "big.txt:401-" for the rest.',
+      'Showing the first 200 of 201 matching lines of this file; 1 more follows: search "big.txt:401-" for the rest.',
     ]);
   });
 

@@ -110,7 +110,7 @@ describe.each<Engine>(['js', 'rg'])('search tool: a single file, engine %s', (en
     expect(lines[200]).toBe('*200:needle 200');
     expect(r.text).not.toContain('*201:');
     expect(r.text).toContain(
-      'Showing the first 200 matching lines of this file; more follow: search "big.txt:201-" for the rest.',
+      'Showing the first 200 of 250 matching lines of this file; 50 more follow: search "big.txt:201-" for the rest.',
     );
     expect(r.details).toMatchObject({ matchCount: 200, perFileLimitReached: 200, truncated: true });
     const rest = await run(dir, { pattern: 'needle', paths: 'big.txt:201-' }, { engine });

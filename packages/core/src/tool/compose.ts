@@ -45,15 +45,22 @@ export function compose(c: ComposeInput): SearchToolResult {
     const ranges = continueRanges(e.file.ranges, from ?? lastLine(e.shaped) + 1);
     return ranges ? `"${e.file.display}:${ranges}"` : null;
   };
+  const rest = (e: { shaped: ShapedLines }) =>
+    e.shaped.totalMatches === undefined ? null : e.shaped.totalMatches - e.shaped.matches;
   if (single && limited.length === 1) {
     const e = limited[0]!;
     const next = continuation(e, e.shaped.nextMatchLine);
+    const total = e.shaped.totalMatches;
     capNotes.push(
-      `Showing the first ${cap} matching ${cap === 1 ? 'line' : 'lines'} of this file; more follow${next ? `: search ${next} for the rest` : ''}.`,
+      `Showing the first ${cap} ${total !== undefined ? `of ${total} ` : ''}matching ${cap === 1 && total === undefined ? 'line' : 'lines'} of this file; ${total !== undefined ? `${rest(e)} more follow${rest(e) === 1 ? 's' : ''}` : 'more follow'}${next ? `: search ${next} for the rest` : ''}.`,
     );
   } else if (limited.length > 0) {
-    // Each file once: its continuation selector names it (the path was printed twice before).
-    const list = limited.map((e) => continuation(e, e.shaped.nextMatchLine) ?? e.file.display);
+    // Each file once: its continuation selector names it (the path was printed twice before), with what is left.
+    const list = limited.map((e) => {
+      const where = continuation(e, e.shaped.nextMatchLine) ?? e.file.display;
+      const more = rest(e);
+      return more === null ? where : `${where} (${more} more)`;
+    });
     capNotes.push(
       `Only the first ${cap} matching ${cap === 1 ? 'line' : 'lines'} per file ${cap === 1 ? 'is' : 'are'} shown; for the rest, search ${listNames(list)}.`,
     );
@@ -115,7 +122,11 @@ export function compose(c: ComposeInput): SearchToolResult {
   details.matchCount = details.fileMatches.reduce((n, f) => n + f.count, 0);
   if (limited.length > 0) {
     details.perFileLimitReached = cap;
-    details.perFileLimited = limited.map((e) => ({ path: e.file.display, nextLine: e.shaped.nextMatchLine }));
+    details.perFileLimited = limited.map((e) => ({
+      path: e.file.display,
+      nextLine: e.shaped.nextMatchLine,
+      ...(e.shaped.totalMatches !== undefined ? { totalMatches: e.shaped.totalMatches } : {}),
+    }));
   }
   if (cutLines > 0) details.linesTruncated = true;
 

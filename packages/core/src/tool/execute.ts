@@ -362,3 +362,31 @@ export function globMatchesAnyFile(g: Extract<Group, { type: 'glob' }>, ctx: Run
   for (const _ of walker.entries()) return true;
   return walker.stats.stoppedBy !== undefined;
 }
+
+/**
+ * Matching lines in each capped file of the page (the per-file cap stopped its search), counted in full so the
+ * answer can say how many it did not show: one counting run over just those files, named, no walk. Files with
+ * line ranges are left out (their count depends on the ranges). Absent from the map: not counted in time.
+ */
+export async function countCapped(abs: readonly string[], ctx: RunContext): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const remaining = ctx.deadline - ctx.clock();
+  if (abs.length === 0 || remaining <= 0) return counts;
+  try {
+    const batches = searchBatches({
+      ...ctx.baseRequest,
+      paths: [...abs],
+      mode: 'count',
+      beforeContext: 0,
+      afterContext: 0,
+      deadlineMs: remaining,
+    });
+    for await (const batch of batches)
+      for (const ev of batch)
+        if (ev.type === 'end') counts.set(resolvePlain(ctx.cwd, ev.path), ev.stats.matchedLines);
+  } catch (err) {
+    if (ctx.signal?.aborted) throw err;
+    // A count that could not run leaves the cap unsized, as before; the search itself stands.
+  }
+  return counts;
+}

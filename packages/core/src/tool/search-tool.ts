@@ -9,7 +9,7 @@ import { redactedWords, redactValues } from '../redact/tool-output.js';
 import { compose } from './compose.js';
 import { SearchToolError } from './errors.js';
 import { canonical, type Exclusion, exclusionPredicate, idleExclusions, namedPaths } from './exclusions.js';
-import { type RunContext, runGroup } from './execute.js';
+import { countCapped, type RunContext, runGroup } from './execute.js';
 import { explainEmpty, noteUnentered } from './explain.js';
 import type { OutputFormat, ShownFile } from './format.js';
 import { pageFilesFor, parseSearchToolArgs } from './input.js';
@@ -186,6 +186,20 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   signal?.throwIfAborted();
   if (state.total === 0 && !state.timedOut) {
     await explainEmpty(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
+    signal?.throwIfAborted();
+  }
+  // A capped file says how many matching lines it did not show.
+  // (Not for a multi-line pattern: the cap counts matches, a count counts the lines they span.)
+  if (output === 'content' && !multiline && !state.timedOut) {
+    const capped = state.page.filter((e) => e.shaped?.more && e.file.abs && e.file.ranges === null);
+    const counts = await countCapped(
+      capped.map((e) => e.file.abs!),
+      ctx,
+    );
+    for (const e of capped) {
+      const n = counts.get(e.file.abs!);
+      if (n !== undefined && e.shaped) e.shaped.totalMatches = n;
+    }
     signal?.throwIfAborted();
   }
   if (exclusions.length > 0 && !state.timedOut) noteIdleExclusions(exclusions, groups, ctx, fence, cwd);

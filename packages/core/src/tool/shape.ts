@@ -41,6 +41,8 @@ export interface ShapedLines {
   unfetched: boolean;
   /** Credential-shaped values the redactor replaced in these lines (0 without one). */
   redacted: number;
+  /** Matching lines in the whole file, when the cap hid some and they were counted. */
+  totalMatches?: number;
 }
 
 /** A matching file shown without lines: the deadline came before they were fetched. */

@@ -96,7 +96,7 @@ export interface SearchToolDetails {
   fileLimitReached?: number;
   perFileLimitReached?: number;
   /** Files whose matches were capped, with the first line not shown. */
-  perFileLimited?: Array<{ path: string; nextLine: number | null }>;
+  perFileLimited?: Array<{ path: string; nextLine: number | null; totalMatches?: number }>;
   linesTruncated?: boolean;
   /** The 50 KiB cap cut the text. */
   byteLimitReached?: boolean;
