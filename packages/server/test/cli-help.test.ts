@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchToolInputShape } from '../../core/src/tool/input-schema.js';
 import { main } from '../src/cli/main.js';
 import { MCP_TOOLS, mcpInstructions } from '../src/mcp/tool-list.js';
 import { version } from '../src/version.js';
@@ -19,10 +20,10 @@ class Capture extends Writable {
   }
 }
 
-async function trawl(args: string[]) {
+async function trawl(args: string[], cwd = os.tmpdir()) {
   const stdout = new Capture();
   const stderr = new Capture();
-  const code = await main(args, { stdout, stderr, cwd: os.tmpdir(), env: {} });
+  const code = await main(args, { stdout, stderr, cwd, env: {} });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -79,5 +80,54 @@ describe('help that says what the command has', () => {
   it('trawl grep --help names every document kind it reads', async () => {
     const help = oneLine((await trawl(['grep', '--help'])).stdout);
     for (const ext of ['.docx', '.pptx', '.xlsx', '.pdf']) expect(help).toContain(ext);
+  });
+});
+
+describe('trawl search takes every argument of the search tool', () => {
+  /** The flag of `trawl search` for each argument of the tool (pattern and paths are its positionals). */
+  const FLAGS: Record<string, string> = {
+    i: '--ignore-case',
+    gitignore: '--no-gitignore',
+    skip: '--skip',
+    output: '--output',
+    context: '--context',
+    before: '--before',
+    after: '--after',
+    perFile: '--per-file',
+    exclude: '--exclude',
+    hidden: '--no-hidden',
+    type: '--type',
+    word: '--word-regexp',
+    literal: '--fixed-strings',
+    multiline: '--multiline',
+    limit: '--limit',
+  };
+
+  it('has a flag, listed in --help, for every schema property', async () => {
+    const properties = Object.keys(searchToolInputShape).filter((k) => k !== 'pattern' && k !== 'paths');
+    expect(Object.keys(FLAGS).sort()).toEqual(properties.sort());
+    const help = (await trawl(['search', '--help'])).stdout;
+    for (const flag of Object.values(FLAGS)) expect(help).toContain(flag);
+  });
+
+  it('-t, -w, -F, -U and --limit reach the tool', async () => {
+    fs.mkdirSync(path.join(tmp, 'flags'));
+    const dir = path.join(tmp, 'flags');
+    fs.writeFileSync(path.join(dir, 'a.ts'), 'foo bar\nfoobar\na.b\none\ntwo\n');
+    fs.writeFileSync(path.join(dir, 'b.py'), 'foo\naxb\n');
+    const lines = async (...args: string[]) => {
+      const r = await trawl(['search', '--format', 'plain', '-C', '0', ...args], dir);
+      expect(r.stderr).toBe('');
+      return r.stdout;
+    };
+    expect(await lines('-t', 'py', 'foo', '.')).not.toContain('a.ts');
+    expect(await lines('-w', 'foo', 'a.ts')).not.toContain('foobar');
+    expect(await lines('foo', 'a.ts')).toContain('foobar');
+    const literal = await lines('-F', 'a.b', '.');
+    expect(literal).toContain('a.b');
+    expect(literal).not.toContain('axb');
+    expect(await lines('(?s)one.two', 'a.ts')).not.toContain('one');
+    expect(await lines('-U', '(?s)one.two', 'a.ts')).toContain('one');
+    expect(await lines('-l', '--limit', '1', 'foo', '.')).toMatch(/Showing files 1-1 of 2|next page/i);
   });
 });

@@ -18,6 +18,11 @@ interface SearchFlags {
   count?: boolean;
   perFile?: string;
   exclude?: string[];
+  type?: string[];
+  wordRegexp?: boolean;
+  fixedStrings?: boolean;
+  multiline?: boolean;
+  limit?: string;
   format: OutputFormat | 'json';
   engine: EngineChoice;
   deadline?: number;
@@ -58,6 +63,15 @@ export const registerSearch: RegisterCommand = (program, io, setExit) => {
     .option('--per-file <n>', 'matching lines shown per file, 1-200 (default 20; 200 for one file)')
     .option('--exclude <glob...>', 'leave out what these globs match (the same as !glob in paths)')
     .option('--no-hidden', 'leave out dot files and directories')
+    .option(
+      '-t, --type <type>',
+      "only files of this type of ripgrep's table (ts, py; !test excludes); repeat for several",
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+    )
+    .option('-w, --word-regexp', 'whole words only')
+    .option('-F, --fixed-strings', 'the pattern is a literal string')
+    .option('-U, --multiline', 'matches may span lines ((?s) lets . match a newline)')
+    .option('--limit <n>', 'files a page, 1-100 (default 20 with lines, 100 for names or counts)')
     .addOption(
       new Option('--format <format>', 'output format')
         .choices(['hashline', 'plain', 'json'])
@@ -87,6 +101,11 @@ export const registerSearch: RegisterCommand = (program, io, setExit) => {
         ...(flags.after !== undefined ? { after: flags.after } : {}),
         ...(flags.perFile !== undefined ? { perFile: flags.perFile } : {}),
         ...(flags.exclude ? { exclude: flags.exclude } : {}),
+        ...(flags.type ? { type: flags.type } : {}),
+        ...(flags.wordRegexp ? { word: true } : {}),
+        ...(flags.fixedStrings ? { literal: true } : {}),
+        ...(flags.multiline ? { multiline: true } : {}),
+        ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
         ...outputOf(flags),
       };
       // Loaded when the command runs: `trawl --help` and the other commands never pay for the tool.
