@@ -7,7 +7,7 @@
 // process it started (the rg engine's ripgrep child), sampled from /proc every 50 ms — a lower bound on the true
 // peak, as any sampling is.
 //
-//   node bench/rg-memory.mjs [--dir linux/drivers/net] [--pattern '\w+\d{4}'] [--runs N] [--only 'ID,ID'] [--write]
+//   node bench/rg-memory.mjs [--dir linux/drivers/net] [--pattern '\w+\d{4}'] [--runs N] [--only 'ID,ID'] [--count] [--write]
 //
 // --dir is relative to the corpora in $TRAWL_BENCH_CACHE (default ~/.cache/trawl-bench; default dir: linux).
 import { spawn } from 'node:child_process';
@@ -26,6 +26,7 @@ const { values: opt } = parseArgs({
     runs: { type: 'string', default: '1' },
     timeout: { type: 'string', default: '1800' },
     write: { type: 'boolean', default: false },
+    count: { type: 'boolean', default: false },
     // Comma-separated ids of the commands to run (e.g. 'rg 15,trawl rg --engine rg'); default: all.
     only: { type: 'string', default: '' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -48,12 +49,15 @@ if (!existsSync(GNU_TIME) || !existsSync(RG15)) {
   process.exit(2);
 }
 
+// --count: each search as `-c` (a count per file) instead of `-n` (every line).
+const mode = opt.count ? '-c' : '-n';
+const tag = opt.count ? ' -c' : '';
 const COMMANDS = [
   { id: 'node -e 0', cmd: ['node', '-e', '0'] },
   { id: 'trawl --version', cmd: ['node', TRAWL, '--version'] },
-  { id: 'rg 15', cmd: [RG15, '--no-config', '-n', '--', opt.pattern, '.'] },
-  { id: 'trawl rg --engine rg', cmd: ['node', TRAWL, 'rg', '--engine', 'rg', '-n', '--', opt.pattern, '.'] },
-  { id: 'trawl rg --engine js', cmd: ['node', TRAWL, 'rg', '--engine', 'js', '-n', '--', opt.pattern, '.'] },
+  { id: `rg 15${tag}`, cmd: [RG15, '--no-config', mode, '--', opt.pattern, '.'] },
+  { id: `trawl rg --engine rg${tag}`, cmd: ['node', TRAWL, 'rg', '--engine', 'rg', mode, '--', opt.pattern, '.'] },
+  { id: `trawl rg --engine js${tag}`, cmd: ['node', TRAWL, 'rg', '--engine', 'js', mode, '--', opt.pattern, '.'] },
 ];
 
 const TREE_SAMPLE_MS = 50;
@@ -160,7 +164,7 @@ for (const c of COMMANDS.filter((x) => !wanted || wanted.has(x.id) || x.id === '
   );
 }
 
-const rg = rows.find((r) => r.id === 'rg 15');
+const rg = rows.find((r) => r.id === `rg 15${tag}`);
 const node0 = rows.find((r) => r.id === 'node -e 0') ?? { kb: Number.NaN };
 const table = [
   `### \`trawl rg\` peak memory (\`bench/rg-memory.mjs\`, ${new Date().toISOString().slice(0, 16)}Z)`,
