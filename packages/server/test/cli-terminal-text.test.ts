@@ -35,6 +35,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(proj, `evil${ESC}[2Jname.txt`), 'needle here\n');
   fs.writeFileSync(path.join(proj, `gnp${RLO}.exe.txt`), 'needle too\n');
   fs.writeFileSync(path.join(proj, 'title.txt'), `needle ${ESC}]0;owned${'\x07'} title\n`);
+  fs.writeFileSync(path.join(proj, 'forged\nrow.txt'), 'a forgery\n');
 });
 afterAll(() => fs.rmSync(path.dirname(home), { recursive: true, force: true }));
 
@@ -59,6 +60,12 @@ describe('trawl commands on a terminal show control characters instead of sendin
     const out = await run(args, true);
     expect(out).not.toMatch(raw);
     expect(out).toMatch(/\\x1b|\\u202e/);
+  });
+
+  it('a newline in a file name is shown as an escape, not as a row of its own', async () => {
+    expect(await run(['find', 'forged', '--root', '.'], true)).toBe(`${proj}/forged\\x0arow.txt\n`);
+    const grep = await run(['grep', 'forgery', '--root', '.', '--engine', 'js'], true);
+    expect(grep).toBe('forged\\x0arow.txt:1: a forgery\n');
   });
 
   it('piped, the output is exact (a program reading it gets the real names)', async () => {

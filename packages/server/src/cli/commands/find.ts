@@ -4,7 +4,7 @@ import { NAME_MIN_QUERY_CHARS } from '@trawl/core/names/limits';
 import { write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
-import { forTerminal } from '../visible.js';
+import { fieldForTerminal } from '../visible.js';
 
 interface FindFlags {
   root?: string;
@@ -81,13 +81,14 @@ async function runFind(query: string, flags: FindFlags, io: Parameters<RegisterC
   if (flags.json) {
     await write(io.stdout, `${JSON.stringify({ results: answer.results, root: answer.root ?? root })}\n`);
   } else {
-    await write(io.stdout, forTerminal(io.stdout, answer.results.map(plainRow).join('')));
+    await write(io.stdout, answer.results.map((r) => plainRow(r, io.stdout)).join(''));
   }
   return 0;
 }
 
-function plainRow(r: NameResult): string {
-  return `${r.path}${r.kind === 'dir' ? '/' : ''}\n`;
+/** One path a line; on a terminal a name's controls, newlines included (a forged row), shown as escapes. */
+function plainRow(r: NameResult, stdout: { isTTY?: boolean }): string {
+  return `${fieldForTerminal(stdout, r.path)}${r.kind === 'dir' ? '/' : ''}\n`;
 }
 
 function progressLine(io: Parameters<RegisterCommand>[1]): { update(entries: number): void; done(): void } {

@@ -1,7 +1,7 @@
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
-import { forTerminal } from '../visible.js';
+import { fieldForTerminal, forTerminal } from '../visible.js';
 
 interface GrepFlags {
   root?: string;
@@ -86,10 +86,18 @@ async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterC
     await write(io.stdout, `${JSON.stringify(answer.payload)}\n`);
     for (const note of core.grepNotes(answer.payload, answer.detail)) io.stderr.write(`trawl: ${note}\n`);
   } else {
-    await write(
-      io.stdout,
-      `${forTerminal(io.stdout, core.formatGrepText(answer.payload, answer.detail, q))}\n`,
-    );
+    // Each field on its own first: a newline in a file name would otherwise print as a row of its own.
+    const field = (text: string) => fieldForTerminal(io.stdout, text);
+    const shown = {
+      ...answer.payload,
+      results: answer.payload.results.map((r) => ({
+        ...r,
+        file: field(r.file),
+        preview: field(r.preview),
+        ...(r.label !== undefined ? { label: field(r.label) } : {}),
+      })),
+    };
+    await write(io.stdout, `${forTerminal(io.stdout, core.formatGrepText(shown, answer.detail, q))}\n`);
   }
   if (answer.detail.fallback) io.stderr.write(`trawl: ${answer.detail.fallback}; the js engine answered\n`);
   return 0;
