@@ -56,8 +56,14 @@ const COMMANDS = [
   { id: 'node -e 0', cmd: ['node', '-e', '0'] },
   { id: 'trawl --version', cmd: ['node', TRAWL, '--version'] },
   { id: `rg 15${tag}`, cmd: [RG15, '--no-config', mode, '--', opt.pattern, '.'] },
-  { id: `trawl rg --engine rg${tag}`, cmd: ['node', TRAWL, 'rg', '--engine', 'rg', mode, '--', opt.pattern, '.'] },
-  { id: `trawl rg --engine js${tag}`, cmd: ['node', TRAWL, 'rg', '--engine', 'js', mode, '--', opt.pattern, '.'] },
+  {
+    id: `trawl rg --engine rg${tag}`,
+    cmd: ['node', TRAWL, 'rg', '--engine', 'rg', mode, '--', opt.pattern, '.'],
+  },
+  {
+    id: `trawl rg --engine js${tag}`,
+    cmd: ['node', TRAWL, 'rg', '--engine', 'js', mode, '--', opt.pattern, '.'],
+  },
 ];
 
 const TREE_SAMPLE_MS = 50;
