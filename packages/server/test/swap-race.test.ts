@@ -75,12 +75,21 @@ beforeAll(async () => {
   fs.writeFileSync(racerSrc, RACER);
   execFileSync(gcc, ['-O2', '-o', path.join(tmp, 'racer'), racerSrc]);
 
-  scanning = await startTestServer({ projects: [proj], home, dataDir: path.join(tmp, 'data1') });
+  // Every answer must say something (the file's text or a named refusal), so a content search gets the time it
+  // needs: on a loaded machine the contract's 2 s budget can pass before the first file, answering [] truncated.
+  const grepBudgetMs = 30_000;
+  scanning = await startTestServer({
+    projects: [proj],
+    home,
+    dataDir: path.join(tmp, 'data1'),
+    grepBudgetMs,
+  });
   indexed = await startTestServer({
     projects: [proj],
     home,
     dataDir: path.join(tmp, 'data2'),
     indexes: undefined,
+    grepBudgetMs,
   });
   await indexed.server.context.grepHost!.whenSettled(proj);
   mcp = await mcpClient([]);
