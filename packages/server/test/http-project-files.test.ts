@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type DirOpener, procFdOpener } from '@trawl/core/complete';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docx, pptx } from '../../core/test/fixtures/office-docs.js';
 import { type TestServer, withTestServer } from './http-helpers.js';
 
 const linux = process.platform === 'linux';
@@ -235,6 +236,30 @@ describe('GET /api/file', () => {
       const text = a.body['text'] as string;
       expect(text.length).toBe(1024 * 1024 - 1);
       expect(text).not.toContain('\ufffd');
+    });
+  });
+
+  it('answers a document with the text content search reads in it, its places as lines; a link to one is refused', async () => {
+    const p = project();
+    fs.writeFileSync(path.join(p, 'Plan.docx'), docx(['First paragraph.', 'The budget needle is here.']));
+    fs.writeFileSync(path.join(p, 'deck.pptx'), pptx([['Title slide'], ['Second slide with needle']]));
+    fs.symlinkSync(path.join(p, 'Plan.docx'), path.join(p, 'link.docx'));
+    await withServer(p, true, async (s) => {
+      const a = await s.get('/api/file', { project: p, path: 'Plan.docx' });
+      expect(a.status).toBe(200);
+      expect(a.body).toMatchObject({ binary: false, truncated: false, document: { too_large: false } });
+      expect((a.body['text'] as string).split('\n')).toEqual([
+        'First paragraph.',
+        'The budget needle is here.',
+      ]);
+      const deck = await s.get('/api/file', { project: p, path: 'deck.pptx' });
+      expect((deck.body['text'] as string).split('\n')).toEqual([
+        '[slide 1]',
+        'Title slide',
+        '[slide 2]',
+        'Second slide with needle',
+      ]);
+      expect((await s.get('/api/file', { project: p, path: 'link.docx' })).body['code']).toBe('link_refused');
     });
   });
 

@@ -43,7 +43,7 @@ export function App() {
   const projects = useQuery({ queryKey: ['projects'], queryFn: ({ signal }) => api.projects(signal) });
   const [activeId, setActiveId] = useState<string>(() => localStorage.getItem(ACTIVE_KEY) ?? '');
   const [chosenProject, setChosenProject] = useState<string>(() => localStorage.getItem(PROJECT_KEY) ?? '');
-  const [viewer, setViewer] = useState<{ rel: string; line?: number } | null>(null);
+  const [viewer, setViewer] = useState<{ rel: string; line?: number; find?: string } | null>(null);
   const [reveal, setReveal] = useState<{ rel: string; n: number } | null>(null);
   const [pane, setPane] = useState<Pane>('thread');
   const [attach, setAttach] = useState<AttachRequest | null>(null);
@@ -143,12 +143,18 @@ export function App() {
    * Shows a project file in the viewer (on a narrow screen, in its own File pane) and remembers it among the
    * project's recent files.
    */
-  const showFile = (rel: string, line?: number, from: Element | null = document.activeElement) => {
+  const showFile = (
+    rel: string,
+    line?: number,
+    from: Element | null = document.activeElement,
+    /** A document hit's preview: the viewer marks the first line of the text that holds it. */
+    find?: string,
+  ) => {
     if (!viewer) {
       viewerReturn.current = from;
       viewerReturnPane.current = pane === 'file' ? 'thread' : pane;
     }
-    setViewer(line ? { rel, line } : { rel });
+    setViewer({ rel, ...(line ? { line } : {}), ...(find ? { find } : {}) });
     setPane('file');
     noteRecent(project, dirFullPath(rel, project));
   };
@@ -263,6 +269,7 @@ export function App() {
             project={project}
             rel={viewer.rel}
             line={viewer.line}
+            find={viewer.find}
             onClose={closeViewer}
             onAttach={active ? attachToMessage : undefined}
           />
@@ -273,7 +280,7 @@ export function App() {
         project={project}
         reveal={reveal}
         onAttach={active ? attachToMessage : undefined}
-        onOpenFile={(rel, line) => showFile(rel, line)}
+        onOpenFile={(rel, line, find) => showFile(rel, line, document.activeElement, find)}
       />
       {quickOpen && project ? (
         <QuickOpen

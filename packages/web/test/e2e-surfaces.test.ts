@@ -1,9 +1,11 @@
 // The workbench's search surfaces end to end in Debian's chromium against a real `trawl serve`: how rows read in
 // the @ picker and the Files rail (name first, the directory cut from its start, matched characters marked, file
 // kinds, previews that show the match, counts that do not claim a total), and how the picker behaves.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import { docx } from '../../core/test/fixtures/office-docs.js';
 import { axeViolations, DOCS, describeWorkbench, option, SCREENSHOTS } from './e2e/fixture.js';
 
 /**
@@ -647,6 +649,27 @@ describeWorkbench(
       const small = page.getByRole('region', { name: 'File src/main.ts' });
       await small.locator('.hljs-keyword').first().waitFor();
       expect(await small.locator('[data-testid^="viewer-"]').count()).toBe(0);
+      await context.close();
+    }, 120_000);
+
+    it('a document hit opens at the text extracted from it, the matching passage marked', async () => {
+      fs.mkdirSync(path.join(wb.proj, 'reports'), { recursive: true });
+      fs.writeFileSync(
+        path.join(wb.proj, 'reports/Plan.docx'),
+        docx(['Quarterly plan.', 'Nothing here.', 'The zzdocword budget moves to May.', 'The end.']),
+      );
+      const { context, page } = await open(1280);
+      await page.getByRole('button', { name: 'Search file contents' }).click();
+      await page.getByPlaceholder('Search in files…').fill('zzdocword');
+      const hit = page.locator('.hit', { has: page.locator('.row-name', { hasText: 'Plan.docx' }) });
+      await hit.click();
+      const viewer = page.getByRole('region', { name: 'File reports/Plan.docx' });
+      const marked = viewer.locator('.code-line[aria-current="true"]');
+      await marked.waitFor();
+      expect(await marked.getAttribute('data-line')).toBe('3');
+      expect(await marked.textContent()).toContain('The zzdocword budget moves to May.');
+      expect(await viewer.getByTestId('viewer-document').textContent()).toMatch(/text content search reads/);
+      expect(await viewer.getByText('A binary file').count()).toBe(0);
       await context.close();
     }, 120_000);
 

@@ -259,12 +259,13 @@ describeWorkbench(
       expect(await page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0);
       // A message scrolled out of view is skipped by layout and paint (content-visibility), so a long thread costs
       // what is on screen; it renders again when it comes into view.
-      const firstText = page.getByTestId('user-message').first().locator('.message-text');
-      const rendered = () =>
-        firstText.evaluate((el) =>
-          el.checkVisibility({ contentVisibilityAuto: true } as CheckVisibilityOptions),
-        );
-      expect(await rendered()).toBe(false);
+      // (The skip is decided at a rendering update after the scroll: waited for, not read at once.)
+      await page.waitForFunction(
+        () =>
+          document
+            .querySelector('[data-testid="user-message"] .message-text')
+            ?.checkVisibility({ contentVisibilityAuto: true } as CheckVisibilityOptions) === false,
+      );
       await page.getByRole('log', { name: 'Messages' }).evaluate((el) => {
         el.scrollTop = 0;
       });
@@ -389,8 +390,9 @@ describeWorkbench(
       await page.getByTestId('user-message').last().locator(`[title="${wb.proj}/src/main.ts"]`).waitFor();
       await settled(page);
       await page.getByTestId('user-message').last().getByRole('button', { name: 'Edit message' }).click();
-      expect(await box(page).inputValue()).toBe('look at @src/main.ts ');
+      // The restore lands in a render after the click: its chip is the event, then the text is read.
       await page.getByTestId('preview-strip').locator('[data-file-chip]').waitFor();
+      expect(await box(page).inputValue()).toBe('look at @src/main.ts ');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message');
       await box(page).press('End');
       await box(page).pressSequentially('again');

@@ -39,6 +39,11 @@ export {
   unavailableOpener,
 } from './open-dir.js';
 export {
+  DOCUMENT_VIEW_BUDGET_MS,
+  type DocumentReadOutcome,
+  readProjectDocument,
+} from './project-documents.js';
+export {
   type FileReadOutcome,
   listProjectDir,
   type ProjectPathRequest,

@@ -70,6 +70,8 @@ export interface FileReadOutcome {
   binary?: boolean;
   /** The 1-based number of the first line in `text` (1 unless a line window started further in). */
   firstLine?: number;
+  /** With `raw`: the file's bytes (absent when it is larger than `maxBytes`, then `truncated`). */
+  bytes?: Buffer;
   detail?: string;
 }
 
@@ -165,7 +167,12 @@ export function listProjectDir(
  * a hit past the first MiB can be shown.
  */
 export function readProjectFile(
-  req: ProjectPathRequest & { maxBytes?: number; line?: number },
+  req: ProjectPathRequest & {
+    maxBytes?: number;
+    line?: number;
+    /** The whole file as bytes (up to `maxBytes`), not sniffed or decoded: a document to extract. */
+    raw?: boolean;
+  },
 ): FileReadOutcome {
   const segments = projectRelSegments(req.rel);
   if (segments === null || segments.length === 0) return { status: 'invalid', root: '' };
@@ -196,6 +203,10 @@ export function readProjectFile(
       return { status: 'sensitive', root, detail: `${name}: ${FENCED_LINK_MESSAGE}` };
     const maxBytes = req.maxBytes ?? FILE_VIEW_MAX_BYTES;
     const meta = { root, size: st.size, mtime: Math.floor(st.mtimeMs / 1000) };
+    if (req.raw) {
+      if (st.size > maxBytes) return { status: 'ok', ...meta, truncated: true, firstLine: 1 };
+      return { status: 'ok', ...meta, truncated: false, bytes: readAt(fd, 0, st.size), firstLine: 1 };
+    }
     const head = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, maxBytes));
     const sniffed = fs.readSync(fd, head, 0, head.length, 0);
     if (head.subarray(0, sniffed).includes(0))

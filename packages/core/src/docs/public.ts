@@ -3,4 +3,4 @@
  * described in `index.ts`, the barrel the rest of the engine imports from; only what is named here is the package's
  * API.
  */
-export { closeSharedPdfPool } from './index.js';
+export { closeSharedPdfPool, type DocumentKind, documentKindOf } from './index.js';

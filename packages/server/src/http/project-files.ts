@@ -1,4 +1,10 @@
-import type { FileReadOutcome, ProjectPathStatus, TreeOutcome } from '@trawl/core/complete';
+import type {
+  DocumentReadOutcome,
+  FileReadOutcome,
+  ProjectPathStatus,
+  TreeOutcome,
+} from '@trawl/core/complete';
+import { documentKindOf } from '@trawl/core/docs';
 import type { Context } from 'hono';
 import { param, poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';
@@ -83,7 +89,7 @@ async function projectPathRoute<O extends { status: ProjectPathStatus; root: str
   c: Context,
   ctx: ServerContext,
   kind: 'tree' | 'file',
-  task: 'list-tree' | 'read-file',
+  task: 'list-tree' | 'read-file' | 'read-document',
   answer: (o: O, rel: string) => { audit: string; body: Record<string, unknown> },
   extra: Record<string, unknown> = {},
 ): Promise<Response> {
@@ -133,6 +139,26 @@ export function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
           400,
         ),
       );
+  }
+  // A document (.docx .pptx .xlsx .pdf) is shown as the text content search reads in it, its places as lines.
+  if (line === undefined && documentKindOf(c.req.query('path') ?? '') !== null) {
+    return projectPathRoute<DocumentReadOutcome>(c, ctx, 'file', 'read-document', (o, rel) => {
+      const text = (o.segments ?? []).map((s) => (s.label ? `[${s.label}]\n${s.text}` : s.text)).join('\n');
+      return {
+        audit: `size=${o.size} document=true${o.truncated ? ' truncated=true' : ''}`,
+        body: {
+          root: o.root,
+          path: rel,
+          size: o.size,
+          mtime: o.mtime,
+          text,
+          truncated: o.truncated === true,
+          binary: false,
+          first_line: 1,
+          document: { too_large: o.tooLarge === true, ...(o.unreadable ? { unreadable: o.unreadable } : {}) },
+        },
+      };
+    });
   }
   return projectPathRoute<FileReadOutcome>(
     c,

@@ -4,9 +4,11 @@ import * as path from 'node:path';
 import {
   type CompletionOutcome,
   type DirOpener,
+  type DocumentReadOutcome,
   type FileReadOutcome,
   listCompletion,
   listProjectDir,
+  readProjectDocument,
   readProjectFile,
   type TreeOutcome,
 } from '@trawl/core/complete';
@@ -288,6 +290,11 @@ async function readFile(
   });
 }
 
+/** A document of a known project as its extracted text, for /api/file (read never through a link, fenced). */
+async function readDocument(ctx: TaskContext, p: ProjectPathPayload): Promise<DocumentReadOutcome> {
+  return readProjectDocument({ project: p.project, rel: p.rel, ...projectFsSeams(ctx) });
+}
+
 function projectFsSeams(ctx: TaskContext) {
   return {
     fence: ctx.fence,
@@ -304,6 +311,7 @@ const HANDLERS: Record<string, (ctx: TaskContext, payload: never) => Promise<unk
   'list-completion': completion,
   'list-tree': tree,
   'read-file': readFile,
+  'read-document': readDocument,
   'grep-root': resolveGrepRoot,
   grep,
 };

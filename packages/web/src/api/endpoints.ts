@@ -99,6 +99,8 @@ export const api = {
       truncated: boolean;
       binary: boolean;
       first_line?: number;
+      /** A document shown as its extracted text: over 25 MiB it is not extracted; `unreadable` says why not. */
+      document?: { too_large: boolean; unreadable?: string };
     }>(
       `/api/file?${new URLSearchParams({ project, path, ...(line !== undefined ? { line: String(line) } : {}) })}`,
       signal,

@@ -26,10 +26,13 @@ export function FileViewer({
   line,
   onClose,
   onAttach,
+  find,
 }: {
   project: string;
   rel: string;
   line?: number;
+  /** A document hit's preview: the first line of the text holding it is marked and scrolled to. */
+  find?: string;
   onClose: () => void;
   /** Attach the file, or the selected lines, to the message; without it there are no Add buttons. */
   onAttach?: OnAttach;
@@ -67,6 +70,14 @@ export function FileViewer({
   const text = data && !data.binary ? data.text.replace(/\n$/, '') : '';
   const lines = useMemo(() => (text === '' && !data ? [] : text.split('\n')), [text, data]);
   const first = data?.first_line ?? 1;
+  // A document hit has no line of its own: its preview's line in the extracted text.
+  const found = useMemo(() => {
+    const want = find?.replace(/^…/, '').trim();
+    if (!want || !data?.document) return undefined;
+    const at = lines.findIndex((l) => l.includes(want));
+    return at < 0 ? undefined : first + at;
+  }, [find, data, lines, first]);
+  const mark = line ?? found;
   const grammar = languageForPath(rel);
   const language = text.length <= HIGHLIGHT_MAX_CHARS ? grammar : undefined;
   const highlighted = useHighlight(text, language);
@@ -76,10 +87,10 @@ export function FileViewer({
     const el = scroller.current;
     if (!el || !data) return;
     setHeight(el.clientHeight);
-    const at = line !== undefined ? line - first : 0;
+    const at = mark !== undefined ? mark - first : 0;
     el.scrollTop = Math.max(0, at * VIEWER_LINE_PX - el.clientHeight / 2 + VIEWER_LINE_PX / 2);
     setTop(el.scrollTop);
-  }, [data, line, first]);
+  }, [data, mark, first]);
 
   const from = Math.max(0, Math.floor(top / VIEWER_LINE_PX) - OVERSCAN);
   const to = Math.min(lines.length, Math.ceil((top + height) / VIEWER_LINE_PX) + OVERSCAN);
@@ -131,6 +142,15 @@ export function FileViewer({
         </p>
       ) : null}
       {data?.binary ? <p className="rail-note">A binary file: nothing to show.</p> : null}
+      {data?.document ? (
+        <p className="rail-note" data-testid="viewer-document">
+          {data.document.too_large
+            ? 'A document over 25 MiB: content search does not read it, and its text is not shown.'
+            : data.document.unreadable
+              ? `Its text could not be read (${data.document.unreadable}).`
+              : 'The text content search reads in this document (its places in brackets).'}
+        </p>
+      ) : null}
       {data && !data.binary && data.size > CONTENT_SEARCH_MAX_BYTES ? (
         <p className="rail-note" data-testid="viewer-not-searched">
           Content search skips text files over 2 MiB: a search in files does not look inside this one.
@@ -142,7 +162,12 @@ export function FileViewer({
           characters at a time (these lines hold {text.length.toLocaleString('en-US')}).
         </p>
       ) : null}
-      {data?.truncated ? (
+      {data?.truncated && data.document && !data.document.too_large ? (
+        <p className="rail-note" data-testid="viewer-window">
+          Part of its text: the extraction stopped at its length or time limit.
+        </p>
+      ) : null}
+      {data?.truncated && !data.document ? (
         <p className="rail-note" data-testid="viewer-window">
           {first > 1 || line !== undefined
             ? `Lines ${first}–${first + lines.length - 1} of a ${formatSize(data.size)} file are shown.`
@@ -161,7 +186,7 @@ export function FileViewer({
         >
           <div className="code-body" style={{ height: (lines.length + 1) * VIEWER_LINE_PX }}>
             {shown.map((l) => {
-              const hit = l.n === line;
+              const hit = l.n === mark;
               return (
                 <div
                   key={l.n}

@@ -30,8 +30,8 @@ export type SearchMode = 'name' | 'content';
 
 export interface FilesRailProps {
   project: string;
-  /** Open a file of the project (path relative to the project) at a line. */
-  onOpenFile: (rel: string, line?: number) => void;
+  /** Open a file of the project (path relative to the project) at a line, or a document at the text `find`. */
+  onOpenFile: (rel: string, line?: number, find?: string) => void;
   /** A folder to reveal in the tree (relative to the project), set by a folder chip; `n` makes a repeat count. */
   reveal: { rel: string; n: number } | null;
   /** Attach a file or folder to the composer; without it rows have no "Add to message" button. */
@@ -316,7 +316,7 @@ function ContentResults({
   project: string;
   query: string;
   options: GrepOptions;
-  onOpenFile: (rel: string, line?: number) => void;
+  onOpenFile: (rel: string, line?: number, find?: string) => void;
   onAttach: OnAttach | undefined;
 }) {
   const settled = useDebounced(query.trim(), GREP_DEBOUNCE_MS);
@@ -360,7 +360,7 @@ function ContentResults({
       ) : null}
       {hasDocHit ? (
         <p className="rail-note" data-testid="file-grep-doc-note">
-          Document hits have no line: a document opens from the start.
+          A document hit opens at the document's text, the matching passage marked.
         </p>
       ) : null}
       {data && data.results.length === 0 && !q.isFetching ? <p className="rail-note">No results</p> : null}
@@ -376,7 +376,7 @@ function ContentResults({
                 type="button"
                 className="hit"
                 title={visibleName(rel)}
-                onClick={() => onOpenFile(rel, r.line > 0 ? r.line : undefined)}
+                onClick={() => (r.line > 0 ? onOpenFile(rel, r.line) : onOpenFile(rel, undefined, r.preview))}
                 {...transferProps({ kind: 'file', rel })}
               >
                 <TypeIcon name={name} kind="file" />

@@ -119,7 +119,7 @@ describe('FilesRail content results', () => {
     return m;
   }
 
-  it('marks the server ranges, shows :line, opens a text hit at its line and a document from the start', async () => {
+  it('marks the server ranges, shows :line, opens a text hit at its line and a document at its hit passage', async () => {
     const m = await search(mount());
     expect(document.querySelector('mark')?.textContent).toBe('NEEDLE');
     expect(screen.getByText(':12')).toBeTruthy();
@@ -127,8 +127,10 @@ describe('FilesRail content results', () => {
     fireEvent.click(screen.getByTitle('src/a.ts'));
     expect(m.onOpenFile).toHaveBeenCalledWith('src/a.ts', 12);
     fireEvent.click(screen.getByTitle('docs/spec.docx'));
-    expect(m.onOpenFile).toHaveBeenLastCalledWith('docs/spec.docx', undefined);
-    expect(screen.getByTestId('file-grep-doc-note').textContent).toMatch(/opens from the start/);
+    // a document has no line: the viewer finds the hit's passage (its preview) in the extracted text
+    const docPreview = screen.getByTitle('docs/spec.docx').querySelector('.hit-preview')!.textContent;
+    expect(m.onOpenFile).toHaveBeenLastCalledWith('docs/spec.docx', undefined, docPreview);
+    expect(screen.getByTestId('file-grep-doc-note').textContent).toMatch(/matching passage marked/);
   });
 
   it('reports the count and the unit, and keeps the engine name out of the line', async () => {
