@@ -6,6 +6,7 @@ import { type ExtractOptions, type ExtractResult, type SegmentSink, TextBudget }
 import { extractXlsx } from './xlsx.js';
 import { DEFAULT_ZIP_LIMITS, openOfficeZip, ZipRefused } from './zip.js';
 
+/** The document formats content search reads, by extension (`documentKindOf`). */
 export type DocumentKind = 'docx' | 'pptx' | 'xlsx' | 'pdf';
 
 const KINDS: Record<string, DocumentKind> = {
