@@ -95,6 +95,7 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
         const read = readDocument(opened.fd, opened.size, options.maxDocBytes);
         if (read === 'too-large') {
           out.skipped++;
+          out.reasons.add('doc_skipped');
           continue;
         }
         if (read === null) continue;
