@@ -19,6 +19,8 @@
 //   rotating; every status counted, every answer's latency against the 2 s deadline + 250 ms.
 //
 // --write replaces the <!-- grep:begin --> … <!-- grep:end --> section of bench/RESULTS.md (appended if absent).
+// The 3 900-file project served with its content index (cold/warm per query, rg side by side, the event-loop delay
+// under 20 clients) is bench/grep-project.mjs (`node --import tsx bench/grep-project.mjs --write`).
 import { fork, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -58,6 +58,13 @@ process.on('message', async (msg) => {
         ? { probe: server.pools.probe.stats(), transfer: server.pools.transfer.stats() }
         : undefined,
     });
+  } else if (msg.cmd === 'content-settled') {
+    // The content indexes on the grep host, once each is ready (or failed).
+    const st = await Promise.all(opts.projects.map((p) => server.context.grepHost?.whenSettled(p)));
+    process.send({
+      id: msg.id,
+      status: st.map((s) => s && { state: s.state, files: s.files, reason: s.reason }),
+    });
   } else if (msg.cmd === 'index') {
     const st = opts.projects.map((p) => server.context.indexes?.status(p));
     process.send({ id: msg.id, status: st });

@@ -118,4 +118,10 @@ export const RECENT_PROJECTS_RECHECK_MS = 1_000;
  */
 export const TRANSFER_WORKER_NICE = 10;
 export const INDEX_HOST_NICE = 0;
+/**
+ * The grep host (and the engine's reader threads it starts, which inherit it) at the transfer workers' niceness: its
+ * greps are bulk work next to the event loop, which must keep answering while 20 clients search (bench/RESULTS.md,
+ * `bench/grep-project.mjs`: loop delay p99 348 ms at nice 0 under 20 clients on the loaded bench machine).
+ */
+export const GREP_HOST_NICE = 10;
 export const PROBE_WORKER_NICE = 0;

@@ -15,6 +15,7 @@ import type { ServerContext } from './context.js';
 import { GrepHost, type GrepHostOptions } from './grep-host.js';
 import { IndexHost, type IndexProvider } from './index-host.js';
 import {
+  GREP_HOST_NICE,
   INDEX_HOST_NICE,
   PROBE_EXEC_CEILING_MS,
   PROBE_POOL_SIZE,
@@ -168,7 +169,7 @@ function openGrepHost(
     if (!o.fence.isSensitiveCanonical(canonical) && !roots.includes(canonical)) roots.push(canonical);
   }
   const host = new GrepHost({
-    fence: o.fenceConfig,
+    fence: { ...o.fenceConfig, nice: GREP_HOST_NICE },
     dataDir: o.dataDir,
     roots,
     log: o.log,
