@@ -249,7 +249,8 @@ const WINDOW_PART: FileResult = {
  * to `onWindow` as soon as it is searched: the worker never holds the file, its text or all its lines (the
  * Linux tree's largest matching file is 24 MB). Line numbers count the newlines of the windows before; a NUL
  * acts as in the whole file's search (in the first 64 KiB the file is skipped, later the search ends before its
- * line). A file starting with a byte-order mark is read whole instead (its text is not its bytes).
+ * line); a named file is searched through its NULs, its first reported. A file starting with a byte-order mark is
+ * read whole instead (its text is not its bytes).
  */
 function searchByWindows(fd: number, task: FileTask, onWindow: (lines: SearchLine[]) => void): FileResult {
   const windowBytes = setup.fileWindowBytes ?? JS_FILE_WINDOW_BYTES;
@@ -257,12 +258,14 @@ function searchByWindows(fd: number, task: FileTask, onWindow: (lines: SearchLin
   if (whole.length < windowBytes) whole = Buffer.allocUnsafe(windowBytes);
   const stats = { matches: 0, matchedLines: 0, bytesSearched: 0, limitReached: false };
   let binaryOffset: number | null = null;
+  let firstNul: number | null = null;
+  let literalSeen = false;
   let pos = 0;
   let linesBefore = 0;
   for (;;) {
     const n = readAt(fd, whole, pos);
     if (n === 0) break;
-    if (pos === 0 && (startsWithBom(whole, n) || (binary !== 'quit' && binary !== 'none'))) {
+    if (pos === 0 && (startsWithBom(whole, n) || binary === 'convert')) {
       const file = readWhole(fd, null, 0, fs.fstatSync(fd).size);
       return searchBuffer(file.buf, file.length, matcher, prefilter, { ...setup.config, mode, binary });
     }
@@ -293,6 +296,15 @@ function searchByWindows(fd: number, task: FileTask, onWindow: (lines: SearchLin
         stop = true;
       }
     }
+    if (binary === 'text') {
+      // A named file is searched through its NULs; its end reports the first, as the whole file's search does
+      // (when its literals are anywhere in it).
+      if (firstNul === null) {
+        const nul = whole.subarray(0, end).indexOf(0);
+        if (nul !== -1) firstNul = pos + nul;
+      }
+      if (!literalSeen && prefilter.mayMatch(whole, end)) literalSeen = true;
+    }
     if (end > 0) {
       const r = searchBuffer(whole, end, matcher, prefilter, {
         ...setup.config,
@@ -316,6 +328,7 @@ function searchByWindows(fd: number, task: FileTask, onWindow: (lines: SearchLin
   }
   stats.bytesSearched = pos;
   if (whole.length > WORKER_KEPT_BUFFER_BYTES) whole = Buffer.allocUnsafe(CHUNK_BYTES);
+  if (binary === 'text' && literalSeen) binaryOffset = firstNul;
   return { lines: [], stats, binaryOffset, skippedBinary: false };
 }
 
