@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { SearchIndex } from '../src/content-index/index.js';
 import { SensitiveFence } from '../src/fence/index.js';
 import { formatGrepText, type GrepRequest, grepFiles, grepQuery, rgExclusions } from '../src/grep/index.js';
 import { documentPlace } from '../src/grep/rows.js';
@@ -225,6 +226,25 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     expect(documentPlace('')).toBeUndefined();
     expect(documentPlace('chapter 3')).toBeUndefined();
     expect(documentPlace('slide 3b')).toBeUndefined();
+  });
+
+  it("takes an indexed root's documents from the index's kept walk, with the request's exclusions applied", async () => {
+    // The list holds what a walk would prune (build/) and what the root excludes (outside it): only the list can
+    // yield the first, and the pass must still refuse the second.
+    const root = fresh({ 'build/listed.docx': docx(['the WIDGET plan']), 'a.txt': 'nothing\n' });
+    const outside = fresh({ 'other.docx': docx(['the WIDGET elsewhere']) });
+    const entry = (abs: string, rel: string) => ({ path: rel, abs, canon: abs, explicit: false });
+    const index: SearchIndex = {
+      select: async () => ({ use: { used: false, reason: 'a stand-in index' } }),
+      walkEntries: async () => [
+        entry(path.join(root, 'build/listed.docx'), 'build/listed.docx'),
+        entry(path.join(outside, 'other.docx'), '../other.docx'),
+      ],
+    };
+    const p = await grep(root, 'widget', { index });
+    expect(p.results.map((r) => r.file)).toEqual(['build/listed.docx']);
+    // Without the list the walk prunes build/.
+    expect((await grep(root, 'widget')).results).toEqual([]);
   });
 
   it('never reports a document twice: REPORT.DOCX belongs to the document pass', async () => {

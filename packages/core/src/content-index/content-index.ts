@@ -991,6 +991,21 @@ export class ContentIndex implements SearchIndex {
     return list !== null && this.walks.get(list.key) === list;
   }
 
+  /**
+   * The entries of the walk `req` asks for, from the kept list when one is (listed once, then kept while nothing
+   * structural changes), for a pass that reads files by kind (grep's document pass) without walking the tree per
+   * search. Only while the watchers vouch for the tree (the list is then exact); null otherwise: the caller walks.
+   * The request's own `exclude` is not applied (the list is shared): the caller applies it.
+   */
+  async walkEntries(
+    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
+  ): Promise<WalkEntry[] | null> {
+    if (this.state !== 'ready' || !this.base || this.rootsUnusable(req.walk) !== null) return null;
+    const trusted = await this.sync();
+    if (!trusted || !this.base || this.state !== 'ready') return null;
+    return (await this.walkList(req, trusted))?.entries ?? null;
+  }
+
   /** Why the index cannot answer for these walk roots (outside it, unresolvable, through a link), or null. */
   private rootsUnusable(walk: IndexSelectRequest['walk']): string | null {
     for (const root of walk.roots) {

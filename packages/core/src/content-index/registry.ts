@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { DocumentTextStore } from '../docs/store.js';
 import { isWithin } from '../util/fs-safety.js';
+import type { WalkEntry } from '../walk/walker.js';
 import type {
   ContentIndex,
   ContentIndexStatus,
@@ -13,6 +14,10 @@ export interface SearchIndex {
   select(req: IndexSelectRequest): Promise<IndexSelection>;
   /** Lists and keeps a walk ahead of the searches that will ask for it (ContentIndex.prepareWalk). */
   prepareWalk?(req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>): Promise<boolean>;
+  /** The walk's entries from the index's kept list, or null: walk instead (ContentIndex.walkEntries). */
+  walkEntries?(
+    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
+  ): Promise<WalkEntry[] | null>;
   /** The document text store of the index covering `root` (content-index/documents.ts), when there is one. */
   documentsFor?(root: string): DocumentTextStore | undefined;
 }
@@ -62,6 +67,12 @@ export class ContentIndexRegistry implements SearchIndex {
 
   documentsFor(root: string): DocumentTextStore | undefined {
     return this.covering([root])?.documentsFor(root);
+  }
+
+  walkEntries(
+    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
+  ): Promise<WalkEntry[] | null> {
+    return this.coveringWalk(req.walk)?.walkEntries(req) ?? Promise.resolve(null);
   }
 
   private coveringWalk(walk: IndexSelectRequest['walk']): ContentIndex | undefined {

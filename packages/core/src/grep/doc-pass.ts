@@ -10,7 +10,7 @@ import {
 import type { DocSegment, ExtractOptions } from '../docs/types.js';
 import { forEachMatch, MatchDeadlineError, type Span } from '../match/index.js';
 import { descriptorIs, isFencedDescriptor, openNoFollow } from '../util/fs-safety.js';
-import { Walker, type WalkOptions } from '../walk/walker.js';
+import { type WalkEntry, Walker, type WalkOptions } from '../walk/walker.js';
 import type { GrepPartialReason } from './reasons.js';
 import type { RawHit } from './rows.js';
 
@@ -30,6 +30,11 @@ export interface DocPassOptions {
   extract?: Omit<ExtractOptions, 'deadline' | 'now'>;
   /** The authoritative per-hit fence (canonical absolute path → sensitive). */
   sensitive: (abs: string) => boolean;
+  /**
+   * The walk's entries as an index keeps them (SearchIndex.walkEntries), `walk.exclude` not yet applied: the pass
+   * reads its documents from these instead of walking the tree again. Absent: it walks.
+   */
+  entries?: readonly WalkEntry[];
   /** Identities of fenced files with other names (SensitiveFence.fencedIdentities): such a document is not read. */
   fenced?: ReadonlySet<string>;
   /**
@@ -66,10 +71,14 @@ function short(out: DocPassResult, reason: GrepPartialReason): void {
  */
 export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
   const out: DocPassResult = { hits: [], skipped: 0, truncated: false, searched: 0, reasons: new Set() };
-  const walker = new Walker({ ...options.walk, deadline: options.deadline, now: options.now });
-  for (const entry of walker.entries()) {
+  const walker = options.entries
+    ? null
+    : new Walker({ ...options.walk, deadline: options.deadline, now: options.now });
+  const exclude = options.entries ? options.walk.exclude : undefined;
+  for (const entry of options.entries ?? walker!.entries()) {
     const kind = documentKindOf(entry.path);
     if (kind === null) continue;
+    if (exclude?.(entry.canon)) continue;
     if (options.sensitive(entry.abs)) continue;
     if (out.hits.length >= options.room) {
       short(out, 'cap');
@@ -115,7 +124,7 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
     }
     if (found.outOfTime) return out;
   }
-  const stop = walker.stats.stoppedBy;
+  const stop = walker?.stats.stoppedBy;
   if (stop === 'deadline') {
     out.skipped++; // the walk did not finish: at least one document may be unreached
     short(out, 'budget');

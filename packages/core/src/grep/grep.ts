@@ -223,6 +223,8 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   // A persisted store is read before its first search uses it (the read yields: the loop is not held).
   const documents = request.documents ?? request.index?.documentsFor?.(root);
   await documents?.ready();
+  // On an indexed root the documents come from the index's kept walk (the text pass listed it): no second walk.
+  const listed = (await request.index?.walkEntries?.({ walk: walkRules, deadline, now })) ?? null;
   const docs = await docPass({
     walk: { ...walkRules, exclude: underRoot },
     room: limits.maxResults - rows.length,
@@ -234,6 +236,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     sensitive,
     fenced,
     ...(documents ? { documents, grams: gramQuery(compiled.required) } : {}),
+    ...(listed ? { entries: listed } : {}),
   });
   for (const h of docs.hits) rows.push(makeRow(h, rowMatcher, rowOptions));
   truncated ||= docs.truncated;
