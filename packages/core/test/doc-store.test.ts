@@ -206,4 +206,40 @@ describe('the document text store', () => {
     }
     expect(fs.existsSync(documentStoreFile(dataDir, root))).toBe(true);
   });
+
+  it("extracts an indexed root's documents in the background once the text index is ready, and says so", async () => {
+    const root = tree({
+      'a.docx': docx(['the WIDGET plan']),
+      'deep/b.docx': docx(['a widget too']),
+      'c.txt': Buffer.from('widget\n'),
+    });
+    const dataDir = trees.fresh('data');
+    const seen: string[] = [];
+    const index = openIndex(root, {
+      dataDir,
+      fence,
+      watch: false,
+      buildIn: 'inline',
+      onDocumentProgress: (p) => seen.push(`${p.state} ${p.stored}/${p.total}`),
+    });
+    try {
+      await index.whenDocumentsExtracted();
+      expect(index.status().documents).toEqual({ state: 'done', total: 2, stored: 2, partial: 0 });
+      expect(seen.at(-1)).toBe('done 2/2');
+      const store = index.documentsFor(root)!;
+      expect(store.stats().extractions).toBe(2);
+      const p = await grep(root, 'widget', { index });
+      expect(p.results.map((r) => r.file)).toEqual(['c.txt', 'a.docx', 'deep/b.docx']);
+      expect(store.stats().extractions).toBe(2);
+    } finally {
+      await index.close();
+    }
+    const off = openIndex(root, { dataDir, fence, watch: false, buildIn: 'inline', extractDocuments: false });
+    try {
+      await off.whenDocumentsExtracted();
+      expect(off.status().documents).toBeUndefined();
+    } finally {
+      await off.close();
+    }
+  });
 });

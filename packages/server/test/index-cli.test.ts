@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { searchTool } from '@trawl/core/tool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docx } from '../../core/test/fixtures/office-docs.js';
 
 const BIN = path.resolve(__dirname, '../bin/trawl.js');
 let tmp: string;
@@ -57,6 +58,24 @@ describe('trawl index', () => {
     const updated = trawl(['index', proj, '--data-dir', dataDir]);
     expect(updated.code).toBe(0);
     expect(trawl(['index', proj, '--status', '--data-dir', dataDir]).stdout).toMatch(/up to date/);
+  });
+
+  it("extracts the documents into the text store after the text index, with a progress line; --status tells the store's state", () => {
+    const docs = path.join(tmp, 'docs');
+    fs.mkdirSync(docs, { recursive: true });
+    fs.writeFileSync(path.join(docs, 'plan.docx'), docx(['the WIDGET plan']));
+    fs.writeFileSync(path.join(docs, 'notes.txt'), 'widget\n');
+    const past = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(path.join(docs, 'plan.docx'), past, past);
+    const built = trawl(['index', docs, '--data-dir', dataDir]);
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stderr).toMatch(/^extracting documents: 1\/1$/m);
+    expect(built.stdout).toMatch(
+      /document text: 1 document\(s\) stored, 1\/1 of the indexed documents, [\d.]+ KB on disk/,
+    );
+    const status = trawl(['index', docs, '--status', '--data-dir', dataDir]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/document text: 1 document\(s\) stored, [\d.]+ KB on disk/);
   });
 
   it('refuses what is not a directory, and sensitive locations, in one line with exit 2', () => {

@@ -3,12 +3,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import type { DocumentTextStore } from '../docs/store.js';
+import { type DocumentKind, documentKindOf } from '../docs/extract.js';
+import { type DocumentTextStore, documentIdentity, type StoredDocument } from '../docs/store.js';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import { homeDir } from '../fence/root.js';
+import { GREP_DOC_MAX_BYTES } from '../grep/limits.js';
 import type { RequiredLiterals } from '../match/index.js';
 import type { ByteWindows } from '../search/windows.js';
-import { isWithin } from '../util/fs-safety.js';
+import { descriptorIs, isWithin, openNoFollow } from '../util/fs-safety.js';
 import { ensurePrivateDir, privateSubdir } from '../util/private-dir.js';
 import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../walk/walker.js';
 import { blockRanges } from './blocks.js';
@@ -70,6 +72,10 @@ export interface ContentIndexOptions {
   /** What to do when a loaded index differs from the tree: 'overlay' (default) re-indexes the differences in memory; 'rebuild' writes a new index (`trawl index`). */
   onChanged?: 'overlay' | 'rebuild';
   onProgress?: (p: BuildProgress) => void;
+  /** Extract the root's documents into its store once the index is ready (default true; content-index/documents.ts). */
+  extractDocuments?: boolean;
+  /** Called after each document the background extraction settles (`trawl index`'s progress line). */
+  onDocumentProgress?: (p: DocumentExtractionStatus) => void;
   /** Bytes per indexed block (default INDEX_BLOCK_BYTES); tests use tiny blocks to put literals across boundaries. */
   blockBytes?: number;
   /** Seams for tests. */
@@ -79,6 +85,17 @@ export interface ContentIndexOptions {
 }
 
 export type ContentIndexState = 'opening' | 'building' | 'ready' | 'failed' | 'closed';
+
+/** The background extraction of the root's documents into its text store. */
+export interface DocumentExtractionStatus {
+  /** 'waiting' until the text index is ready; 'done' once every indexed document was visited. */
+  state: 'waiting' | 'extracting' | 'done';
+  /** Documents the index records (by extension), and of them the ones whose current version is stored. */
+  total: number;
+  stored: number;
+  /** Of the stored, cut by a cap (partial text). */
+  partial: number;
+}
 
 /** What `trawl index --status` prints and `/api/health`-like surfaces report. */
 export interface ContentIndexStatus {
@@ -105,6 +122,8 @@ export interface ContentIndexStatus {
   residentBytes: number;
   progress?: BuildProgress;
   lastBuild?: BuildResult;
+  /** The documents' extraction into the text store (absent when it is off). */
+  documents?: DocumentExtractionStatus;
 }
 
 /** How a search used the index (the summary says it). */
@@ -265,6 +284,8 @@ export class ContentIndex implements SearchIndex {
   private building: Worker | null = null;
   private loading: Worker | null = null;
   private documents: DocumentTextStore | null = null;
+  private docStatus: DocumentExtractionStatus = { state: 'waiting', total: 0, stored: 0, partial: 0 };
+  private extracting: Promise<void> | null = null;
 
   constructor(
     root: string,
@@ -320,6 +341,7 @@ export class ContentIndex implements SearchIndex {
       residentBytes: resident,
       ...(this.progress && this.state !== 'ready' ? { progress: this.progress } : {}),
       ...(this.lastBuild ? { lastBuild: this.lastBuild } : {}),
+      ...(this.options.extractDocuments !== false ? { documents: { ...this.docStatus } } : {}),
     };
   }
 
@@ -358,6 +380,52 @@ export class ContentIndex implements SearchIndex {
       }
     }
     return this.documents;
+  }
+
+  /** Resolves when the background extraction now under way (if any) has visited every document. */
+  async whenDocumentsExtracted(): Promise<void> {
+    await this.whenReady();
+    while (this.extracting) await this.extracting;
+  }
+
+  /**
+   * After the text index is ready: every document the base records whose current version the store lacks is read
+   * (no-follow, judged by its real path, within GREP_DOC_MAX_BYTES) and extracted whole, one at a time, so the
+   * searches that follow find it stored. A search meanwhile extracts what it needs itself.
+   */
+  private extractDocumentsLater(): void {
+    if (this.options.extractDocuments === false || this.extracting || this.isClosed) return;
+    this.extracting = this.extractDocuments()
+      .catch(() => {})
+      .finally(() => {
+        this.extracting = null;
+      });
+  }
+
+  private async extractDocuments(): Promise<void> {
+    const store = this.documentsFor(this.root);
+    const base = this.base;
+    if (!store || !base) return;
+    await store.ready();
+    const docs: Array<{ abs: string; kind: DocumentKind }> = [];
+    for (const rel of base.data.paths) {
+      const kind = documentKindOf(rel);
+      const abs = absOf(this.root, rel);
+      if (kind !== null && !this.exclude(abs)) docs.push({ abs, kind });
+    }
+    this.docStatus = { state: 'extracting', total: docs.length, stored: 0, partial: 0 };
+    for (const { abs, kind } of docs) {
+      if (this.isClosed || this.base !== base) return;
+      const doc = await extractOne(store, abs, kind);
+      if (doc) {
+        this.docStatus.stored++;
+        if (doc.partial) this.docStatus.partial++;
+      }
+      this.options.onDocumentProgress?.({ ...this.docStatus });
+      await yieldToLoop();
+    }
+    this.docStatus.state = 'done';
+    this.options.onDocumentProgress?.({ ...this.docStatus });
   }
 
   // ---- opening and building -----------------------------------------------------------------------------------
@@ -408,6 +476,7 @@ export class ContentIndex implements SearchIndex {
       if (this.isClosed) return;
       this.state = 'ready';
       this.scheduleBackground();
+      this.extractDocumentsLater();
     } catch (err) {
       if (this.state !== 'closed') {
         this.state = 'failed';
@@ -536,6 +605,7 @@ export class ContentIndex implements SearchIndex {
         this.state = 'ready';
         this.reason = `rebuilt: ${reason}`;
         this.scheduleBackground();
+        this.extractDocumentsLater();
       } catch (err) {
         if (this.isClosed) return;
         this.state = 'failed';
@@ -1417,6 +1487,41 @@ function newlinesBefore(
 }
 
 /** Temporary files of writers that died mid-write (kill -9): the rename never happened, so they are garbage. */
+/** One document into the store unless its current version is there; its stored text, or null (unreadable, cut by time). */
+async function extractOne(
+  store: DocumentTextStore,
+  abs: string,
+  kind: DocumentKind,
+): Promise<StoredDocument | null> {
+  let fd: number;
+  try {
+    fd = openNoFollow(abs);
+  } catch {
+    return null;
+  }
+  try {
+    if (!descriptorIs(fd, abs)) return null;
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > GREP_DOC_MAX_BYTES) return null;
+    const identity = documentIdentity(fd);
+    const known = store.get(abs, identity);
+    if (known) return known;
+    const bytes = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const n = fs.readSync(fd, bytes, got, st.size - got, null);
+      if (n === 0) return null;
+      got += n;
+    }
+    const { doc, cutByDeadline } = await store.extract(kind, bytes, abs, identity);
+    return cutByDeadline || !store.has(abs, identity) ? null : doc;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 function clearDeadWriters(dir: string): void {
   let names: string[];
   try {

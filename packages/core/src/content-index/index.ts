@@ -30,6 +30,7 @@ export {
   type ContentIndexOptions,
   type ContentIndexState,
   type ContentIndexStatus,
+  type DocumentExtractionStatus,
   type IndexSelection,
   type IndexSelectRequest,
   type IndexUse,
@@ -56,3 +57,5 @@ export function openIndex(root: string, options: ContentIndexOptions): ContentIn
     throw new IndexRootError(`cannot index ${root}: not a directory`);
   return new ContentIndex(canonical, options);
 }
+export type { DocumentTextStoreStats } from '../docs/store.js';
+export { closeDocumentStores, documentStoreFile, documentStoreFor } from './documents.js';

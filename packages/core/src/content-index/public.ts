@@ -8,6 +8,8 @@ export {
   type ContentIndexOptions,
   ContentIndexRegistry,
   type ContentIndexStatus,
+  type DocumentExtractionStatus,
+  type DocumentTextStoreStats,
   ensurePrivateDir,
   type IndexUse,
   openIndex,

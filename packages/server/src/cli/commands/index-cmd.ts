@@ -1,4 +1,9 @@
-import type { BuildProgress, ContentIndexStatus } from '@trawl/core/content-index';
+import type {
+  BuildProgress,
+  ContentIndexStatus,
+  DocumentExtractionStatus,
+  DocumentTextStoreStats,
+} from '@trawl/core/content-index';
 import { dataDirOf } from '../data-dir.js';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
@@ -42,11 +47,23 @@ export const registerIndex: RegisterCommand = (program, io, setExit) => {
         fence: createSensitiveFence({ home, env: io.env, extra: [dataDir] }),
         watch: false,
         buildIn: 'inline',
-        ...(flags.status ? { build: false } : { onChanged: 'rebuild' as const, onProgress: progress.update }),
+        ...(flags.status
+          ? { build: false, extractDocuments: false }
+          : {
+              onChanged: 'rebuild' as const,
+              onProgress: progress.update,
+              onDocumentProgress: (d: DocumentExtractionStatus) => docLine(io.stderr, d),
+            }),
       });
       await index.whenReady();
       progress.done();
-      const st = index.status();
+      // The text index is usable now; `trawl index` also waits for the documents' extraction into the text store.
+      if (!flags.status) await index.whenDocumentsExtracted();
+      const store = index.status().state === 'ready' ? index.documentsFor(root) : undefined;
+      await store?.ready();
+      // Written now, so the line below tells its size on disk.
+      if (!flags.status) await store?.flush();
+      const st = { ...index.status(), ...(store ? { documentStore: store.stats() } : {}) };
       await index.close();
       if (flags.json) await write(io.stdout, `${JSON.stringify(st)}\n`);
       else await write(io.stdout, describe(st, flags.status === true));
@@ -59,7 +76,17 @@ export const registerIndex: RegisterCommand = (program, io, setExit) => {
     });
 };
 
-function describe(st: ContentIndexStatus, statusOnly: boolean): string {
+/** `trawl index`'s documents line: rewritten in place on a terminal, once at the end on a pipe. */
+function docLine(stream: NodeJS.WritableStream & { isTTY?: boolean }, d: DocumentExtractionStatus): void {
+  const text = `extracting documents: ${d.stored}/${d.total}${d.partial ? ` (${d.partial} partial)` : ''}`;
+  if (stream.isTTY) stream.write(d.state === 'done' ? `\r\x1b[K${text}\n` : `\r\x1b[K${text}`);
+  else if (d.state === 'done') stream.write(`${text}\n`);
+}
+
+function describe(
+  st: ContentIndexStatus & { documentStore?: DocumentTextStoreStats },
+  statusOnly: boolean,
+): string {
   if (st.state !== 'ready') return `${st.root}: no usable index (${st.reason})\n`;
   const lines = [`${st.root}`];
   const built = st.builtAt ? new Date(st.builtAt).toISOString() : 'unknown';
@@ -73,6 +100,15 @@ function describe(st: ContentIndexStatus, statusOnly: boolean): string {
       st.changedSinceBuild === 0
         ? '  up to date: every file matches its size, mtime and inode'
         : `  ${st.changedSinceBuild} file(s) changed since it was built${statusOnly ? ' (a search re-reads them; `trawl index` rebuilds)' : ''}`,
+    );
+  }
+  const ds = st.documentStore;
+  if (ds) {
+    const extracted = st.documents
+      ? `, ${st.documents.stored}/${st.documents.total} of the indexed documents`
+      : '';
+    lines.push(
+      `  document text: ${ds.documents} document(s) stored${extracted}${ds.partial ? `, ${ds.partial} partial (cut by a cap)` : ''}, ${mb(ds.fileBytes)} on disk${ds.loaded.startsWith('rebuilt') ? ` (${ds.loaded})` : ''}`,
     );
   }
   return `${lines.join('\n')}\n`;
