@@ -1,16 +1,16 @@
 // A hard link in a project to a credential file is a path of the project and the bytes of the credential: every
 // content surface refuses it by what it is (device and inode of a fenced file), as it refuses the fenced path.
 // `find_files` and /api/tree list names only: the link's name is the project's own, and is listed.
+
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docx } from '../../core/test/fixtures/office-docs.js';
 import { startTestServer, type TestServer } from './http-helpers.js';
+import { stdioClient } from './mcp-helpers.js';
 
-const BIN = path.resolve(__dirname, '../bin/trawl.js');
 const CANARY = 'CANARYlink4b1e';
 
 let tmp: string;
@@ -51,15 +51,7 @@ afterAll(async () => {
 });
 
 async function mcp(flags: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', '--root', proj, ...flags],
-    cwd: tmp,
-    stderr: 'ignore',
-    env: { PATH: process.env['PATH'] ?? '', HOME: home },
-  });
-  const client = new Client({ name: 'hard-links', version: '0.0.0' });
-  await client.connect(transport);
+  const client = await stdioClient(proj, flags, { cwd: tmp, home, name: 'hard-links' });
   clients.push(client);
   return client;
 }

@@ -1,16 +1,16 @@
 // A writer in the tree swaps a directory for a link to a credential store in a loop (renameat2 RENAME_EXCHANGE),
 // while the content surfaces are asked to search it. What a search reports must come from what was opened inside
 // the root: no answer may ever carry the store's bytes. Bounded by a number of requests, not by time.
+
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './http-helpers.js';
+import { stdioClient } from './mcp-helpers.js';
 
-const BIN = path.resolve(__dirname, '../bin/trawl.js');
 const REQUESTS = 120;
 const CANARY = 'CANARYssh7f3a9c';
 
@@ -98,17 +98,8 @@ beforeAll(async () => {
   racer = spawn(path.join(tmp, 'racer'), [], { cwd: proj, stdio: 'ignore' });
 }, 120_000);
 
-async function mcpClient(flags: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', '--root', proj, ...flags],
-    cwd: tmp,
-    stderr: 'ignore',
-    env: { PATH: process.env['PATH'] ?? '', HOME: home },
-  });
-  const client = new Client({ name: 'swap-race', version: '0.0.0' });
-  await client.connect(transport);
-  return client;
+function mcpClient(flags: string[]): Promise<Client> {
+  return stdioClient(proj, flags, { cwd: tmp, home, name: 'swap-race' });
 }
 
 afterAll(async () => {
