@@ -27,6 +27,25 @@ async function settledConversation(page: Page) {
   return box;
 }
 
+/**
+ * Holds every message send of `page` until `release()`: `askedFor` resolves when the first one is asked, so what
+ * the test does next happens strictly while a send is in flight.
+ */
+async function holdSends(page: Page): Promise<{ askedFor: Promise<void>; release: () => void }> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let asked!: () => void;
+  const askedFor = new Promise<void>((r) => (asked = r));
+  await page.route('**/api/conversations/*/messages', async (route) => {
+    if (route.request().method() === 'POST') {
+      asked();
+      await released;
+    }
+    await route.continue();
+  });
+  return { askedFor, release };
+}
+
 const files: Record<string, string> = {
   'src/main.ts': 'export function main() {\n  return "needle";\n}\n',
   'src/components/Button.tsx': 'export const Button = () => null;\n',
@@ -287,17 +306,7 @@ describeWorkbench(
       const { context, page } = await open(1280);
       const box = await settledConversation(page);
       // Hold the next send until quick open has focus: the send completes strictly after.
-      let release!: () => void;
-      const released = new Promise<void>((r) => (release = r));
-      let asked!: () => void;
-      const askedFor = new Promise<void>((r) => (asked = r));
-      await page.route('**/api/conversations/*/messages', async (route) => {
-        if (route.request().method() === 'POST') {
-          asked();
-          await released;
-        }
-        await route.continue();
-      });
+      const { askedFor, release } = await holdSends(page);
       await box.fill('and again');
       await box.press('Enter');
       await askedFor;
@@ -322,17 +331,7 @@ describeWorkbench(
     it('what is typed while a message is being sent stays in the box when the send completes', async () => {
       const { context, page } = await open(1280);
       const box = await settledConversation(page);
-      let release!: () => void;
-      const released = new Promise<void>((r) => (release = r));
-      let asked!: () => void;
-      const askedFor = new Promise<void>((r) => (asked = r));
-      await page.route('**/api/conversations/*/messages', async (route) => {
-        if (route.request().method() === 'POST') {
-          asked();
-          await released;
-        }
-        await route.continue();
-      });
+      const { askedFor, release } = await holdSends(page);
       await box.fill('first thought');
       await box.press('Enter');
       await askedFor;
