@@ -191,6 +191,12 @@ await step('npx trawl --version', () => {
   return out;
 });
 
+await step('npx trawl mcp --version', () => {
+  const out = run('npx', ['--no-install', 'trawl', 'mcp', '--version'], { cwd: app }).trim();
+  assert(out === version, `printed '${out}', not '${version}'`);
+  return out;
+});
+
 /** Starts `npx ARGS` in the app directory; its stdout lines come through `lines`. */
 function start(args) {
   const child = spawn('npx', ['--no-install', ...args], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
