@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DASHBOARD_SKIP_DIRS } from '../packages/core/src/walk/skip-dirs.ts';
 import { docx, pdf, xlsx } from '../packages/core/test/fixtures/office-docs.ts';
 import { CACHE, here, RG15, repo } from './paths.mjs';
 
@@ -41,19 +42,8 @@ const PACKAGES = [
   'postcss',
   '@types/node',
 ];
-const SKIP = [
-  '.cache',
-  '.git',
-  '.venv',
-  '__pycache__',
-  'build',
-  'dist',
-  'env',
-  'node_modules',
-  'out',
-  'target',
-  'venv',
-];
+// The dashboard's skip list, as /api/file-grep walks it.
+const SKIP = [...DASHBOARD_SKIP_DIRS];
 const out = [];
 const say = (l = '') => {
   out.push(l);

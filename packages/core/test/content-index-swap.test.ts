@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openIndex } from '../src/content-index/index.js';
 import { type SearchRequest, search } from '../src/engine/search.js';
+import { credentialTree } from './fixtures/credential-tree.js';
 
 /**
  * The files an index hands a search are judged where they are, not as spelled: a directory on the way that
@@ -17,14 +17,7 @@ let home: string;
 let proj: string;
 
 beforeEach(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-cindex-swap-')));
-  home = path.join(tmp, 'home');
-  proj = path.join(tmp, 'proj');
-  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), `needle ${CANARY}\n`);
-  fs.mkdirSync(path.join(proj, 'd'), { recursive: true });
-  fs.writeFileSync(path.join(proj, 'd', 'id_ed25519'), 'needle decoy\n');
-  fs.writeFileSync(path.join(proj, 'notes.txt'), 'needle in the project\n');
+  ({ tmp, home, proj } = credentialTree('trawl-cindex-swap-', CANARY, 'needle in the project\n'));
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

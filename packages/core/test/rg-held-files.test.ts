@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SearchRequest, type SpawnRg, search } from '../src/engine/index.js';
 import { RG_HELD_FILES } from '../src/limits.js';
+import { credentialTree } from './fixtures/credential-tree.js';
 
 /**
  * The rg engine opens the files it is named, judges each where it is, and hands rg the descriptors: what rg reads
@@ -17,14 +17,7 @@ let home: string;
 let proj: string;
 
 beforeEach(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-rg-held-')));
-  home = path.join(tmp, 'home');
-  proj = path.join(tmp, 'proj');
-  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), `needle ${CANARY}\n`);
-  fs.mkdirSync(path.join(proj, 'd'), { recursive: true });
-  fs.writeFileSync(path.join(proj, 'd', 'id_ed25519'), 'needle decoy\n');
-  fs.writeFileSync(path.join(proj, 'notes.txt'), 'needle notes\n');
+  ({ tmp, home, proj } = credentialTree('trawl-rg-held-', CANARY, 'needle notes\n'));
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -52,8 +52,8 @@ interface Job {
 /**
  * `trawl serve`'s content indexes and the greps through them, on one worker thread (grep-host-thread.ts): the index's
  * selection, the engine's file lists, the document pass and the rows never run on the event loop. Admission is
- * bounded like a pool's (spec/file-api.md §3.4): `maxActive` greps run at once, up to `maxWaiting` wait at most
- * their `admitMs`, anything beyond is {@link PoolBusyError}. The loop keeps a mirror of every index's status (pushed
+ * bounded like a pool's (decision 3 of docs/architecture.md): `maxActive` greps run at once, up to `maxWaiting`
+ * wait at most their `admitMs`, anything beyond is {@link PoolBusyError}. The loop keeps a mirror of every index's status (pushed
  * on change and every second) to route a grep without a round trip.
  */
 export class GrepHost {
