@@ -626,6 +626,25 @@ describe('FileIndexRegistry', () => {
     registry.stopAll();
   });
 
+  it('a release right after an acquire is not lost when the two path resolutions finish in the other order', async () => {
+    const root = tree(['a.txt']);
+    // Each realpath call answers only when released; the second is released first.
+    const calls: Array<() => void> = [];
+    const registry = new FileIndexRegistry({
+      indexOptions: { ...quiet, pollMs: 50 },
+      realpath: (p) => new Promise<string>((resolve) => calls.push(() => resolve(fs.realpathSync(p)))),
+    });
+    const pending = registry.acquire(root);
+    const released = registry.release(root);
+    // The release's resolution answers (and the release completes) before the acquire's.
+    calls.at(-1)!();
+    await released;
+    for (const answer of calls.slice(0, -1)) answer();
+    const index = await pending;
+    expect(index.refreshing).toBe(false);
+    expect(registry.get(root)).toBeUndefined();
+  });
+
   it('an index released while still building is stopped and not registered', async () => {
     const registry = new FileIndexRegistry({ indexOptions: { ...quiet, pollMs: 50 } });
     const root = tree(['a.txt']);

@@ -25,6 +25,9 @@ export class FileIndexRegistry {
   private readonly slots = new Map<string, Slot>();
   private readonly createIndex: (root: string) => FileIndex;
   private readonly realpath: (p: string) => Promise<string>;
+  // One resolution per spelling at a time, shared by acquire and release: a release issued right after an acquire
+  // then continues after it, never before (two realpath calls may finish in either order).
+  private readonly resolving = new Map<string, Promise<string>>();
 
   constructor(options: FileIndexRegistryOptions = {}) {
     this.createIndex = options.createIndex ?? ((root) => new FileIndex(root, options.indexOptions));
@@ -33,7 +36,7 @@ export class FileIndexRegistry {
 
   /** The started index for `root` (realpath'd), built on first acquire; each acquire needs one release. */
   async acquire(root: string): Promise<FileIndex> {
-    const key = await this.realpath(root);
+    const key = await this.resolve(root);
     const existing = this.slots.get(key);
     if (existing) {
       existing.refs++;
@@ -103,9 +106,23 @@ export class FileIndexRegistry {
 
   private async keyOf(root: string): Promise<string> {
     try {
-      return await this.realpath(root);
+      return await this.resolve(root);
     } catch {
       return path.resolve(root);
     }
+  }
+
+  /** `root`'s realpath, one call in flight per spelling. */
+  private resolve(root: string): Promise<string> {
+    let p = this.resolving.get(root);
+    if (!p) {
+      p = this.realpath(root);
+      this.resolving.set(root, p);
+      const done = () => {
+        if (this.resolving.get(root) === p) this.resolving.delete(root);
+      };
+      p.then(done, done);
+    }
+    return p;
   }
 }
