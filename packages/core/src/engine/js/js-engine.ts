@@ -338,6 +338,7 @@ function emit(
   detailFiles: number | 'counts' | undefined,
   countedWhole: Set<number>,
 ): void {
+  if ('leftOut' in o) return;
   if ('skip' in o) {
     summary.skipped[o.skip]++;
     if (o.skip === 'unreadable') summary.errors.push({ path, code: o.code, message: o.message });

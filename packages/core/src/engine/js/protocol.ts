@@ -93,7 +93,9 @@ export interface FileTask {
  */
 export type FileOutcome =
   | { seq: number; result: FileResult; more?: true; continued?: true }
-  | { seq: number; skip: SkipReason; code: string; message: string };
+  | { seq: number; skip: SkipReason; code: string; message: string }
+  /** A walked file that is another name of a fenced file: left out unnamed, as the walk leaves the fenced path out. */
+  | { seq: number; leftOut: true };
 
 /**
  * What a search worker is told. Every lease begins with `setup`; `batch` asks for files to be read and

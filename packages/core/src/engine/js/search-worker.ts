@@ -142,7 +142,12 @@ function searchThroughWindows(fd: number, task: FileTask): FileResult | 'whole' 
   return result;
 }
 
+/**
+ * A named file is refused aloud; a walked one is left out unnamed, as the rg engine does and as the walk leaves the
+ * fenced path itself out (naming it would tell which of the project's files are a credential's other names).
+ */
 function fencedLink(task: FileTask): FileOutcome {
+  if (!task.explicit) return { seq: task.seq, leftOut: true };
   return { seq: task.seq, skip: 'unreadable', code: 'EFENCED', message: FENCED_LINK_MESSAGE };
 }
 
