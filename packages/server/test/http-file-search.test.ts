@@ -305,6 +305,17 @@ describe('GET /api/file-search: roots and scope', () => {
       },
     );
   });
+  it('judges an implicit root before its existence: a missing one in a store is dropped as sensitive 🔒', async () => {
+    const missing = path.join(home, '.aws', 'no-such-dir');
+    expect(fs.existsSync(missing)).toBe(false);
+    await withTestServer({ projects: [missing], home, dataDir, inline: true }, async (s) => {
+      const a = await s.get('/api/file-search', { q: 'id_widgets' });
+      expect(a.body).toEqual({ results: [], root: '' });
+      expect(s.audit.of('file_search')).toContainEqual(
+        expect.objectContaining({ outcome: 'denied', resources: missing }),
+      );
+    });
+  });
 });
 
 describe('GET /api/file-search: directories, kinds and budgets', () => {

@@ -178,8 +178,10 @@ export interface ProbedRoot {
 }
 
 /**
- * Workspace and implicit roots: each must be a directory; with `dropHome`, bare HOME is never an implicit root
- * (status `home`); a sensitive one is dropped (`sensitive`).
+ * Workspace and implicit roots, each by the one root policy ({@link resolveUserRoot}: sensitivity before
+ * existence, so a missing path inside a store answers `sensitive`, never `not-dir`); a sensitive one is dropped
+ * (`sensitive`), a relative spelling or a non-directory names nothing (`not-dir`); with `dropHome`, bare HOME is
+ * never an implicit root (status `home`).
  */
 async function probeRoots(
   ctx: TaskContext,
@@ -194,24 +196,10 @@ async function probeRoots(
   }
   const out: ProbedRoot[] = [];
   for (const root of p.roots) {
-    if (root.includes('\0') || !path.isAbsolute(root)) {
-      out.push({ root, status: 'not-dir' });
-      continue;
-    }
-    let canonical: string;
-    try {
-      canonical = await probe.realpath(root);
-      if (!(await probe.stat(canonical)).isDirectory()) {
-        out.push({ root, status: 'not-dir' });
-        continue;
-      }
-    } catch {
-      out.push({ root, status: 'not-dir' });
-      continue;
-    }
-    if (p.dropHome && canonical === home) out.push({ root, canonical, status: 'home' });
-    else if (await ctx.fence.isSensitive(root)) out.push({ root, canonical, status: 'sensitive' });
-    else out.push({ root, canonical, status: 'ok' });
+    const r = await resolveUserRoot(root, { fence: ctx.fence, home: ctx.home, fs: probe });
+    if (!r.ok) out.push({ root, status: r.code === 'sensitive_path' ? 'sensitive' : 'not-dir' });
+    else if (p.dropHome && r.root === home) out.push({ root, canonical: r.root, status: 'home' });
+    else out.push({ root, canonical: r.root, status: 'ok' });
   }
   return out;
 }
