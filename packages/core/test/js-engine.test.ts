@@ -85,11 +85,10 @@ describe('js engine', () => {
 
   it('stops a catastrophic regex at the deadline and says it timed out', async () => {
     fs.writeFileSync(path.join(dir, 'evil.txt'), `${'a'.repeat(40)}!\n`);
-    const started = Date.now();
+    // Unstopped, this backtracks ~2^40 steps: the test's own timeout, not a clock, catches a deadline that fails.
     const events = await collect(
       run('(a+)+$', { deadline: Date.now() + 500, walk: { roots: ['evil.txt'], cwd: dir } }),
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     const summary = events.at(-1)!;
     expect(summary.type === 'summary' && summary.summary.outcome).toBe('timeout');
     expect(events.filter((e) => e.type === 'match')).toHaveLength(0);
