@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { IndexAnswers } from '../src/http/index-answers.js';
 import { PROJECT_RESOLVE_TTL_MS } from '../src/http/limits.js';
-import type { TaskRunner } from '../src/http/pool.js';
 import { ResolveCache } from '../src/http/resolve-cache.js';
+import type { ServerTaskRunner } from '../src/http/tasks.js';
 
 const row = (name: string) => ({ path: `/p/${name}`, name, kind: 'file' as const, size: 1, mtime: 1 });
 
@@ -63,7 +63,7 @@ describe('ResolveCache (?project= resolutions reused briefly)', () => {
   it('reuses an accepted root within the TTL, decides a refusal afresh each time', async () => {
     let clock = 0;
     const asked: string[] = [];
-    const probe: TaskRunner = {
+    const probe: ServerTaskRunner = {
       run: async <T>(_task: string, payload: unknown) => {
         const p = (payload as { project: string }).project;
         asked.push(p);

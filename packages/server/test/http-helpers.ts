@@ -2,9 +2,13 @@
 // pools or tasks run inline so a test can install seams (tripwires, openers, clocks).
 import type { AuditEvent, AuditSink, Refusal } from '../src/audit/index.js';
 import type { IndexProvider } from '../src/http/index-host.js';
-import type { TaskRunner } from '../src/http/pool.js';
 import { type RunningServer, type ServeOptions, startServer } from '../src/http/server.js';
-import { createTaskContext, InlineRunner, type TaskContext } from '../src/http/tasks.js';
+import {
+  createTaskContext,
+  InlineRunner,
+  type ServerTaskRunner,
+  type TaskContext,
+} from '../src/http/tasks.js';
 
 export class MemoryAudit implements AuditSink {
   events: AuditEvent[] = [];
@@ -42,7 +46,7 @@ export interface TestServerOptions {
   /** Run tasks inline with these context overrides (`true`: inline, no overrides). Default: real worker pools. */
   inline?: Partial<TaskContext> | true;
   /** Replace one runner (e.g. a pool that is always busy). */
-  runners?: Partial<{ probe: TaskRunner; transfer: TaskRunner }>;
+  runners?: Partial<{ probe: ServerTaskRunner; transfer: ServerTaskRunner }>;
   /** Default `null` (no indexes: every search walks, like the reference fixture). `undefined`: the real host. */
   indexes?: IndexProvider | null | undefined;
   /** Use the real audit log on disk instead of the memory one. */
@@ -94,7 +98,7 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
   const env = { HOME: o.home, ...(o.env ?? {}) };
   const budget = o.grepBudgetMs !== undefined ? { grepBudgetMs: o.grepBudgetMs } : {};
   let context: TaskContext | undefined;
-  let runners: { probe: TaskRunner; transfer: TaskRunner } | undefined;
+  let runners: { probe: ServerTaskRunner; transfer: ServerTaskRunner } | undefined;
   if (o.inline) {
     context = createTaskContext({ home: o.home, env, extra: [o.dataDir], ...budget });
     if (o.inline !== true) Object.assign(context, o.inline);

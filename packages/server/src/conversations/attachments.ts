@@ -1,9 +1,7 @@
 import * as path from 'node:path';
-import type { FileReadOutcome } from '@trawl/core/complete';
 import type { ServerContext } from '../http/context.js';
 import { MAX_PATH_PARAM_CHARS } from '../http/limits.js';
 import { fileRefusal } from '../http/project-files.js';
-import type { ResolveProjectResult } from '../http/tasks.js';
 import {
   ATTACH_MAX_FILE_BYTES,
   ATTACH_MAX_FILES,
@@ -40,7 +38,7 @@ export async function knownRoots(ctx: ServerContext, first: string | null): Prom
   if (first) projects.sort((a, b) => (a === first ? -1 : b === first ? 1 : 0));
   const out: ProjectRoot[] = [];
   for (const project of projects) {
-    const r = await ctx.probe.run<ResolveProjectResult>('resolve-project', { project });
+    const r = await ctx.probe.run('resolve-project', { project });
     if (r.status === 'ok') out.push({ project, root: r.root });
   }
   return out;
@@ -83,7 +81,7 @@ export async function readAttachments(
       continue;
     }
     const maxBytes = Math.min(ATTACH_MAX_FILE_BYTES, budget);
-    const o = await ctx.transfer.run<FileReadOutcome>('read-file', { ...where, maxBytes });
+    const o = await ctx.transfer.run('read-file', { ...where, maxBytes });
     if (o.status !== 'ok') {
       out.push({ path: f.path, text: '', truncated: false, error: fileRefusal(o.status).code });
       continue;

@@ -2,20 +2,21 @@ import type { Context } from 'hono';
 import type { AuditEvent, AuditSink } from '../audit/index.js';
 import type { GrepHost } from './grep-host.js';
 import type { IndexProvider } from './index-host.js';
-import { PoolBusyError, PoolTimeoutError, type TaskRunner } from './pool.js';
+import { PoolBusyError, PoolTimeoutError } from './pool.js';
 import type { KnownProjects } from './projects.js';
 import type { ResolveCache } from './resolve-cache.js';
+import type { ServerTaskRunner } from './tasks.js';
 
 /** What the routes run with. Every collaborator is a seam (tests pass inline runners, fake indexes, a memory audit). */
 export interface ServerContext {
   audit: AuditSink;
   projects: KnownProjects;
   /** Short probes: project canonicalisation, is-a-directory, the resolving fence. */
-  probe: TaskRunner;
+  probe: ServerTaskRunner;
   /** Recent `?project=` resolutions (over `probe`). */
   resolved: ResolveCache;
   /** Walks and listings. */
-  transfer: TaskRunner;
+  transfer: ServerTaskRunner;
   /** The known projects' indexes (the fast path), if any. */
   indexes?: IndexProvider;
   /**

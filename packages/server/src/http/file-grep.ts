@@ -68,7 +68,7 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     resolved =
       root.length > MAX_PATH_PARAM_CHARS
         ? { status: 'not-dir', path: root }
-        : await ctx.probe.run<ResolveProjectResult>('grep-root', { root }, { admitMs: admitMs() });
+        : await ctx.probe.run('grep-root', { root }, { admitMs: admitMs() });
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: root });
   }
@@ -102,7 +102,7 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     // answer from a search that hardly ran.
     result =
       (await ctx.grepHost?.grep(task, { admitMs: admitMs() - budgetMs / 4 })) ??
-      (await ctx.transfer.run<GrepTaskResult>('grep', task, { admitMs: admitMs() - budgetMs / 4 }));
+      (await ctx.transfer.run('grep', task, { admitMs: admitMs() - budgetMs / 4 }));
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged} root=${resolved.root}` });
   }

@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { poolRefusal, type ServerContext } from './context.js';
 import { FILE_SEARCH_MAX_QUERY_CHARS, MAX_PATH_PARAM_CHARS } from './limits.js';
-import type { ProbedRoot, ResolveProjectResult, WalkNamesResult } from './tasks.js';
+import type { ProbedRoot, ResolveProjectResult } from './tasks.js';
 
 const trimmed = z
   .string()
@@ -83,7 +83,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
       if (input.workspace && input.workspace.length <= MAX_PATH_PARAM_CHARS) {
         const dir = await ctx.projects.byName(input.workspace);
         if (dir) {
-          const probed = await ctx.probe.run<ProbedRoot[]>('probe-roots', { roots: [dir], dropHome: false });
+          const probed = await ctx.probe.run('probe-roots', { roots: [dir], dropHome: false });
           if (probed[0] && probed[0].status !== 'not-dir') {
             // A workspace is a known project: scoped, and canonical like ?project= (so its index can serve it).
             scoped = true;
@@ -96,7 +96,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
           ...(ctx.projectDirEnv ? [ctx.projectDirEnv] : []),
           ...(await ctx.projects.list()).filter((p) => p.source === 'serve').map((p) => p.path),
         ];
-        const probed = await ctx.probe.run<ProbedRoot[]>('probe-roots', { roots: implicit, dropHome: true });
+        const probed = await ctx.probe.run('probe-roots', { roots: implicit, dropHome: true });
         roots = keepSafe(ctx, probed, logged, false);
       }
     }
@@ -126,7 +126,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
         return c.json({ results: withPositions(hit.results, q, roots), root });
       }
     }
-    const walked = await ctx.transfer.run<WalkNamesResult>('walk-names', {
+    const walked = await ctx.transfer.run('walk-names', {
       query: q,
       roots,
       scoped,

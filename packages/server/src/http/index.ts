@@ -14,4 +14,12 @@ export { PoolBusyError, PoolTimeoutError, TaskFailedError, type TaskRunner, Work
 export { KnownProjects, RECENT_PROJECTS_FILE } from './projects.js';
 export { defaultDataDir, type RunningServer, type ServeOptions, startServer } from './server.js';
 export { isStaticPath, PLACEHOLDER_PAGE, resolveWebDist, WORKBENCH_CSP } from './static.js';
-export { createTaskContext, type FenceConfig, InlineRunner, runTask, type TaskContext } from './tasks.js';
+export {
+  createTaskContext,
+  type FenceConfig,
+  InlineRunner,
+  runTask,
+  type ServerTaskRunner,
+  type ServerTasks,
+  type TaskContext,
+} from './tasks.js';

@@ -27,7 +27,7 @@ export async function openProjectRoute(c: Context, ctx: ServerContext): Promise<
   const typed = parsed.data.project.trim();
   let r: ResolveProjectResult;
   try {
-    r = await ctx.probe.run<ResolveProjectResult>('resolve-project', { project: typed });
+    r = await ctx.probe.run('resolve-project', { project: typed });
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: typed });
   }

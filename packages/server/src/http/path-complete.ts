@@ -54,7 +54,7 @@ export async function pathComplete(c: Context, ctx: ServerContext): Promise<Resp
 
   let o: CompletionOutcome;
   try {
-    o = await ctx.transfer.run<CompletionOutcome>('list-completion', { project, dir, q });
+    o = await ctx.transfer.run('list-completion', { project, dir, q });
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: project });
   }

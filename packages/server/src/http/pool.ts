@@ -9,9 +9,16 @@ import {
   POOL_WORKER_HEAP_MB,
 } from './limits.js';
 
-/** Runs named tasks somewhere other than the event loop (a worker pool), or inline for tests. */
-export interface TaskRunner {
-  run<T>(task: string, payload: unknown, options?: RunOptions): Promise<T>;
+/** Named tasks: what each takes and what it answers (the server's is `ServerTasks` in tasks.ts). */
+export type TaskTable<T> = { [K in keyof T]: { payload: unknown; result: unknown } };
+
+/** Runs the named tasks of a table somewhere other than the event loop (a worker pool), or inline for tests. */
+export interface TaskRunner<T extends TaskTable<T>> {
+  run<K extends keyof T & string>(
+    task: K,
+    payload: T[K]['payload'],
+    options?: RunOptions,
+  ): Promise<T[K]['result']>;
 }
 
 /** Per-call bounds. */
@@ -116,7 +123,7 @@ interface Slot {
  * (or beyond `maxWaiting`) is withdrawn with {@link PoolBusyError}. A claimed call runs to completion unless it
  * passes the execution ceiling, which terminates its worker. Saturating a pool degrades only the calls that use it.
  */
-export class WorkerPool implements TaskRunner {
+export class WorkerPool<T extends TaskTable<T>> implements TaskRunner<T> {
   private readonly slots: Slot[] = [];
   private readonly waiting: Job[] = [];
   private nextId = 1;
@@ -133,9 +140,13 @@ export class WorkerPool implements TaskRunner {
     this.idleMs = options.idleMs ?? POOL_IDLE_MS;
   }
 
-  run<T>(task: string, payload: unknown, options: RunOptions = {}): Promise<T> {
+  run<K extends keyof T & string>(
+    task: K,
+    payload: T[K]['payload'],
+    options: RunOptions = {},
+  ): Promise<T[K]['result']> {
     const admitMs = Math.min(this.admitMs, options.admitMs ?? Number.POSITIVE_INFINITY);
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<T[K]['result']>((resolve, reject) => {
       if (this.closed) {
         reject(new PoolBusyError(this.options.name));
         return;

@@ -1,13 +1,9 @@
-import type {
-  DocumentReadOutcome,
-  FileReadOutcome,
-  ProjectPathStatus,
-  TreeOutcome,
-} from '@trawl/core/complete';
+import type { ProjectPathStatus } from '@trawl/core/complete';
 import { documentKindOf } from '@trawl/core/docs';
 import type { Context } from 'hono';
 import { param, poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';
+import type { ProjectPathPayload } from './tasks.js';
 
 const INVALID_PATH = { error: 'path must be plain names joined by /', code: 'invalid_path' } as const;
 
@@ -83,15 +79,14 @@ function refuse(
 
 /**
  * The shared course of /api/tree and /api/file: the known project, the relative path, the task on the transfer
- * pool, the coded refusal; `answer` turns a successful outcome into the audit line and the body.
+ * pool (`run`), the coded refusal; `answer` turns a successful outcome into the audit line and the body.
  */
 async function projectPathRoute<O extends { status: ProjectPathStatus; root: string; detail?: string }>(
   c: Context,
   ctx: ServerContext,
   kind: 'tree' | 'file',
-  task: 'list-tree' | 'read-file' | 'read-document',
+  run: (where: ProjectPathPayload) => Promise<O>,
   answer: (o: O, rel: string) => { audit: string; body: Record<string, unknown> },
-  extra: Record<string, unknown> = {},
 ): Promise<Response> {
   const known = await knownProject(c, ctx, kind);
   if ('refusal' in known) return known.refusal;
@@ -99,7 +94,7 @@ async function projectPathRoute<O extends { status: ProjectPathStatus; root: str
   if (rel === undefined) return c.json(INVALID_PATH, 400);
   let o: O;
   try {
-    o = await ctx.transfer.run<O>(task, { ...extra, project: known.project, rel });
+    o = await run({ project: known.project, rel });
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: kind, resources: known.project });
   }
@@ -114,10 +109,16 @@ async function projectPathRoute<O extends { status: ProjectPathStatus; root: str
  * by the engine's no-follow descriptor walk (links are never listed, sensitive entries are omitted).
  */
 export function treeRoute(c: Context, ctx: ServerContext): Promise<Response> {
-  return projectPathRoute<TreeOutcome>(c, ctx, 'tree', 'list-tree', (o, rel) => ({
-    audit: `entries=${o.entries.length}${o.truncated ? ' truncated=true' : ''}`,
-    body: { root: o.root, path: rel, entries: o.entries, truncated: o.truncated },
-  }));
+  return projectPathRoute(
+    c,
+    ctx,
+    'tree',
+    (where) => ctx.transfer.run('list-tree', where),
+    (o, rel) => ({
+      audit: `entries=${o.entries.length}${o.truncated ? ' truncated=true' : ''}`,
+      body: { root: o.root, path: rel, entries: o.entries, truncated: o.truncated },
+    }),
+  );
 }
 
 /** The largest `line=` /api/file takes (a line number, not a byte count: the read is bounded elsewhere). */
@@ -142,29 +143,38 @@ export function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
   }
   // A document (.docx .pptx .xlsx .pdf) is shown as the text content search reads in it, its places as lines.
   if (line === undefined && documentKindOf(c.req.query('path') ?? '') !== null) {
-    return projectPathRoute<DocumentReadOutcome>(c, ctx, 'file', 'read-document', (o, rel) => {
-      const text = (o.segments ?? []).map((s) => (s.label ? `[${s.label}]\n${s.text}` : s.text)).join('\n');
-      return {
-        audit: `size=${o.size} document=true${o.truncated ? ' truncated=true' : ''}`,
-        body: {
-          root: o.root,
-          path: rel,
-          size: o.size,
-          mtime: o.mtime,
-          text,
-          truncated: o.truncated === true,
-          binary: false,
-          first_line: 1,
-          document: { too_large: o.tooLarge === true, ...(o.unreadable ? { unreadable: o.unreadable } : {}) },
-        },
-      };
-    });
+    return projectPathRoute(
+      c,
+      ctx,
+      'file',
+      (where) => ctx.transfer.run('read-document', where),
+      (o, rel) => {
+        const text = (o.segments ?? []).map((s) => (s.label ? `[${s.label}]\n${s.text}` : s.text)).join('\n');
+        return {
+          audit: `size=${o.size} document=true${o.truncated ? ' truncated=true' : ''}`,
+          body: {
+            root: o.root,
+            path: rel,
+            size: o.size,
+            mtime: o.mtime,
+            text,
+            truncated: o.truncated === true,
+            binary: false,
+            first_line: 1,
+            document: {
+              too_large: o.tooLarge === true,
+              ...(o.unreadable ? { unreadable: o.unreadable } : {}),
+            },
+          },
+        };
+      },
+    );
   }
-  return projectPathRoute<FileReadOutcome>(
+  return projectPathRoute(
     c,
     ctx,
     'file',
-    'read-file',
+    (where) => ctx.transfer.run('read-file', line !== undefined ? { ...where, line } : where),
     (o, rel) => ({
       audit: `size=${o.size}${line ? ` line=${line}` : ''}${o.truncated ? ' truncated=true' : ''}${o.binary ? ' binary=true' : ''}`,
       body: {
@@ -178,6 +188,5 @@ export function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
         first_line: o.firstLine ?? 1,
       },
     }),
-    line !== undefined ? { line } : {},
   );
 }

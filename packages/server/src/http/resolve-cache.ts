@@ -1,6 +1,5 @@
 import { PROJECT_RESOLVE_CACHE_MAX, PROJECT_RESOLVE_TTL_MS } from './limits.js';
-import type { TaskRunner } from './pool.js';
-import type { ResolveProjectResult } from './tasks.js';
+import type { ResolveProjectResult, ServerTaskRunner } from './tasks.js';
 
 /**
  * `?project=` resolutions, reused for {@link PROJECT_RESOLVE_TTL_MS}: the root policy runs on the probe pool (a
@@ -12,7 +11,7 @@ export class ResolveCache {
   private readonly entries = new Map<string, { at: number; result: Promise<ResolveProjectResult> }>();
 
   constructor(
-    private readonly probe: TaskRunner,
+    private readonly probe: ServerTaskRunner,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
@@ -21,7 +20,7 @@ export class ResolveCache {
     const hit = this.entries.get(project);
     if (hit && t - hit.at < PROJECT_RESOLVE_TTL_MS) return hit.result;
     this.entries.delete(project);
-    const result = this.probe.run<ResolveProjectResult>('resolve-project', { project });
+    const result = this.probe.run('resolve-project', { project });
     const entry = { at: t, result };
     this.entries.set(project, entry);
     const drop = () => {

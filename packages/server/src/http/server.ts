@@ -27,11 +27,11 @@ import {
   TRANSFER_WORKER_NICE,
 } from './limits.js';
 import { nodeServer } from './node-layer.js';
-import { builtScriptUrl, type TaskRunner, WorkerPool } from './pool.js';
+import { builtScriptUrl, WorkerPool } from './pool.js';
 import { KnownProjects } from './projects.js';
 import { ResolveCache } from './resolve-cache.js';
 import { resolveWebDist } from './static.js';
-import type { FenceConfig } from './tasks.js';
+import type { FenceConfig, ServerTaskRunner, ServerTasks } from './tasks.js';
 
 export interface ServeOptions {
   /** Known projects given on the command line (absolute paths of existing directories). */
@@ -57,7 +57,7 @@ export interface ServeOptions {
   /** Build an index for each known project from `projects` (default true). */
   index?: boolean;
   /** Replace the pools (tests run tasks inline to install seams). */
-  runners?: { probe: TaskRunner; transfer: TaskRunner };
+  runners?: { probe: ServerTaskRunner; transfer: ServerTaskRunner };
   /** Replace the index host (tests). `null`: no indexes at all. */
   indexes?: IndexProvider | null;
   /** The grep host's script and admission bounds (tests run a script that installs seams: grep-host-thread.ts). */
@@ -84,7 +84,7 @@ export interface RunningServer {
   token: string;
   fence: FenceConfig;
   context: ServerContext;
-  pools?: { probe: WorkerPool; transfer: WorkerPool };
+  pools?: { probe: WorkerPool<ServerTasks>; transfer: WorkerPool<ServerTasks> };
   /** Stops accepting, closes connections, stops workers, flushes the audit log. */
   close(): Promise<void>;
 }
@@ -246,7 +246,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (!runners) {
     const script = builtScriptUrl('worker.js', import.meta.url);
     pools = {
-      probe: new WorkerPool({
+      probe: new WorkerPool<ServerTasks>({
         name: 'probe',
         script,
         workerData: { ...fence, nice: PROBE_WORKER_NICE },
@@ -254,7 +254,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         execCeilingMs: PROBE_EXEC_CEILING_MS,
         log,
       }),
-      transfer: new WorkerPool({
+      transfer: new WorkerPool<ServerTasks>({
         name: 'transfer',
         script,
         workerData: { ...fence, nice: TRANSFER_WORKER_NICE },

@@ -177,16 +177,19 @@ export interface ProbedRoot {
   status: 'ok' | 'not-dir' | 'sensitive' | 'home';
 }
 
+/** The roots {@link probeRoots} judges, and whether bare HOME is refused among them. */
+export interface ProbeRootsPayload {
+  roots: string[];
+  dropHome: boolean;
+}
+
 /**
  * Workspace and implicit roots, each by the one root policy ({@link resolveUserRoot}: sensitivity before
  * existence, so a missing path inside a store answers `sensitive`, never `not-dir`); a sensitive one is dropped
  * (`sensitive`), a relative spelling or a non-directory names nothing (`not-dir`); with `dropHome`, bare HOME is
  * never an implicit root (status `home`).
  */
-async function probeRoots(
-  ctx: TaskContext,
-  p: { roots: string[]; dropHome: boolean },
-): Promise<ProbedRoot[]> {
+async function probeRoots(ctx: TaskContext, p: ProbeRootsPayload): Promise<ProbedRoot[]> {
   const probe = ctx.probeFs ?? fs.promises;
   let home: string;
   try {
@@ -264,11 +267,14 @@ async function tree(ctx: TaskContext, p: ProjectPathPayload): Promise<TreeOutcom
   return listProjectDir({ project: p.project, rel: p.rel, ...projectFsSeams(ctx) });
 }
 
+/** A file of a known project, at most `maxBytes` of it, or the whole lines around `line`. */
+export interface ReadFilePayload extends ProjectPathPayload {
+  maxBytes?: number;
+  line?: number;
+}
+
 /** A text file of a known project for /api/file and agent attachments (never through a link). */
-async function readFile(
-  ctx: TaskContext,
-  p: ProjectPathPayload & { maxBytes?: number; line?: number },
-): Promise<FileReadOutcome> {
+async function readFile(ctx: TaskContext, p: ReadFilePayload): Promise<FileReadOutcome> {
   return readProjectFile({
     project: p.project,
     rel: p.rel,
@@ -292,7 +298,34 @@ function projectFsSeams(ctx: TaskContext) {
   };
 }
 
-const HANDLERS: Record<string, (ctx: TaskContext, payload: never) => Promise<unknown>> = {
+/**
+ * Every task the server's pools run, by name: its payload and its answer. A route asks for a task by name and gets
+ * the answer's type with it, so a misspelt name or a payload of another task is a type error, not a worker failure.
+ */
+export interface ServerTasks {
+  'resolve-project': { payload: { project: string }; result: ResolveProjectResult };
+  'probe-roots': { payload: ProbeRootsPayload; result: ProbedRoot[] };
+  'walk-names': { payload: WalkNamesPayload; result: WalkNamesResult };
+  'list-completion': { payload: ListCompletionPayload; result: CompletionOutcome };
+  'list-tree': { payload: ProjectPathPayload; result: TreeOutcome };
+  'read-file': { payload: ReadFilePayload; result: FileReadOutcome };
+  'read-document': { payload: ProjectPathPayload; result: DocumentReadOutcome };
+  'grep-root': { payload: { root: string }; result: ResolveProjectResult };
+  grep: { payload: GrepPayloadTask; result: GrepTaskResult };
+}
+
+/** A task of the server's table. */
+export type ServerTaskName = keyof ServerTasks;
+
+/** What runs the server's tasks: a worker pool, or {@link InlineRunner}. */
+export type ServerTaskRunner = TaskRunner<ServerTasks>;
+
+const HANDLERS: {
+  [K in ServerTaskName]: (
+    ctx: TaskContext,
+    payload: ServerTasks[K]['payload'],
+  ) => Promise<ServerTasks[K]['result']>;
+} = {
   'resolve-project': resolveProject,
   'probe-roots': probeRoots,
   'walk-names': walkNames,
@@ -304,18 +337,32 @@ const HANDLERS: Record<string, (ctx: TaskContext, payload: never) => Promise<unk
   grep,
 };
 
-/** Runs one named task (in a worker, or inline). An unknown name is a programming error. */
-export function runTask(ctx: TaskContext, task: string, payload: unknown): Promise<unknown> {
-  const handler = HANDLERS[task];
-  if (!handler) return Promise.reject(new Error(`unknown task ${task}`));
-  return handler(ctx, payload as never);
+/** Runs one task of the table (in a worker, or inline). */
+export function runTask<K extends ServerTaskName>(
+  ctx: TaskContext,
+  task: K,
+  payload: ServerTasks[K]['payload'],
+): Promise<ServerTasks[K]['result']> {
+  return HANDLERS[task](ctx, payload);
+}
+
+/**
+ * Runs a task a worker received by message. The message is what a typed {@link TaskRunner.run} posted (a
+ * structured clone of that payload), so only its name is checked here: an unknown one is a programming error.
+ */
+export function runTaskMessage(ctx: TaskContext, task: string, payload: unknown): Promise<unknown> {
+  if (!Object.hasOwn(HANDLERS, task)) return Promise.reject(new Error(`unknown task ${task}`));
+  return runTask(ctx, task as ServerTaskName, payload as never);
 }
 
 /** Runs tasks on the calling thread: for tests that install seams, and for single-client surfaces. */
-export class InlineRunner implements TaskRunner {
+export class InlineRunner implements ServerTaskRunner {
   constructor(readonly context: TaskContext) {}
-  async run<T>(task: string, payload: unknown): Promise<T> {
-    return (await runTask(this.context, task, payload)) as T;
+  run<K extends ServerTaskName>(
+    task: K,
+    payload: ServerTasks[K]['payload'],
+  ): Promise<ServerTasks[K]['result']> {
+    return runTask(this.context, task, payload);
   }
 }
 

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeSharedPdfPool } from '@trawl/core/docs';
 import type { EndMessage, TaskMessage, TaskReply } from './pool.js';
-import { createTaskContext, type FenceConfig, lowerThreadPriority, runTask } from './tasks.js';
+import { createTaskContext, type FenceConfig, lowerThreadPriority, runTaskMessage } from './tasks.js';
 
 const port = parentPort;
 if (!port) throw new Error('worker.js runs as a worker thread');
@@ -16,7 +16,7 @@ port.on('message', (msg: TaskMessage | EndMessage) => {
     void closeSharedPdfPool().finally(() => process.exit(0));
     return;
   }
-  runTask(context, msg.task, msg.payload).then(
+  runTaskMessage(context, msg.task, msg.payload).then(
     (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies TaskReply),
     (err: unknown) =>
       port.postMessage({
