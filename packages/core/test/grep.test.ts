@@ -153,6 +153,58 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
     expect(exact.partial_reasons).toBeUndefined();
   });
 
+  it('with perFile, gives each text file its first matching lines and its count of matching lines', async () => {
+    const root = specDocs(
+      fresh({
+        'many.txt': 'widget 1\nnone\nwidget 2 widget\nwidget 3\nnone\nwidget 4\nwidget 5\n',
+        'few.txt': 'widget a\nwidget b\n',
+        'one.txt': 'widget\n',
+      }),
+    );
+    const p = await run(root, 'widget', { perFile: 3 });
+    const rows = p.results.map((r) => [r.file, r.line, r.count]);
+    expect(rows).toEqual([
+      ['few.txt', 1, 2],
+      ['few.txt', 2, 2],
+      ['many.txt', 1, 5],
+      ['many.txt', 3, 5],
+      ['many.txt', 4, 5],
+      ['one.txt', 1, 1],
+      ['deck.pptx', 0, undefined],
+      ['spec.docx', 0, undefined],
+    ]);
+    expect(p.results[3]!.ranges).toEqual([
+      [0, 6],
+      [9, 15],
+    ]);
+    expect(p.total_files).toBe(5);
+    const plain = await run(root, 'widget');
+    expect(plain.results.map((r) => r.file)).toEqual([
+      'few.txt',
+      'many.txt',
+      'one.txt',
+      'deck.pptx',
+      'spec.docx',
+    ]);
+    expect(plain.results.some((r) => 'count' in r)).toBe(false);
+  });
+
+  it('with perFile, caps files, not lines, and counts a file whose path is redacted by its path as found', async () => {
+    const files = {
+      [`${AWS_KEY}.txt`]: 'needle\nneedle\nneedle\nneedle\n',
+      'b.txt': 'needle\nneedle\nneedle\n',
+      'c.txt': 'needle\nneedle\n',
+    };
+    const p = await run(fresh(files), 'needle', { perFile: 2, limits: { maxResults: 2 } });
+    expect(p.results.map((r) => [r.file.startsWith('[REDACTED'), r.line, r.count])).toEqual([
+      [true, 1, 4],
+      [true, 2, 4],
+      [false, 1, 3],
+      [false, 2, 3],
+    ]);
+    expect(p.partial_reasons).toEqual(['cap']);
+  });
+
   it('a spent deadline is truncated, never "no matches", and counts documents it never opened', async () => {
     const root = specDocs(specTree(fresh()));
     const p = await run(root, 'needle', { limits: { timeBudgetMs: 0 } });

@@ -63,6 +63,8 @@ describe('POST /api/file-grep through the content index', () => {
       { root, q: 'marker', whole_word: true },
       { root, q: 'rare_\\w+_q', regex: true },
       { root, q: 'x = 4[0-9]', regex: true },
+      // Lines per file and their counts: f41.py matches on both its lines.
+      { root, q: 'x = 4[0-9]|rare_marker', regex: true, per_file: 1 },
     ];
     for (const b of bodies) {
       const a = await post(indexed, b);
@@ -71,6 +73,8 @@ describe('POST /api/file-grep through the content index', () => {
       expect(z.body.truncated, JSON.stringify(b)).toBe(false);
       expect({ ...a.body, engine: '' }, JSON.stringify(b)).toEqual({ ...z.body, engine: '' });
     }
+    const counted = await post(indexed, bodies.at(-1)!);
+    expect(counted.body.results!.find((r) => r['file'] === 'src/m5/f41.py')?.['count']).toBe(2);
     fs.writeFileSync(path.join(root, 'src/m1/f1.py'), 'rare_marker_q written just now\n');
     const a = await post(indexed, { root, q: 'rare_marker_q' });
     expect(a.body.results!.map((r) => r['file'])).toContain('src/m1/f1.py');

@@ -124,6 +124,29 @@ describe('POST /api/file-grep through the worker pools', () => {
     expect((await post(s, { root, q: 'needle', limit: '2' })).body.results).toHaveLength(4);
   });
 
+  it("with per_file, answers a text file's first matching lines, each with the file's count", async () => {
+    const other = fresh({ 'a.txt': 'needle 1\nneedle 2\nnone\nneedle 3\n', 'b.txt': 'needle\n' });
+    const a = await post(s, { root: other, q: 'needle', per_file: 2 });
+    expect(a.status).toBe(200);
+    expect(a.body.results!.map((r) => [r['file'], r['line'], r['preview'], r['count']])).toEqual([
+      ['a.txt', 1, 'needle 1', 3],
+      ['a.txt', 2, 'needle 2', 3],
+      ['b.txt', 1, 'needle', 1],
+    ]);
+    expect(a.body['total_files']).toBe(2);
+    const absent = await post(s, { root: other, q: 'needle', per_file: null });
+    expect(absent.body.results!.map((r) => Object.hasOwn(r, 'count'))).toEqual([false, false]);
+  });
+
+  it('refuses a per_file that is not an integer from 1 to 20 with a coded 400, before any search', async () => {
+    for (const per_file of [0, -1, 21, 1e9, 2.5, '3', true, [2], {}]) {
+      const a = await post(s, { root, q: 'needle', per_file });
+      expect([per_file, a.status, a.body.code]).toEqual([per_file, 400, 'invalid_per_file']);
+    }
+    // Refused before the root is looked at: a bad root does not change the answer.
+    expect((await post(s, { root: '/nonexistent', q: 'needle', per_file: 0 })).status).toBe(400);
+  });
+
   it('opt-in toggles reach the engine', async () => {
     const a = await post(s, { root, q: 'NEEDLE', case_sensitive: true });
     expect(a.body.results!.map((r) => r['file'])).toEqual(['alpha.py']);

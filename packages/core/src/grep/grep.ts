@@ -12,19 +12,21 @@ import { boundedMatcher, compilePattern } from '../match/index.js';
 import type { SearchOutcome } from '../search/events.js';
 import { isWithin } from '../util/fs-safety.js';
 import { docPass } from './doc-pass.js';
+import { countMatchingLines } from './file-counts.js';
 import {
   GREP_ANSWER_RESERVE_MS,
   GREP_DOC_MAX_BYTES,
   GREP_LINE_READ_BYTES,
   GREP_MAX_DIRS_VISITED,
   GREP_MAX_FILE_BYTES,
+  GREP_MAX_LINES_PER_FILE,
   GREP_MAX_RESULTS,
   GREP_SKIP_DIRS,
   GREP_TIME_BUDGET_MS,
 } from './limits.js';
 import { GREP_PARTIAL_REASONS, type GrepPartialReason } from './reasons.js';
-import { type GrepRow, lineWithoutTerminator, makeRow } from './rows.js';
-import { textPass } from './text-pass.js';
+import { type GrepRow, lineWithoutTerminator, makeRow, type RawHit } from './rows.js';
+import { type TextPassOptions, textPass } from './text-pass.js';
 
 /** One content grep: which files under `root` contain `query`. */
 export interface GrepRequest {
@@ -63,6 +65,12 @@ export interface GrepRequest {
    */
   include?: readonly string[];
   exclude?: readonly string[];
+  /**
+   * Rows per text file: its first `perFile` matching lines, each row carrying the file's `count` of matching lines
+   * (1..GREP_MAX_LINES_PER_FILE, clamped). Absent: one row per file, and no `count`. A document stays one row.
+   * The row cap (`limits.maxResults`) is of files either way.
+   */
+  perFile?: number;
   /**
    * Previews and labels keep credential-shaped values (an MCP operator's `trawl mcp --no-redact`). Default false:
    * the /api/file-grep contract redacts them.
@@ -170,6 +178,10 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   // A hard link in the root to a credential file has a path of the root: it is refused by what it is.
   const fenced = request.fence.fencedIdentities();
   const globs = grepGlobs(request.include ?? [], request.exclude ?? []);
+  const perFile =
+    request.perFile === undefined
+      ? undefined
+      : Math.min(GREP_MAX_LINES_PER_FILE, Math.max(1, Math.floor(request.perFile) || 1));
   const walkRules = {
     roots: [''],
     cwd: root,
@@ -184,27 +196,28 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     maxDirs: limits.maxDirs,
   };
 
+  const textRequest: TextPassOptions['request'] = {
+    ...walkRules,
+    pattern: request.query,
+    paths: [''],
+    fixedStrings: !request.regex,
+    caseInsensitive: !request.caseSensitive,
+    wordRegexp: request.wholeWord ?? false,
+    exclude: (abs) => underRoot(abs) || documentKindOf(abs) !== null,
+    rgExcludeIglobs: rgExclusions(root, request.fence),
+    mode: 'lines',
+    maxCount: perFile ?? 1,
+    maxColumns: GREP_LINE_READ_BYTES,
+    maxFilesize: limits.maxFileBytes,
+    patternChannel: 'stdin',
+    fencedIdentities: fenced,
+    now,
+    ...(request.rgPath !== undefined ? { rgPath: request.rgPath } : {}),
+    ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
+    ...(request.index ? { index: request.index } : {}),
+  };
   const text = await textPass({
-    request: {
-      ...walkRules,
-      pattern: request.query,
-      paths: [''],
-      fixedStrings: !request.regex,
-      caseInsensitive: !request.caseSensitive,
-      wordRegexp: request.wholeWord ?? false,
-      exclude: (abs) => underRoot(abs) || documentKindOf(abs) !== null,
-      rgExcludeIglobs: rgExclusions(root, request.fence),
-      mode: 'lines',
-      maxCount: 1,
-      maxColumns: GREP_LINE_READ_BYTES,
-      maxFilesize: limits.maxFileBytes,
-      patternChannel: 'stdin',
-      fencedIdentities: fenced,
-      now,
-      ...(request.rgPath !== undefined ? { rgPath: request.rgPath } : {}),
-      ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
-      ...(request.index ? { index: request.index } : {}),
-    },
+    request: textRequest,
     engine: request.engine ?? 'auto',
     cap: limits.maxResults,
     deadline,
@@ -238,6 +251,20 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     ...(documents ? { documents, grams: gramQuery(compiled.required) } : {}),
     ...(listed ? { entries: listed } : {}),
   });
+  // Counts come last: they only annotate rows, so the document pass is not kept waiting for them.
+  if (perFile !== undefined) {
+    await countRows(text.hits, rows, perFile, (files) =>
+      countMatchingLines({
+        request: textRequest,
+        files,
+        engine: request.engine ?? 'auto',
+        deadline,
+        now,
+        sensitive,
+        root,
+      }),
+    );
+  }
   for (const h of docs.hits) rows.push(makeRow(h, rowMatcher, rowOptions));
   truncated ||= docs.truncated;
   const reasons = new Set(docs.reasons);
@@ -255,7 +282,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
       engine: text.engine,
       skipped_docs: docs.skipped,
       root,
-      ...(known ? { total_files: rows.length } : {}),
+      ...(known ? { total_files: new Set(rows.map((r) => r.file)).size } : {}),
       ...(reasons.size > 0 ? { partial_reasons: GREP_PARTIAL_REASONS.filter((r) => reasons.has(r)) } : {}),
     },
     detail: {
@@ -272,6 +299,30 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
       docMs: done - textDone,
     },
   };
+}
+
+/**
+ * Gives each text row (`rows[i]` made from `hits[i]`) its file's `count` of matching lines: exact from the hits
+ * alone when a file showed fewer than `perFile` lines (the engine stopped at none of its matches), else from
+ * `count` over the files that reached `perFile` (by their paths as found: a row's path may be redacted). A file
+ * `count` did not finish keeps no count: more lines match than its rows show, how many is unknown.
+ */
+async function countRows(
+  hits: readonly RawHit[],
+  rows: GrepRow[],
+  perFile: number,
+  count: (files: string[]) => Promise<Map<string, number>>,
+): Promise<void> {
+  const shown = new Map<string, number>();
+  for (const h of hits) shown.set(h.file, (shown.get(h.file) ?? 0) + 1);
+  const full = [...shown].filter(([, n]) => n >= perFile).map(([f]) => f);
+  const counted = full.length > 0 ? await count(full) : new Map<string, number>();
+  hits.forEach((h, i) => {
+    const n = shown.get(h.file)!;
+    const c = n < perFile ? n : counted.get(h.file);
+    // A file that changed between the runs is said with the lines it shows at least.
+    if (c !== undefined) rows[i]!.count = Math.max(c, n);
+  });
 }
 
 /** Globs a request may carry per list, and characters per glob: a filter a person types, not a program. */

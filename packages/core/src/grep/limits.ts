@@ -13,6 +13,16 @@ export const GREP_TIME_BUDGET_MS = 2_000;
 export const GREP_ANSWER_RESERVE_MS = 200;
 /** Rows per answer (one per file): a side panel shows a screenful, and the cap bounds the work behind it. */
 export const GREP_MAX_RESULTS = 200;
+/**
+ * Matching lines per file an answer may carry (`perFile`, /api/file-grep `per_file`): a side panel shows a file's
+ * first few under its name, and 200 files × 20 lines × 400 characters keeps the answer a few MiB at worst.
+ */
+export const GREP_MAX_LINES_PER_FILE = 20;
+/**
+ * Characters of file globs per count run (grep/file-counts.ts): rg takes them on its argv, which Linux caps at
+ * 2 MiB in all and 128 KiB an argument; 1 000 files of long paths stay far inside in runs of this size.
+ */
+export const GREP_COUNT_GLOB_CHARS = 64 * 1024;
 /** Text files larger than this are not searched (rg `--max-filesize`): generated blobs, not files people grep for. */
 export const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** Characters of a preview (after redaction). */

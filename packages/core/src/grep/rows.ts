@@ -3,7 +3,7 @@ import { redactPathSegments } from '../redact/path-segments.js';
 import { redactValues } from '../redact/tool-output.js';
 import { GREP_LABEL_CHARS, GREP_PREVIEW_CHARS } from './limits.js';
 
-/** One row of a content grep: one file, where it matched first. */
+/** One row of a content grep: one file where it matched first, or (with `perFile`) one of its first matching lines. */
 export interface GrepRow {
   /** Path relative to the root, `/`-separated, redacted by segments (a clean path is byte-identical). */
   file: string;
@@ -17,6 +17,11 @@ export interface GrepRow {
   doc_line?: number;
   /** Match ranges inside `preview`: UTF-16 offsets, end exclusive, in order, non-empty. */
   ranges?: Array<[number, number]>;
+  /**
+   * With `perFile`, on each row of a text file: how many lines of the file match in all (absent when more match
+   * than its rows show and the count did not finish in time; always absent on a document row).
+   */
+  count?: number;
 }
 
 /** A hit as a pass found it, before the chokepoint. */

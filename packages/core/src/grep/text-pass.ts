@@ -5,6 +5,7 @@ import type { RawHit } from './rows.js';
 
 /** What the text pass hands to the grep: hits in path order, and why it is short if it is. */
 export interface TextPassResult {
+  /** Each file's first matching lines (the request's `maxCount` of them at most), files in path order. */
   hits: RawHit[];
   /** More files matched than the cap let through. */
   more: boolean;
@@ -27,7 +28,7 @@ export interface TextPassOptions {
 }
 
 /**
- * The text pass: one engine run, first matching line per file (`maxCount: 1`), the lines of the first cap + 1
+ * The text pass: one engine run, the first `maxCount` matching lines per file (the grep asks 1, or its `perFile`), the lines of the first cap + 1
  * matching files only (the engine's detail horizon: on rg a count run, then those files' lines; rg's own JSON
  * would carry every matching line whole, and a minified bundle's line is megabytes), stopped once one file more
  * than the cap has matched (so "capped" is known, not guessed). An rg that fails before finding anything is the
@@ -35,6 +36,8 @@ export interface TextPassOptions {
  */
 export async function textPass(options: TextPassOptions): Promise<TextPassResult> {
   const hits: RawHit[] = [];
+  let files = 0;
+  let lastFile: string | undefined;
   let more = false;
   let outcome: SearchOutcome = 'complete';
   let ran: EngineName = options.engine === 'rg' ? 'rg' : 'js';
@@ -54,11 +57,16 @@ export async function textPass(options: TextPassOptions): Promise<TextPassResult
     for (const e of batch) {
       if (e.type === 'match' || (e.type === 'end' && e.counted)) {
         if (options.sensitive(path.join(options.root, e.path))) continue;
-        if (hits.length >= options.cap) {
-          more = true;
-          break outer; // leaving the loop ends the engine (workers stopped, rg reaped)
+        // The cap is of files: a file's second line is not a file more.
+        if (e.path !== lastFile) {
+          if (files >= options.cap) {
+            more = true;
+            break outer; // leaving the loop ends the engine (workers stopped, rg reaped)
+          }
+          files++;
+          lastFile = e.path;
         }
-        // A file counted past the horizon has no line to show; it only says there are more.
+        // An end only closes its file; a file counted past the horizon has no line to show.
         if (e.type === 'end') continue;
         hits.push({ file: e.path, line: e.lineNumber, text: e.text });
       } else if (e.type === 'summary') {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { emptyGrepPayload, GREP_TIME_BUDGET_MS, grepQuery } from '@trawl/core/grep';
+import { emptyGrepPayload, GREP_MAX_LINES_PER_FILE, GREP_TIME_BUDGET_MS, grepQuery } from '@trawl/core/grep';
 import type { Context } from 'hono';
 import { poolRefusal, type ServerContext } from './context.js';
 import { GREP_MAX_LIMIT, MAX_PATH_PARAM_CHARS } from './limits.js';
@@ -37,9 +37,21 @@ function rowLimit(v: unknown): { limit?: number } {
 }
 
 /**
- * POST /api/file-grep (docs/http-api.md): which files under `root` contain `q`, one row per file, documents
- * included. Body `{"root", "q", "case_sensitive"?, "whole_word"?, "regex"?, "include"?, "exclude"?, "limit"?}`; a
- * field of the wrong type counts as absent. The root is validated on the probe pool; the search (the engine's `grepFiles`) runs on the grep host when
+ * `per_file`: absent (or null) for one row per file; else an integer 1..GREP_MAX_LINES_PER_FILE, which, unlike the
+ * other fields, is refused when it is anything else (`null` in the answer): asking for lines and counts and getting
+ * one row per file without them would read as files with one match each.
+ */
+function linesPerFile(v: unknown): { perFile?: number } | null {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > GREP_MAX_LINES_PER_FILE) return null;
+  return { perFile: v };
+}
+
+/**
+ * POST /api/file-grep (docs/http-api.md): which files under `root` contain `q`, one row per file (with `per_file`,
+ * a text file's first matching lines and its count), documents included. Body `{"root", "q", "case_sensitive"?,
+ * "whole_word"?, "regex"?, "include"?, "exclude"?, "limit"?, "per_file"?}`; a field of the wrong type counts as
+ * absent, except `per_file` (400 `invalid_per_file`). The root is validated on the probe pool; the search (the engine's `grepFiles`) runs on the grep host when
  * an index covers the root, else on the transfer pool — never on the event loop.
  */
 export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response> {
@@ -58,6 +70,12 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     return c.json({ error: 'the body must be a JSON object', code: 'invalid_body' }, 400);
   const fields = body as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const perFile = linesPerFile(fields['per_file']);
+  if (perFile === null)
+    return c.json(
+      { error: `per_file must be an integer from 1 to ${GREP_MAX_LINES_PER_FILE}`, code: 'invalid_per_file' },
+      400,
+    );
   const root = text(fields['root']).trim();
   const q = grepQuery(text(fields['q']));
   if (root === '' || q === null) return c.json(emptyGrepPayload());
@@ -93,6 +111,7 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     ...globList('include', fields['include']),
     ...globList('exclude', fields['exclude']),
     ...rowLimit(fields['limit']),
+    ...perFile,
   };
   let result: GrepTaskResult;
   try {

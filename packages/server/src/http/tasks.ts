@@ -127,6 +127,8 @@ export interface GrepPayloadTask {
   exclude?: string[];
   /** Rows at most (default the endpoint's 200). */
   limit?: number;
+  /** Matching lines per text file, each row with the file's count (GrepRequest.perFile). */
+  perFile?: number;
 }
 
 export type GrepTaskResult =
@@ -148,6 +150,7 @@ async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResul
       fence: ctx.fence,
       ...(p.include ? { include: p.include } : {}),
       ...(p.exclude ? { exclude: p.exclude } : {}),
+      ...(p.perFile !== undefined ? { perFile: p.perFile } : {}),
       // Only on the real clock: a test's injected clock has its own epoch.
       ...(p.startedAt !== undefined && !ctx.grep?.now ? { startedAt: p.startedAt } : {}),
       ...ctx.grep,
