@@ -2,22 +2,22 @@
  * @trawl/core — trawl's engine: file search for AI coding agents and the dashboards around them. No HTTP, no UI;
  * the `trawl` package (CLI, HTTP API, MCP server) is a thin surface over what is exported here.
  *
- * Layers, each usable alone from its own subpath and knowing nothing of the layers above it (ripgrep's crate split):
+ * Layers, each knowing nothing of the layers above it (ripgrep's crate split). A layer a caller uses has a subpath;
+ * the pattern compiler (match/) and the per-file searcher (search/) are the engine's insides and have none.
  *
- * | subpath                 | what                                                                          |
- * | ----------------------- | ----------------------------------------------------------------------------- |
- * | `@trawl/core/walk`      | traversal with rg's ignore rules and globs, budgets, deadline, AbortSignal     |
- * | `@trawl/core/match`     | rg's pattern dialect → JS RegExps, required literals, lenient repairs          |
- * | `@trawl/core/search`    | the searcher over one file's bytes, and the `rg --json`-shaped event stream    |
- * | `@trawl/core/engine`    | content search over paths: js engine (workers) or a vetted ripgrep, one stream |
+ * | subpath                     | what                                                                          |
+ * | --------------------------- | ----------------------------------------------------------------------------- |
+ * | `@trawl/core/walk`          | traversal with rg's ignore rules and globs, budgets, deadline, AbortSignal     |
+ * | `@trawl/core/engine`        | content search over paths: js engine (workers) or a vetted ripgrep, one stream |
  * | `@trawl/core/content-index` | a live n-gram index that picks the files a search reads (never what it finds) |
- * | `@trawl/core/names`     | name search: fuzzy scorer, live FileIndex and registry, walk fallback          |
- * | `@trawl/core/complete`  | one directory level for a `./` token, race-free on Linux                       |
- * | `@trawl/core/fence`     | the sensitive-path fence (credential stores, trawl's data, operator additions) |
- * | `@trawl/core/redact`    | credential and path-segment redaction                                          |
- * | `@trawl/core/tool`      | the agent `search` tool: an LLM's arguments in, text for an LLM out            |
- * | `@trawl/core/docs`      | text of .docx/.pptx/.xlsx from memory, deadline- and cap-bounded, zip vetted   |
- * | `@trawl/core/grep`      | content grep with the /api/file-grep contract: one row per file, documents too |
+ * | `@trawl/core/names`         | name search: fuzzy scorer, live FileIndex and registry, walk fallback          |
+ * | `@trawl/core/names/limits`  | name search's numbers alone, for a `--help` that must not load the layer        |
+ * | `@trawl/core/complete`      | one directory level for a `./` token, race-free on Linux; project files        |
+ * | `@trawl/core/fence`         | the sensitive-path fence (credential stores, trawl's data, operator additions) |
+ * | `@trawl/core/redact`        | credential and path-segment redaction                                          |
+ * | `@trawl/core/tool`          | the agent `search` tool: an LLM's arguments in, text for an LLM out            |
+ * | `@trawl/core/docs`          | which files are Office/PDF documents; the shared PDF pool's shutdown           |
+ * | `@trawl/core/grep`          | content grep with the /api/file-grep contract: one row per file, documents too |
  *
  * This entry point re-exports each layer's principal entry points (below, one example each); the subpaths hold
  * the rest of each layer's public surface. Anything not exported is internal and may change.
@@ -63,12 +63,6 @@
  * ```ts
  * const { payload } = await grepFiles({ root: '/home/me/app', query: grepQuery('needle')!, fence: createSensitiveFence() });
  * ```
- *
- * Pattern compilation ({@link compilePattern}): rg's dialect, checked as rg checks it.
- * ```ts
- * compilePattern('(?i)foo\\s+bar').regex; // a JS RegExp with rg's per-line semantics
- * compilePattern('a{2');                  // lenient repair: the literal `a{2`
- * ```
  */
 
 export {
@@ -90,6 +84,7 @@ export {
 export {
   type EngineChoice,
   EngineUnavailableError,
+  PatternError,
   type SearchEvent,
   type SearchRequest,
   type SearchSummary,
@@ -102,7 +97,6 @@ export {
   SensitiveFence,
 } from './fence/index.js';
 export { type GrepPayload, type GrepRequest, type GrepRow, grepFiles, grepQuery } from './grep/index.js';
-export { type CompiledPattern, compilePattern, PatternError, type PatternOptions } from './match/index.js';
 export {
   FileIndex,
   FileIndexRegistry,
@@ -119,4 +113,3 @@ export {
   type SearchToolResult,
   searchTool,
 } from './tool/index.js';
-export { version } from './version.js';

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const pkg = path.resolve(__dirname, '..');
 const readme = fs.readFileSync(path.join(pkg, 'README.md'), 'utf8');
-const sections = [...readme.matchAll(/^## (\w+)\n\n```ts\n([\s\S]*?)```\n\n```text\n([\s\S]*?)```/gm)].map(
-  ([, name, code, prints]) => ({ name: name!, code: code!, prints: prints! }),
-);
+const sections = [
+  ...readme.matchAll(/^## ([\w/-]+)\n\n```ts\n([\s\S]*?)```\n\n```text\n([\s\S]*?)```/gm),
+].map(([, name, code, prints]) => ({ name: name!, code: code!, prints: prints! }));
 
 let project: string;
 let scripts: string;
@@ -43,13 +43,24 @@ function printed(text: string): RegExp {
 
 describe('packages/core/README.md', () => {
   it('has an example with its output for every entry point it lists', () => {
-    const listed = [...readme.matchAll(/^\| `@trawl\/core\/(\w+)` \|/gm)].map((m) => m[1]);
+    const listed = [...readme.matchAll(/^\| `@trawl\/core\/([\w/-]+)` \|/gm)].map((m) => m[1]);
     expect(sections.map((s) => s.name)).toEqual(listed);
+  });
+
+  it('lists every subpath of the package, and only those', () => {
+    const pkgJson = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    const subpaths = Object.keys(pkgJson.exports)
+      .filter((k) => k !== '.' && k !== './package.json')
+      .map((k) => k.slice(2));
+    const listed = [...readme.matchAll(/^\| `@trawl\/core\/([\w/-]+)` \|/gm)].map((m) => m[1]);
+    expect(listed.sort()).toEqual(subpaths.sort());
   });
 
   for (const { name, code, prints } of sections) {
     it(`the ${name} example prints what the README shows`, () => {
-      const file = path.join(scripts, `${name}.mjs`);
+      const file = path.join(scripts, `${name.replace('/', '-')}.mjs`);
       fs.writeFileSync(file, code);
       const r = spawnSync(process.execPath, [file], {
         cwd: project,

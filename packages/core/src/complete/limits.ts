@@ -18,6 +18,17 @@ export const PATH_COMPLETE_MAX_DIR_CHARS = 4_096;
 /** A `q` longer than this matches no entry name (NAME_MAX is 255 bytes): answered as an empty listing. */
 export const PATH_COMPLETE_MAX_Q_CHARS = 1_024;
 
+/**
+ * The completion numbers a caller quotes or validates against, as one object: rows returned, entries examined, and
+ * the longest `dir` and `q` that can name anything.
+ */
+export const PATH_COMPLETE_LIMITS = Object.freeze({
+  maxEntries: PATH_COMPLETE_MAX_ENTRIES,
+  maxScan: PATH_COMPLETE_MAX_SCAN,
+  maxDirChars: PATH_COMPLETE_MAX_DIR_CHARS,
+  maxQueryChars: PATH_COMPLETE_MAX_Q_CHARS,
+} as const);
+
 /** Rows of one tree level (the Files rail): a folder this wide is browsed by searching, not by scrolling. */
 export const TREE_MAX_ENTRIES = 2_000;
 /** Entries examined for one tree level before it answers `truncated` (bounded work on a huge directory). */

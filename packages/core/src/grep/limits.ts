@@ -44,6 +44,18 @@ export const GREP_DOC_MAX_BYTES = 25 * 1024 * 1024;
 export const GREP_LINE_READ_BYTES = 8 * 1024;
 
 /**
+ * The grep numbers a caller quotes or validates against (a tool's schema, an endpoint's budget), as one object: the
+ * query's length bounds, rows per answer and the shared time budget.
+ */
+export const GREP_LIMITS = Object.freeze({
+  minQueryChars: GREP_MIN_QUERY_CHARS,
+  maxQueryChars: GREP_MAX_QUERY_CHARS,
+  maxResults: GREP_MAX_RESULTS,
+  maxLinesPerFile: GREP_MAX_LINES_PER_FILE,
+  timeBudgetMs: GREP_TIME_BUDGET_MS,
+} as const);
+
+/**
  * Directories never entered: the dashboard's list (walk/skip-dirs.ts), where a content hit is noise.
  */
 export const GREP_SKIP_DIRS: ReadonlySet<string> = DASHBOARD_SKIP_DIRS;

@@ -6,11 +6,7 @@
 export {
   emptyGrepPayload,
   formatGrepText,
-  GREP_MAX_LINES_PER_FILE,
-  GREP_MAX_QUERY_CHARS,
-  GREP_MAX_RESULTS,
-  GREP_MIN_QUERY_CHARS,
-  GREP_TIME_BUDGET_MS,
+  GREP_LIMITS,
   type GrepDetail,
   type GrepPartialReason,
   type GrepPayload,

@@ -1,6 +1,7 @@
 /**
  * match: ripgrep's pattern dialect (Rust regex syntax as rg 15 accepts it) → JavaScript RegExps with rg's
  * per-line match semantics, required literals for a byte prefilter, and the lenient repairs of the search tool.
+ * Internal to core (no subpath of its own): `@trawl/core/engine` exports `PatternError`.
  *
  * Module map: parse.ts (Rust syntax → flag-resolved HIR, rg's errors), charclass.ts (character sets as JS
  * classes), translate.ts (HIR → JS source, line rules, line-selection trimming), literals.ts (prefilter),

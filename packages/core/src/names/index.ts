@@ -21,7 +21,13 @@
  */
 export { FileIndex, type FileIndexOptions, type FileIndexProgress } from './file-index.js';
 export type { FreshnessClock } from './freshness.js';
-export { NAME_DEFAULT_LIMIT, NAME_LIMIT_CEILING, NAME_LIMIT_FLOOR, NAME_MIN_QUERY_CHARS } from './limits.js';
+export {
+  NAME_DEFAULT_LIMIT,
+  NAME_LIMIT_CEILING,
+  NAME_LIMIT_FLOOR,
+  NAME_LIMITS,
+  NAME_MIN_QUERY_CHARS,
+} from './limits.js';
 export { matchPositions } from './positions.js';
 export { FileIndexRegistry, type FileIndexRegistryOptions } from './registry.js';
 export { NAME_SKIP_DIRS } from './rules.js';

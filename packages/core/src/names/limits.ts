@@ -9,6 +9,15 @@ export const NAME_MIN_QUERY_CHARS = 2;
 export const NAME_DEFAULT_LIMIT = 15;
 /** Server ceiling on the page: candidate collection scales with it (DoS amplification), so it is load-bearing. */
 export const NAME_LIMIT_CEILING = 60;
+/**
+ * The name-search numbers a caller quotes or validates against (a tool's schema, a command's `--help`), as one
+ * object: the shortest query searched, the default page and the largest page served.
+ */
+export const NAME_LIMITS = Object.freeze({
+  minQueryChars: NAME_MIN_QUERY_CHARS,
+  defaultLimit: NAME_DEFAULT_LIMIT,
+  maxLimit: NAME_LIMIT_CEILING,
+} as const);
 /** Floor of the page. */
 export const NAME_LIMIT_FLOOR = 1;
 /** Walk fallback: candidates kept per kind = limit × this. */

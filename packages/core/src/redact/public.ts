@@ -5,7 +5,6 @@
 export {
   type CredentialRedaction,
   type CredentialRedactionOptions,
-  LineRedactor,
   redactCredentials,
   redactedWords,
   redactValues,

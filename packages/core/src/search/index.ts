@@ -1,6 +1,7 @@
 /**
- * search (`@trawl/core/search`): the line-oriented searcher over one file's bytes, and the event stream every
- * engine produces. Pure: no I/O, no walking; the engines (`@trawl/core/engine`) feed it files.
+ * search: the line-oriented searcher over one file's bytes, and the event stream every engine produces. Pure: no
+ * I/O, no walking; the engines feed it files. Internal to core (no subpath of its own): `@trawl/core/engine`
+ * exports the event types.
  *
  * Module map: searcher.ts (`searchBuffer`: literal prefilter on raw bytes, binary detection, lines decoded only
  * when reported, context and max-count as rg does), events.ts (`SearchEvent`, modelled on `rg --json`),
@@ -8,8 +9,8 @@
  *
  * @example
  * ```ts
- * import { compilePattern } from '@trawl/core/match';
- * import { Prefilter, searchBuffer } from '@trawl/core/search';
+ * import { compilePattern } from '../match/index.js';
+ * import { Prefilter, searchBuffer } from './index.js';
  * const pattern = compilePattern('fn \\w+');
  * const bytes = Buffer.from('fn main() {}\n');
  * const result = searchBuffer(bytes, bytes.length, pattern, new Prefilter(pattern.required), {

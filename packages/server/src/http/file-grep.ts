@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { emptyGrepPayload, GREP_MAX_LINES_PER_FILE, GREP_TIME_BUDGET_MS, grepQuery } from '@trawl/core/grep';
+import { emptyGrepPayload, GREP_LIMITS, grepQuery } from '@trawl/core/grep';
 import type { Context } from 'hono';
 import { poolRefusal, type ServerContext } from './context.js';
 import { GREP_MAX_LIMIT, MAX_PATH_PARAM_CHARS } from './limits.js';
@@ -37,13 +37,13 @@ function rowLimit(v: unknown): { limit?: number } {
 }
 
 /**
- * `per_file`: absent (or null) for one row per file; else an integer 1..GREP_MAX_LINES_PER_FILE, which, unlike the
+ * `per_file`: absent (or null) for one row per file; else an integer 1..GREP_LIMITS.maxLinesPerFile, which, unlike the
  * other fields, is refused when it is anything else (`null` in the answer): asking for lines and counts and getting
  * one row per file without them would read as files with one match each.
  */
 function linesPerFile(v: unknown): { perFile?: number } | null {
   if (v === undefined || v === null) return {};
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > GREP_MAX_LINES_PER_FILE) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > GREP_LIMITS.maxLinesPerFile) return null;
   return { perFile: v };
 }
 
@@ -58,7 +58,7 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
   // One budget from the request's arrival: waiting for a probe worker and for a transfer worker spends it too, so
   // a saturated server answers busy (503) or truncated inside the budget instead of queueing past it.
   const startedAt = Date.now();
-  const budgetMs = ctx.grepBudgetMs ?? GREP_TIME_BUDGET_MS;
+  const budgetMs = ctx.grepBudgetMs ?? GREP_LIMITS.timeBudgetMs;
   const admitMs = () => startedAt + budgetMs - Date.now();
   let body: unknown;
   try {
@@ -73,7 +73,10 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
   const perFile = linesPerFile(fields['per_file']);
   if (perFile === null)
     return c.json(
-      { error: `per_file must be an integer from 1 to ${GREP_MAX_LINES_PER_FILE}`, code: 'invalid_per_file' },
+      {
+        error: `per_file must be an integer from 1 to ${GREP_LIMITS.maxLinesPerFile}`,
+        code: 'invalid_per_file',
+      },
       400,
     );
   const root = text(fields['root']).trim();

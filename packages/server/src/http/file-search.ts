@@ -1,6 +1,6 @@
 import {
   matchPositions,
-  NAME_MIN_QUERY_CHARS,
+  NAME_LIMITS,
   type NameResult,
   normaliseNameLimit,
   parseNameKinds,
@@ -42,7 +42,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
     limit: c.req.query('limit'),
   });
   const q = input.q;
-  if (q.length < NAME_MIN_QUERY_CHARS) {
+  if (q.length < NAME_LIMITS.minQueryChars) {
     ctx.audit.record({ operation: OP, outcome: 'allowed', resources: 'short_query' });
     return c.json({ results: [] });
   }

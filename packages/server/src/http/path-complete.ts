@@ -1,8 +1,4 @@
-import {
-  type CompletionOutcome,
-  PATH_COMPLETE_MAX_DIR_CHARS,
-  PATH_COMPLETE_MAX_Q_CHARS,
-} from '@trawl/core/complete';
+import { type CompletionOutcome, PATH_COMPLETE_LIMITS } from '@trawl/core/complete';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { poolRefusal, type ServerContext } from './context.js';
@@ -46,8 +42,8 @@ export async function pathComplete(c: Context, ctx: ServerContext): Promise<Resp
   if (
     dir.includes('\0') ||
     q.includes('\0') ||
-    dir.length > PATH_COMPLETE_MAX_DIR_CHARS ||
-    q.length > PATH_COMPLETE_MAX_Q_CHARS
+    dir.length > PATH_COMPLETE_LIMITS.maxDirChars ||
+    q.length > PATH_COMPLETE_LIMITS.maxQueryChars
   ) {
     return c.json({ results: [], root: '' });
   }

@@ -12,9 +12,9 @@ import {
   readProjectFile,
   type TreeOutcome,
 } from '@trawl/core/complete';
+import { PatternError } from '@trawl/core/engine';
 import { type RootProbeFs, resolveUserRoot, SensitiveFence } from '@trawl/core/fence';
 import { type GrepPayload, type GrepRequest, grepFiles } from '@trawl/core/grep';
-import { PatternError } from '@trawl/core/match';
 import {
   type NameResult,
   type NameSearchFs,

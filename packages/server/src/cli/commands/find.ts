@@ -1,6 +1,6 @@
 import type { NameResult } from '@trawl/core/names';
 // The limits alone at registration; the name search is loaded when the command runs (`trawl --help` is fast).
-import { NAME_MIN_QUERY_CHARS } from '@trawl/core/names/limits';
+import { NAME_LIMITS } from '@trawl/core/names/limits';
 import { write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
@@ -28,7 +28,7 @@ export const registerFind: RegisterCommand = (program, io, setExit) => {
     )
     .argument(
       '<query>',
-      `what to look for (at least ${NAME_MIN_QUERY_CHARS} characters; a / scores against the path)`,
+      `what to look for (at least ${NAME_LIMITS.minQueryChars} characters; a / scores against the path)`,
     )
     .option('--root <dir>', 'directory to search (default: the current directory)')
     .option('--kinds <kinds>', 'all, files or dirs (anything else is all)', 'all')
@@ -49,7 +49,7 @@ async function runFind(query: string, flags: FindFlags, io: Parameters<RegisterC
   const fence = createSensitiveFence({ home, env: io.env });
   const { root } = await cliRoot(flags.root ?? '.', io, { fence });
 
-  if (query.trim().length < NAME_MIN_QUERY_CHARS) {
+  if (query.trim().length < NAME_LIMITS.minQueryChars) {
     if (flags.json) await write(io.stdout, `${JSON.stringify({ results: [] })}\n`);
     return 0;
   }

@@ -51,10 +51,9 @@ async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterC
   if (!(ENGINES as readonly string[]).includes(engine))
     throw new UsageError(`--engine must be auto, js or rg (got ${engine})`);
   // Loaded on use, so `trawl --help` loads none of the engine.
-  const [core, { createSensitiveFence }, { PatternError }, { EngineUnavailableError }] = await Promise.all([
+  const [core, { createSensitiveFence }, { EngineUnavailableError, PatternError }] = await Promise.all([
     import('@trawl/core/grep'),
     import('@trawl/core/fence'),
-    import('@trawl/core/match'),
     import('@trawl/core/engine'),
   ]);
   const fence = createSensitiveFence({ home: cliHome(io), env: io.env });
@@ -62,7 +61,7 @@ async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterC
   const q = core.grepQuery(query);
   if (q === null) {
     throw new UsageError(
-      `the query must be ${core.GREP_MIN_QUERY_CHARS}–${core.GREP_MAX_QUERY_CHARS} characters on one line`,
+      `the query must be ${core.GREP_LIMITS.minQueryChars}–${core.GREP_LIMITS.maxQueryChars} characters on one line`,
     );
   }
   let answer: Awaited<ReturnType<typeof core.grepFiles>>;

@@ -2,15 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
-import {
-  NAME_DEFAULT_LIMIT,
-  NAME_LIMIT_CEILING,
-  NAME_MIN_QUERY_CHARS,
-  type NameKinds,
-  type NameResult,
-  searchNames,
-  walkNameSearch,
-} from '@trawl/core/names';
+import { NAME_LIMITS, type NameKinds, type NameResult, searchNames, walkNameSearch } from '@trawl/core/names';
 import { redactedWords } from '@trawl/core/redact';
 import {
   AGENT_TREE_RULES,
@@ -39,11 +31,11 @@ export const findFilesInputShape = {
   query: z
     .string()
     // The schema says what the server accepts (it refused shorter queries a schema allowed).
-    .min(NAME_MIN_QUERY_CHARS)
+    .min(NAME_LIMITS.minQueryChars)
     .max(1024)
     .optional()
     .describe(
-      `What to look for in file and directory NAMES (at least ${NAME_MIN_QUERY_CHARS} characters): fuzzy, so "flspy" finds files.py; a "/" scores against the path ("src/app"). Not a content search. Give query or glob.`,
+      `What to look for in file and directory NAMES (at least ${NAME_LIMITS.minQueryChars} characters): fuzzy, so "flspy" finds files.py; a "/" scores against the path ("src/app"). Not a content search. Give query or glob.`,
     ),
   glob: z
     .union([z.string().min(1).max(1024), z.array(z.string().min(1).max(1024)).min(1).max(16)])
@@ -63,9 +55,9 @@ export const findFilesInputShape = {
     .number()
     .int()
     .min(1)
-    .max(NAME_LIMIT_CEILING)
+    .max(NAME_LIMITS.maxLimit)
     .optional()
-    .describe(`Results wanted (default ${NAME_DEFAULT_LIMIT}, at most ${NAME_LIMIT_CEILING}).`),
+    .describe(`Results wanted (default ${NAME_LIMITS.defaultLimit}, at most ${NAME_LIMITS.maxLimit}).`),
 };
 
 const DESCRIPTION = [
@@ -128,7 +120,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
         const globs =
           args.glob === undefined ? [query.trim()] : typeof args.glob === 'string' ? [args.glob] : args.glob;
         const sort = args.sort ?? 'path';
-        const found = findByGlob(root, globs, { sort, limit: args.limit ?? NAME_LIMIT_CEILING, fence });
+        const found = findByGlob(root, globs, { sort, limit: args.limit ?? NAME_LIMITS.maxLimit, fence });
         const names = new NameRedaction(options.redact !== false);
         for (const h of found.hits) h.rel = names.text(h.rel);
         let text = globText(globs, found, sort);
@@ -153,12 +145,12 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
           isError: true,
         };
       }
-      if (query.trim().length < NAME_MIN_QUERY_CHARS) {
+      if (query.trim().length < NAME_LIMITS.minQueryChars) {
         return {
           content: [
             {
               type: 'text' as const,
-              text: `The query must be at least ${NAME_MIN_QUERY_CHARS} characters (not counting spaces).`,
+              text: `The query must be at least ${NAME_LIMITS.minQueryChars} characters (not counting spaces).`,
             },
           ],
           isError: true,
@@ -179,7 +171,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
           admit: (abs, isDir) => view.why(abs, isDir) === null,
         },
       });
-      const limit = args.limit ?? NAME_DEFAULT_LIMIT;
+      const limit = args.limit ?? NAME_LIMITS.defaultLimit;
       const names = new NameRedaction(options.redact !== false);
       const results = answer.results.map((r) => ({ ...r, ...names.row(root, r) }));
       let text = formatFound(query, results, root, limit, answer.partial === true);
@@ -266,8 +258,8 @@ function formatFound(
   const notes: string[] = [];
   if (rows.length >= limit) {
     notes.push(
-      limit < NAME_LIMIT_CEILING
-        ? `Showing the best ${rows.length}; pass a larger limit (up to ${NAME_LIMIT_CEILING}) or a more specific query for more.`
+      limit < NAME_LIMITS.maxLimit
+        ? `Showing the best ${rows.length}; pass a larger limit (up to ${NAME_LIMITS.maxLimit}) or a more specific query for more.`
         : `Showing the best ${rows.length} (the maximum); use a more specific query for others.`,
     );
   }

@@ -1,19 +1,16 @@
 import * as fs from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SearchIndex } from '@trawl/core/content-index';
-import type { EngineChoice } from '@trawl/core/engine';
+import { type EngineChoice, PatternError } from '@trawl/core/engine';
 import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
 import {
   emptyGrepPayload,
   formatGrepText,
-  GREP_MAX_QUERY_CHARS,
-  GREP_MAX_RESULTS,
-  GREP_MIN_QUERY_CHARS,
+  GREP_LIMITS,
   type GrepRequest,
   grepFiles,
   grepQuery,
 } from '@trawl/core/grep';
-import { PatternError } from '@trawl/core/match';
 import { redactedWords } from '@trawl/core/redact';
 import { AGENT_TREE_RULES, describeSurvey, surveyTree, treeWalkOptions } from '@trawl/core/tool';
 import { z } from 'zod';
@@ -40,7 +37,7 @@ export const grepFilesInputShape = {
     .string()
     .max(4096)
     .describe(
-      `Text to look for in file CONTENTS (${GREP_MIN_QUERY_CHARS}–${GREP_MAX_QUERY_CHARS} characters, one line): a literal, case-insensitive unless told otherwise.`,
+      `Text to look for in file CONTENTS (${GREP_LIMITS.minQueryChars}–${GREP_LIMITS.maxQueryChars} characters, one line): a literal, case-insensitive unless told otherwise.`,
     ),
   case_sensitive: z.boolean().optional().describe('Match case exactly (default false).'),
   whole_word: z
@@ -64,7 +61,7 @@ const rowShape = z.object({
 
 const DESCRIPTION = [
   'Which files under the project root CONTAIN a text: one row per file (its first matching line), Word, PowerPoint',
-  `and Excel documents included (with the slide or sheet row). At most ${GREP_MAX_RESULTS} rows within a 2 s budget;`,
+  `and Excel documents included (with the slide or sheet row). At most ${GREP_LIMITS.maxResults} rows within a 2 s budget;`,
   'the answer says when it is partial. The tree is the one `search` sees: .gitignore respected, dot files searched,',
   '.git and node_modules skipped (every directory not searched is named with its file count); credential stores are',
   'never read. For every matching line, context or paging use `search`.',
@@ -107,7 +104,7 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
           content: [
             {
               type: 'text' as const,
-              text: `Not a search: the query must be ${GREP_MIN_QUERY_CHARS}–${GREP_MAX_QUERY_CHARS} characters on one line.`,
+              text: `Not a search: the query must be ${GREP_LIMITS.minQueryChars}–${GREP_LIMITS.maxQueryChars} characters on one line.`,
             },
           ],
           structuredContent: { ...emptyGrepPayload() },

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { listCompletion, PATH_COMPLETE_MAX_ENTRIES, PATH_COMPLETE_MAX_SCAN } from '@trawl/core/complete';
+import { listCompletion, PATH_COMPLETE_LIMITS } from '@trawl/core/complete';
 import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
 import type { NameResult } from '@trawl/core/names';
 import { redactedWords } from '@trawl/core/redact';
@@ -47,7 +47,7 @@ export const listDirInputShape = {
     .number()
     .int()
     .min(0)
-    .max(PATH_COMPLETE_MAX_SCAN)
+    .max(PATH_COMPLETE_LIMITS.maxScan)
     .optional()
     .describe('Entries to skip: the page offset (the text says which value gives the next page).'),
   limit: z
@@ -56,12 +56,12 @@ export const listDirInputShape = {
     .min(1)
     .max(LIST_DIR_MAX_LIMIT)
     .optional()
-    .describe(`Entries a page (default ${PATH_COMPLETE_MAX_ENTRIES}, at most ${LIST_DIR_MAX_LIMIT}).`),
+    .describe(`Entries a page (default ${PATH_COMPLETE_LIMITS.maxEntries}, at most ${LIST_DIR_MAX_LIMIT}).`),
 };
 
 const DESCRIPTION = [
   'List one directory level inside the project root: directories first (with a trailing "/"), then files,',
-  `alphabetically, ${PATH_COMPLETE_MAX_ENTRIES} entries a page (skip, limit) with the totals.`,
+  `alphabetically, ${PATH_COMPLETE_LIMITS.maxEntries} entries a page (skip, limit) with the totals.`,
   'The tree is the one `search` sees: dot entries listed; what .gitignore ignores, .git and node_modules are',
   'not listed but named with their file counts (name one as dir to list it). A path that leads outside the root,',
   'or through a symbolic link, lists nothing; links are never listed; credential stores are never shown.',
@@ -98,7 +98,7 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
         };
       }
       const skip = args.skip ?? 0;
-      const limit = args.limit ?? PATH_COMPLETE_MAX_ENTRIES;
+      const limit = args.limit ?? PATH_COMPLETE_LIMITS.maxEntries;
       // An archive lists its members, one level at a time (`bundle.whl`, `bundle.whl:pkg/`).
       let canonicalRoot: string | null = null;
       try {
@@ -118,12 +118,12 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
         q: prefix,
         fence,
         dots: true,
-        maxEntries: PATH_COMPLETE_MAX_SCAN,
+        maxEntries: PATH_COMPLETE_LIMITS.maxScan,
       });
       const { inView, survey } =
         o.status === 'ok' ? viewOf(o.root, o.rows, fence) : { inView: [], survey: null };
       const end = Math.min(inView.length, skip + limit);
-      const more = inView.length > end || o.scanned >= PATH_COMPLETE_MAX_SCAN;
+      const more = inView.length > end || o.scanned >= PATH_COMPLETE_LIMITS.maxScan;
       const names = new NameRedaction(options.redact !== false);
       const rows = inView.slice(skip, end).map((r) => ({ ...r, ...names.row(o.root, r) }));
       const dirs = inView.filter((r) => r.kind === 'dir').length;
@@ -146,8 +146,8 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
             ? describeSurvey(survey, 'listed', 'Name one as dir to list it; `search` takes it in paths.')
             : null;
           if (note) text += `\n\n${names.text(note)}`;
-          if (o.scanned >= PATH_COMPLETE_MAX_SCAN) {
-            text += `\n\nThe directory is large: only its first ${PATH_COMPLETE_MAX_SCAN} entries were examined; pass a prefix to narrow.`;
+          if (o.scanned >= PATH_COMPLETE_LIMITS.maxScan) {
+            text += `\n\nThe directory is large: only its first ${PATH_COMPLETE_LIMITS.maxScan} entries were examined; pass a prefix to narrow.`;
           }
           break;
         }
