@@ -3,13 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  builtScriptUrl,
-  PoolBusyError,
-  PoolTimeoutError,
-  TaskFailedError,
-  WorkerPool,
-} from '../src/http/pool.js';
+import { builtScriptUrl } from '../src/built-script.js';
+import { PoolBusyError, PoolTimeoutError, TaskFailedError, WorkerPool } from '../src/http/pool.js';
 
 let tmp: string;
 let script: URL;

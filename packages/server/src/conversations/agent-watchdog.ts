@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { builtScriptUrl } from '../http/pool.js';
+import { builtScriptUrl } from '../built-script.js';
 
 /** Where a run records its process group while it may have members (see {@link AgentWatchdog}). */
 export interface AgentGroups {

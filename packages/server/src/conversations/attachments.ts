@@ -1,11 +1,9 @@
 import * as path from 'node:path';
-import type { ServerContext } from '../http/context.js';
-import { MAX_PATH_PARAM_CHARS } from '../http/limits.js';
-import { fileRefusal } from '../http/project-files.js';
 import {
   ATTACH_MAX_FILE_BYTES,
   ATTACH_MAX_FILES,
   ATTACH_MAX_TOTAL_BYTES,
+  MESSAGE_MAX_META_STRING_CHARS,
   PREVIEW_FILE_CHARS,
 } from './limits.js';
 import type { MessageMeta } from './types.js';
@@ -32,21 +30,26 @@ export interface ProjectRoot {
   root: string;
 }
 
-/** The canonical roots of the known projects (the conversation's first), through the probe pool's resolver. */
-export async function knownRoots(ctx: ServerContext, first: string | null): Promise<ProjectRoot[]> {
-  const projects = (await ctx.projects.list()).map((p) => p.path);
-  if (first) projects.sort((a, b) => (a === first ? -1 : b === first ? 1 : 0));
-  const out: ProjectRoot[] = [];
-  for (const project of projects) {
-    const r = await ctx.probe.run('resolve-project', { project });
-    if (r.status === 'ok') out.push({ project, root: r.root });
-  }
-  return out;
+/** An attachment's text as read, or the code GET /api/file answers for a file it cannot give. */
+export type AttachmentRead =
+  | { ok: true; text: string; truncated: boolean; binary: boolean }
+  | { ok: false; code: string };
+
+/**
+ * What replies need of the server's known projects, provided by the server (http/project-files.ts), so that
+ * conversations know nothing of its pools or routes.
+ */
+export interface ProjectAccess {
+  /** The known projects that resolve, each with its canonical root; `first` (a conversation's project) first. */
+  roots(first: string | null): Promise<ProjectRoot[]>;
+  /** A text file of a known project, at most `maxBytes`, read exactly as GET /api/file reads it. */
+  readFile(where: { project: string; rel: string }, maxBytes: number): Promise<AttachmentRead>;
 }
 
 /** Where an absolute path lies in the known projects: the project and the `/`-joined relative path, if anywhere. */
 function locate(file: string, roots: readonly ProjectRoot[]): { project: string; rel: string } | undefined {
-  if (file.length > MAX_PATH_PARAM_CHARS || file.includes('\0') || !path.isAbsolute(file)) return undefined;
+  if (file.length > MESSAGE_MAX_META_STRING_CHARS || file.includes('\0') || !path.isAbsolute(file))
+    return undefined;
   const abs = path.resolve(file);
   for (const { project, root } of roots) {
     for (const base of [root, path.resolve(project)]) {
@@ -60,11 +63,11 @@ function locate(file: string, roots: readonly ProjectRoot[]): { project: string;
 
 /**
  * The text of each attached file for the agent: a file is an attachment whose content reaches the agent (a folder
- * is a path only). Each must lie in a known project and is read exactly as GET /api/file reads (transfer pool,
- * never through a link, fenced), capped per file and in total; what cannot be read is listed with its code.
+ * is a path only). Each must lie in a known project and is read exactly as GET /api/file reads (never through a
+ * link, fenced), capped per file and in total; what cannot be read is listed with its code.
  */
 export async function readAttachments(
-  ctx: ServerContext,
+  access: ProjectAccess,
   files: MessageMeta['files'],
   roots: readonly ProjectRoot[],
 ): Promise<AttachedFile[]> {
@@ -81,17 +84,17 @@ export async function readAttachments(
       continue;
     }
     const maxBytes = Math.min(ATTACH_MAX_FILE_BYTES, budget);
-    const o = await ctx.transfer.run('read-file', { ...where, maxBytes });
-    if (o.status !== 'ok') {
-      out.push({ path: f.path, text: '', truncated: false, error: fileRefusal(o.status).code });
+    const o = await access.readFile(where, maxBytes);
+    if (!o.ok) {
+      out.push({ path: f.path, text: '', truncated: false, error: o.code });
       continue;
     }
     if (o.binary) {
       out.push({ path: f.path, text: '', truncated: false, error: 'binary' });
       continue;
     }
-    budget -= Math.min(Buffer.byteLength(o.text ?? ''), budget);
-    out.push({ path: f.path, text: o.text ?? '', truncated: o.truncated === true });
+    budget -= Math.min(Buffer.byteLength(o.text), budget);
+    out.push({ path: f.path, text: o.text, truncated: o.truncated });
   }
   return out;
 }

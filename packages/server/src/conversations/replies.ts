@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerContext } from '../http/context.js';
+import type { AuditSink } from '../audit/index.js';
 import { type AgentCommand, type AgentEnd, runAgent } from './agent.js';
 import { AgentWatchdog } from './agent-watchdog.js';
-import { type AgentPayload, knownRoots, previewText, readAttachments } from './attachments.js';
+import { type AgentPayload, type ProjectAccess, previewText, readAttachments } from './attachments.js';
 import { AGENT_KILL_GRACE_MS, AGENT_MAX_RUNNING } from './limits.js';
 import { type ConversationStore, UnknownConversationError } from './store.js';
 import type { Message, MessageMeta } from './types.js';
@@ -27,7 +27,11 @@ interface Run {
 
 export interface RepliesOptions {
   store: ConversationStore;
-  ctx: ServerContext;
+  /** The known projects, their roots and files. */
+  projects: ProjectAccess;
+  audit: AuditSink;
+  /** Operational log (stderr). */
+  log: (line: string) => void;
   /** The operator's `--agent`; absent: each reply previews the payload. */
   agent?: AgentCommand;
   /** The agent's environment (the server's, without its token). */
@@ -49,9 +53,7 @@ export class Replies {
 
   constructor(private readonly o: RepliesOptions) {
     if (o.agent)
-      this.watchdog = new AgentWatchdog(o.agent.killGraceMs ?? AGENT_KILL_GRACE_MS, (line) =>
-        o.ctx.log(line),
-      );
+      this.watchdog = new AgentWatchdog(o.agent.killGraceMs ?? AGENT_KILL_GRACE_MS, (line) => o.log(line));
   }
 
   busy(conversationId: string): boolean {
@@ -107,7 +109,7 @@ export class Replies {
     };
     void this.produce(run, project, user, emit)
       .catch((err: unknown): AgentEnd => {
-        this.o.ctx.log(`trawl serve: reply ${messageId} failed: ${(err as Error).stack ?? String(err)}`);
+        this.o.log(`trawl serve: reply ${messageId} failed: ${(err as Error).stack ?? String(err)}`);
         return { outcome: 'failed', code: 'internal', error: 'internal error' };
       })
       .then((end) => this.finish(run, end))
@@ -121,8 +123,8 @@ export class Replies {
     user: { id: string; wire: string; meta: MessageMeta },
     emit: (text: string) => void,
   ): Promise<AgentEnd> {
-    const roots = await knownRoots(this.o.ctx, project);
-    const files = await readAttachments(this.o.ctx, user.meta.files, roots);
+    const roots = await this.o.projects.roots(project);
+    const files = await readAttachments(this.o.projects, user.meta.files, roots);
     const root = project ? (roots.find((r) => r.project === project)?.root ?? null) : null;
     const payload: AgentPayload = { text: user.wire, meta: user.meta, project: root, files };
     if (run.stopRequested) return { outcome: 'stopped' };
@@ -161,9 +163,9 @@ export class Replies {
     } catch (err) {
       // A conversation deleted while its reply ran has nowhere to keep it, as intended.
       if (!(err instanceof UnknownConversationError))
-        this.o.ctx.log(`trawl serve: could not store reply ${run.messageId}: ${(err as Error).message}`);
+        this.o.log(`trawl serve: could not store reply ${run.messageId}: ${(err as Error).message}`);
     }
-    this.o.ctx.audit.record({
+    this.o.audit.record({
       operation: 'agent_run',
       outcome: status === 'failed' ? 'failure' : 'allowed',
       resources: `conversation=${run.conversationId} message=${run.messageId} agent=${this.o.agent ? 'command' : 'preview'} chars=${run.text.length} status=${status}${end.outcome === 'done' || end.outcome === 'failed' ? ` exit=${'exitCode' in end ? end.exitCode : ''}` : ''}`,

@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { ContentIndexStatus } from '@trawl/core/content-index';
+import { builtScriptUrl } from '../built-script.js';
 import {
   GREP_HOST_EXEC_CEILING_MS,
   GREP_HOST_HEAP_MB,
   GREP_HOST_MAX_ACTIVE,
   GREP_HOST_MAX_WAITING,
 } from './limits.js';
-import { builtScriptUrl, PoolBusyError, PoolTimeoutError, TaskFailedError } from './pool.js';
+import { PoolBusyError, PoolTimeoutError, TaskFailedError } from './pool.js';
 import type { FenceConfig, GrepPayloadTask, GrepTaskResult } from './tasks.js';
 
 /** What the grep host's thread starts with (plain data: it crosses to the worker). */

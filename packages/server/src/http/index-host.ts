@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { NameResult } from '@trawl/core/names';
+import { builtScriptUrl } from '../built-script.js';
 import {
   INDEX_HOST_HEAP_MB,
   INDEX_MAX_PENDING,
   INDEX_SEARCH_WAIT_MS,
   RUNTIME_INDEXED_PROJECTS_MAX,
 } from './limits.js';
-import { builtScriptUrl, PoolBusyError, TaskFailedError } from './pool.js';
+import { PoolBusyError, TaskFailedError } from './pool.js';
 import type { FenceConfig } from './tasks.js';
 
 export type IndexHostRequest =

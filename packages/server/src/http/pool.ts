@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
   POOL_ADMIT_MS,
@@ -315,19 +313,4 @@ export class WorkerPool<T extends TaskTable<T>> implements TaskRunner<T> {
       slot.idleTimer.unref();
     }
   }
-}
-
-/**
- * The compiled script next to this module. Under a TS-source test runner this module is `src/…/*.ts`, where no
- * `.js` sibling exists: use the one in `dist`.
- */
-export function builtScriptUrl(name: string, here: string): URL {
-  const url = new URL(`./${name}`, here);
-  if (here.endsWith('.ts')) {
-    const p = fileURLToPath(url);
-    const i = p.lastIndexOf('/src/');
-    const built = i < 0 ? p : `${p.slice(0, i)}/dist/${p.slice(i + 5)}`;
-    if (existsSync(built)) return pathToFileURL(built);
-  }
-  return url;
 }

@@ -1,6 +1,7 @@
 import type { ProjectPathStatus } from '@trawl/core/complete';
 import { documentKindOf } from '@trawl/core/docs';
 import type { Context } from 'hono';
+import type { ProjectAccess, ProjectRoot } from '../conversations/attachments.js';
 import { param, poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';
 import type { ProjectPathPayload } from './tasks.js';
@@ -25,8 +26,8 @@ const REFUSALS: Record<Exclude<ProjectPathStatus, 'ok'>, (kind: 'tree' | 'file')
       : { status: 404, code: 'not_a_file', error: 'not a regular file' },
 };
 
-/** The code GET /api/file answers for a read that failed (also used for an attachment the agent cannot get). */
-export function fileRefusal(status: Exclude<ProjectPathStatus, 'ok'>): Refusal {
+/** The code GET /api/file answers for a read that failed (also for an attachment the agent cannot get). */
+function fileRefusal(status: Exclude<ProjectPathStatus, 'ok'>): Refusal {
   return REFUSALS[status]('file');
 }
 
@@ -189,4 +190,28 @@ export function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
       },
     }),
   );
+}
+
+/**
+ * The known projects as replies read them (conversations/attachments.ts): roots resolved on the probe pool, files
+ * read on the transfer pool exactly as GET /api/file reads them, a refusal answered with that route's code.
+ */
+export function projectAccess(ctx: ServerContext): ProjectAccess {
+  return {
+    async roots(first) {
+      const projects = (await ctx.projects.list()).map((p) => p.path);
+      if (first) projects.sort((a, b) => (a === first ? -1 : b === first ? 1 : 0));
+      const out: ProjectRoot[] = [];
+      for (const project of projects) {
+        const r = await ctx.probe.run('resolve-project', { project });
+        if (r.status === 'ok') out.push({ project, root: r.root });
+      }
+      return out;
+    },
+    async readFile(where, maxBytes) {
+      const o = await ctx.transfer.run('read-file', { ...where, maxBytes });
+      if (o.status !== 'ok') return { ok: false, code: fileRefusal(o.status).code };
+      return { ok: true, text: o.text ?? '', truncated: o.truncated === true, binary: o.binary === true };
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { ensurePrivateDir, PrivateDirError, privateSubdir } from '@trawl/core/co
 import { closeSharedPdfPool } from '@trawl/core/docs';
 import { homeDir, SensitiveFence } from '@trawl/core/fence';
 import { AUDIT_DIR, AUDIT_KEY_FILE, AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
+import { builtScriptUrl } from '../built-script.js';
 import type { AgentCommand } from '../conversations/agent.js';
 import { Replies } from '../conversations/replies.js';
 import { CONVERSATIONS_DIR, ConversationStore } from '../conversations/store.js';
@@ -27,7 +28,8 @@ import {
   TRANSFER_WORKER_NICE,
 } from './limits.js';
 import { nodeServer } from './node-layer.js';
-import { builtScriptUrl, WorkerPool } from './pool.js';
+import { WorkerPool } from './pool.js';
+import { projectAccess } from './project-files.js';
 import { KnownProjects } from './projects.js';
 import { ResolveCache } from './resolve-cache.js';
 import { resolveWebDist } from './static.js';
@@ -337,7 +339,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const store = new ConversationStore({ dataDir, literals: [token] });
   const replies = new Replies({
     store,
-    ctx: context,
+    projects: projectAccess(context),
+    audit,
+    log,
     ...(options.agent ? { agent: { argv: options.agent, ...options.agentLimits } } : {}),
     agentEnv: agentEnvironment(env, token),
     defaultCwd: process.cwd(),
