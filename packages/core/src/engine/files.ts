@@ -6,7 +6,8 @@ import type { EngineName } from '../search/events.js';
 import { compareUtf8 } from '../util/path-order.js';
 import { Walker, type WalkIssue } from '../walk/walker.js';
 import { resolveRipgrep } from './rg/resolve-rg.js';
-import { parseRgError, rgWalkArgs } from './rg/rg-engine.js';
+import { rgWalkArgs } from './rg/rg-argv.js';
+import { parseRgError } from './rg/rg-output.js';
 import { deadlineMsOf, EngineUnavailableError, type SearchRequest, walkOptionsOf } from './search.js';
 
 /** What a listing found: the files, in output order, and what went wrong on the way. */

@@ -1,18 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Readable } from 'node:stream';
-import { escapeGlob } from '../../glob/glob.js';
 import {
   RG_BATCH_EVENTS,
-  RG_FILE_PART_BYTES,
   RG_HELD_FILES,
   RG_HELD_OUTPUT_BYTES,
   RG_LIST_ARGV_BYTES,
   RG_ORDERED_RESERVE_SHARE,
 } from '../../limits.js';
-import type { LineRecord, SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
-import { charBoundaryAtOrBefore } from '../../search/utf8.js';
+import type { SearchEvent, SearchOutcome, SearchSummary } from '../../search/events.js';
 import { isFencedIdentity, TreeWitness } from '../../util/fs-safety.js';
 import { compareUtf8 } from '../../util/path-order.js';
 import { belowRoot, resolvePlain } from '../../util/resolve-plain.js';
@@ -20,29 +16,20 @@ import { Walker } from '../../walk/walker.js';
 import { runJsEngine } from '../js/js-engine.js';
 import { type EngineRun, EngineUnavailableError, emptySummary } from '../run.js';
 import { holdNamedFiles } from './held-files.js';
+import { PathOrderWindow } from './path-order-window.js';
+import { argvBatches, buildRgArgs, NAMED_DASH } from './rg-argv.js';
 import { detailHorizonApplies, entryOf, withDetailHorizon } from './rg-detail.js';
+import {
+  collectErrors,
+  type FileBlock,
+  outputSpelling,
+  type RgControl,
+  readCounts,
+  readJson,
+} from './rg-output.js';
 
 /** stderr kept for error reporting; rg can be chatty about unreadable files. */
 const STDERR_CAP_BYTES = 64 * 1024;
-
-/**
- * What one file produced, or a part of it (a file with a lot of output comes in parts of about
- * RG_FILE_PART_BYTES, in order, the first holding its `begin`), so files can be put in walk order.
- */
-interface FileBlock {
-  path: string;
-  /** Its root's place among the roots (a candidate list's files are its roots: its place in the list). */
-  rootIndex: number;
-  events: SearchEvent[];
-  /** Size of rg's output for it: what holding it costs, roughly. */
-  bytes: number;
-  /** This part continues the file of the part before it. */
-  continued?: true;
-  /** More of this file follows in the next part. */
-  more?: true;
-  /** A named file rg read through a descriptor judged where it is (held-files.ts): no filter is asked again. */
-  judged?: true;
-}
 
 /**
  * The rg engine: runs a vetted ripgrep with `--json` and translates its output into our events. rg's
@@ -369,26 +356,6 @@ function unreport(b: FileBlock, summary: SearchSummary): void {
 }
 
 /**
- * Consecutive stretches of `paths` whose argv bytes stay within `budget`: each path, its NUL and its pointer in
- * the argument vector (what the kernel counts against ARG_MAX).
- */
-export function* argvBatches(paths: readonly string[], budget: number): Generator<string[], void, undefined> {
-  let batch: string[] = [];
-  let bytes = 0;
-  for (const p of paths) {
-    const n = Buffer.byteLength(p, 'utf8') + 1 + ARGV_POINTER_BYTES;
-    if (batch.length > 0 && bytes + n > budget) {
-      yield batch;
-      batch = [];
-      bytes = 0;
-    }
-    batch.push(p);
-    bytes += n;
-  }
-  if (batch.length > 0) yield batch;
-}
-
-/**
  * Files in path byte order (roots in the caller's order). Most trees' paths have no character from U+D800 up,
  * and then the native string order is byte order: a broad search sorts ~13 k paths sharing a long prefix, which
  * compareUtf8's loop over characters made a visible share of the call.
@@ -489,123 +456,6 @@ function rootIndexOf(p: string, roots: Array<{ spelling: string; index: number }
   return 0;
 }
 
-export function buildRgArgs(
-  run: EngineRun,
-  roots: string[],
-  /** The roots are files read as named (a candidate list): no walk flag, glob or size cap applies to them. */
-  named = false,
-): { args: string[]; stdin: string | null } {
-  const p = run.pattern;
-  const w = run.walk;
-  const s = run.searcher;
-  // Files-with-matches needs paths only: `--count --max-count 1` is a tenth of the JSON and cheap to
-  // read. Not rg's own `-l`, which lists a file with a late NUL only sometimes (its sink decides at the
-  // file's end); like `--json -m1`, `-c -m1` stops at the first match and reports it.
-  const pathsOnly = s.mode === 'files-with-matches' && !run.reportUnmatched;
-  // Counts only (-c, the tool's count, a detail horizon's count run): rg's --count, a path and a number per
-  // file instead of every match as JSON (34 MB of matches counted in 81 ms, not 3–5 s). With reportUnmatched
-  // (--files-without-match, --include-zero) every searched file with its count: rg's own --include-zero.
-  const allCounts = run.reportUnmatched === true;
-  const counts = allCounts || s.mode === 'count';
-  const args = pathsOnly
-    ? [
-        '--count',
-        '--max-count',
-        '1',
-        '--with-filename',
-        '--null',
-        '--stats',
-        '--no-config',
-        '--no-ignore-global',
-      ]
-    : counts
-      ? [
-          run.countMatches ? '--count-matches' : '--count',
-          ...(allCounts ? ['--include-zero'] : []),
-          '--with-filename',
-          '--null',
-          '--stats',
-          '--no-config',
-          '--no-ignore-global',
-        ]
-      : ['--json', '--no-config', '--no-ignore-global'];
-  if (p.caseInsensitive) args.push('--ignore-case');
-  if (p.fixedStrings) args.push('--fixed-strings');
-  if (p.wordRegexp) args.push('--word-regexp');
-  if (p.multiline) args.push('--multiline');
-  if (!named) args.push(...rgWalkArgs(w));
-  if (s.invert) args.push('--invert-match');
-  if (s.nullData) args.push('--null-data');
-  if (s.stopOnNonmatch) args.push('--stop-on-nonmatch');
-  if (s.encoding !== undefined) args.push('--encoding', s.encoding);
-  if (s.binaryDetection === 'none') args.push('--text');
-  else if (s.binaryDetection === 'search') args.push('--binary');
-  if (!named) {
-    for (const dir of w.skipDirs ?? []) args.push('--glob', `!${escapeGlob(dir)}/`);
-    for (const g of run.rgExcludeIglobs ?? []) args.push('--iglob', g);
-  }
-  if (run.rgNoMmap) args.push('--no-mmap');
-  if (!named && Number.isFinite(run.maxFilesize) && !run.sizesWithinCap)
-    args.push('--max-filesize', String(run.maxFilesize));
-  if (!pathsOnly && s.maxCount !== undefined) args.push('--max-count', String(s.maxCount));
-  if (s.mode === 'lines') {
-    if (s.afterContext > 0) args.push('--after-context', String(s.afterContext));
-    if (s.beforeContext > 0) args.push('--before-context', String(s.beforeContext));
-  } else if (s.mode === 'count' && !pathsOnly && s.maxCount !== undefined && s.afterContext > 0) {
-    // ripgrep's -c -m N -A M also counts the matches inside the last match's after-context.
-    args.push('--after-context', String(s.afterContext));
-  }
-  let stdin: string | null = null;
-  if (run.patternChannel === 'stdin') {
-    // `--file -` reads one pattern per line, so a pattern holding a newline is sent in escaped form.
-    stdin = `${p.rust.includes('\n') ? newlineFree(p) : p.rust}\n`;
-    if (p.rust.includes('\n') && p.fixedStrings) args.splice(args.indexOf('--fixed-strings'), 1);
-    args.push('--file', '-');
-  } else {
-    args.push('--regexp', p.rust);
-  }
-  // The root '' means "the working directory, paths unprefixed": rg's `.`, with `./` taken off again.
-  args.push('--', ...roots.map((r) => (r === '' ? '.' : r)));
-  return { args, stdin };
-}
-
-/** The rg flags that choose the same files as the walk options do (the searching flags aside). */
-export function rgWalkArgs(w: EngineRun['walk']): string[] {
-  const args: string[] = [];
-  if (w.hidden) args.push('--hidden');
-  if (w.ignoreFiles === false) args.push('--no-ignore');
-  if (w.requireGit === false) args.push('--no-require-git');
-  if (w.parents === false) args.push('--no-ignore-parent');
-  if (w.vcsIgnore === false) args.push('--no-ignore-vcs');
-  if (w.dotIgnore === false) args.push('--no-ignore-dot');
-  for (const f of w.extraIgnoreFiles ?? []) args.push('--ignore-file', path.resolve(w.cwd, f));
-  if (w.maxDepth !== undefined) args.push('--max-depth', String(w.maxDepth));
-  if (w.followLinks) args.push('--follow');
-  // Our type table, given to rg as two ad-hoc types, so both engines select the same files.
-  for (const g of w.fileTypes?.include ?? []) args.push('--type-add', `trawlselected:${g}`);
-  for (const g of w.fileTypes?.exclude ?? []) args.push('--type-add', `trawlnegated:${g}`);
-  if (w.fileTypes?.include.length) args.push('--type', 'trawlselected');
-  if (w.fileTypes?.exclude.length) args.push('--type-not', 'trawlnegated');
-  if (w.globCaseInsensitive) args.push('--glob-case-insensitive');
-  for (const g of w.globs ?? []) args.push('--glob', g);
-  return args;
-}
-
-function newlineFree(p: EngineRun['pattern']): string {
-  if (p.fixedStrings) return p.rust.replace(/[\\.+*?()|[\]{}^$#&~-]/g, '\\$&').replace(/\n/g, '\\n');
-  return p.rust.replace(/\n/g, '\\n');
-}
-
-/** How one rg run ended: killed by the deadline or an abort, or complete. */
-interface RgControl {
-  outcome: SearchOutcome;
-  /**
-   * Count mode: files rg's statistics say matched that its count list left out. ripgrep's `--count` leaves out a
-   * walked file whose NUL it met after a match (its lines output reports the matches before the NUL).
-   */
-  unlisted?: number;
-}
-
 /**
  * One rg run as a stream of file blocks, in the order rg prints them. rg's output is read only as fast as
  * the blocks are taken, so a slow consumer holds rg back instead of piling up its output. Stopping early
@@ -700,282 +550,8 @@ async function* rgBlocks(
   if (spawnError) throw new EngineUnavailableError(`cannot run rg: ${(spawnError as Error).message}`);
 }
 
-type OutputReader = (
-  stdout: Readable,
-  spell: (rgPath: string) => string,
-  run: EngineRun,
-  summary: SearchSummary,
-  stopped: () => boolean,
-  control: RgControl,
-) => AsyncGenerator<FileBlock, void, undefined>;
-
-/**
- * `--count --with-filename --null --stats`: records `PATH\0COUNT\n` (`PATH\0COUNT\0` with --null-data), then rg's statistics as text. A path
- * never holds a NUL and the statistics never do, so what is left without one at the end is the
- * statistics (absent if rg was killed). The one count per file stands in both of an end's counts (SearchRequest
- * `mode`); the statistics give both totals exactly, and replace the sums when rg ran to its end.
- */
-const readCounts: OutputReader = async function* (stdout, spell, run, summary, stopped, control) {
-  let rest: Buffer = Buffer.alloc(0);
-  const summed = { matches: 0, lines: 0, files: 0 };
-  for await (const chunk of stdout as AsyncIterable<Buffer>) {
-    if (stopped()) continue; // drain what was buffered before the kill
-    const buf = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
-    let start = 0;
-    for (;;) {
-      const nul = buf.indexOf(0, start);
-      // --null-data ends every record with a NUL instead (the statistics still use '\n').
-      const eol = nul === -1 ? -1 : buf.indexOf(run.searcher.nullData ? 0 : 10, nul + 1);
-      if (eol === -1) break;
-      const p = spell(buf.toString('utf8', start, nul));
-      // With -m1 (files-with-matches) rg stopped at the first matching line: the count is 1.
-      const n = Number(buf.toString('utf8', nul + 1, eol));
-      start = eol + 1;
-      yield {
-        path: p,
-        rootIndex: 0,
-        bytes: eol - nul + p.length,
-        events: [
-          {
-            type: 'end',
-            path: p,
-            binaryOffset: null,
-            stats: { matches: n, matchedLines: n, bytesSearched: 0, limitReached: false },
-          },
-        ],
-      };
-      if (n === 0) continue;
-      summary.filesWithMatch++;
-      summary.matches += n;
-      summary.matchedLines += n;
-      summed.matches += n;
-      summed.lines += n;
-      summed.files++;
-    }
-    rest = buf.subarray(start);
-  }
-  if (stopped()) return;
-  const stats = rest.toString('utf8');
-  const stat = (what: string) => {
-    const m = new RegExp(`^(\\d+) ${what}$`, 'm').exec(stats);
-    return m ? Number(m[1]) : null;
-  };
-  summary.filesSearched += stat('files searched') ?? 0;
-  summary.bytesSearched += stat('bytes searched') ?? 0;
-  // files-with-matches stopped each file at its first match: its sums (one a file) are what it knows.
-  if (run.searcher.mode === 'files-with-matches' && !run.reportUnmatched) return;
-  const matches = stat('matches');
-  const lines = stat('matched lines');
-  if (matches !== null) summary.matches += matches - summed.matches;
-  if (lines !== null) summary.matchedLines += lines - summed.lines;
-  const files = stat('files contained matches');
-  if (files !== null && files > summed.files && !run.reportUnmatched) control.unlisted = files - summed.files;
-};
-
-/**
- * `--json`: one message a line (begin, match, context, end, summary), translated into our events. A file
- * is passed on in parts of about RG_FILE_PART_BYTES of rg's output, so none is held whole.
- */
-const readJson: OutputReader = async function* (stdout, spell, run, summary, stopped) {
-  let current: FileBlock | null = null;
-  for await (const line of jsonLines(stdout)) {
-    if (stopped()) continue; // drain what was buffered before the kill
-    if (current) current.bytes += line.length;
-    const msg = parseLine(line);
-    if (!msg) continue;
-    switch (msg.type) {
-      case 'begin':
-        current = {
-          path: spell(decodeData(msg.data.path).text),
-          rootIndex: 0,
-          events: [],
-          bytes: line.length,
-        };
-        current.events.push({ type: 'begin', path: current.path });
-        break;
-      case 'match':
-      case 'context':
-        if (!current) break;
-        current.events.push({ type: msg.type, path: current.path, ...toLineRecord(msg.data, run) });
-        if (current.bytes >= RG_FILE_PART_BYTES) {
-          const part: FileBlock = { ...current, more: true };
-          yield part;
-          current = { path: current.path, rootIndex: 0, events: [], bytes: 0, continued: true };
-        }
-        break;
-      case 'end': {
-        if (!current) break;
-        const st = msg.data.stats ?? {};
-        const matchedLines = st.matched_lines ?? 0;
-        current.events.push({
-          type: 'end',
-          path: current.path,
-          binaryOffset: msg.data.binary_offset ?? null,
-          stats: {
-            matches: st.matches ?? 0,
-            matchedLines,
-            bytesSearched: st.bytes_searched ?? 0,
-            limitReached: run.searcher.maxCount !== undefined && matchedLines >= run.searcher.maxCount,
-          },
-        });
-        summary.filesWithMatch++;
-        summary.matches += st.matches ?? 0;
-        summary.matchedLines += matchedLines;
-        yield current;
-        current = null;
-        break;
-      }
-      case 'summary': {
-        const st = msg.data.stats ?? {};
-        summary.filesSearched += st.searches ?? 0;
-        summary.bytesSearched += st.bytes_searched ?? 0;
-        break;
-      }
-    }
-  }
-};
-
-/**
- * How rg's paths are given back. Paths under a root spelled '' come back as `./x`: given back as `x`. A file
- * named `-` is given to rg as `./-` (`-` alone is standard input to it): given back as `-`. Decided once per run,
- * not per path (a candidate list has thousands of roots).
- */
-function outputSpelling(
-  roots: readonly string[],
-  named: { dash: boolean } | null,
-): (rgPath: string) => string {
-  if (named) return named.dash ? (p) => (p === NAMED_DASH ? '-' : p) : (p) => p;
-  if (roots.includes('') && !roots.includes('.')) return (p) => (p.startsWith('./') ? p.slice(2) : p);
-  return (p) => p;
-}
-
-/** A file named `-` in the working directory, as rg is given it among named files (see `outputSpelling`). */
-const NAMED_DASH = './-';
-/** An argument's pointer in the vector execve copies (64-bit). */
-const ARGV_POINTER_BYTES = 8;
-
 function killChild(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-}
-
-/** rg reports per-file problems on stderr as `rg: PATH: MESSAGE (os error N)`; keep them as errors. */
-function collectErrors(
-  stderr: string,
-  summary: SearchSummary,
-  code: number | null,
-  /** A held file's `/dev/fd/N` → its spelling. */
-  spelling?: ReadonlyMap<string, string>,
-): void {
-  for (const line of stderr.split('\n')) {
-    if (!line.trim()) continue;
-    const e = parseRgError(line);
-    if (e) {
-      e.path = spelling?.get(e.path) ?? e.path;
-      if (e.code === 'ENOENT' && summary.missingRoots.includes(e.path)) continue;
-      summary.errors.push(e);
-      if (e.code === 'EACCES' || e.code === 'EPERM') summary.skipped.unreadable++;
-    } else if (code === 2 && !/^No files were searched/.test(line) && !/^Running with --debug/.test(line)) {
-      summary.errors.push({ path: '', code: 'ERG', message: line.replace(/^rg: /, '') });
-    }
-  }
-}
-
-/** One of rg's per-path error lines (`rg: PATH: MESSAGE (os error N)`) as an error with its errno name. */
-export function parseRgError(line: string): { path: string; code: string; message: string } | null {
-  const m = /^(?:rg: )?(.*?): (.*?) \(os error (\d+)\)$/.exec(line);
-  if (!m) return null;
-  return { path: m[1]!, code: OS_ERRORS[Number(m[3])] ?? `E${m[3]}`, message: m[2]! };
-}
-
-const OS_ERRORS: Record<number, string> = {
-  1: 'EPERM',
-  2: 'ENOENT',
-  13: 'EACCES',
-  20: 'ENOTDIR',
-  21: 'EISDIR',
-  40: 'ELOOP',
-};
-
-interface RgData {
-  text?: string;
-  bytes?: string;
-}
-
-interface RgMessage {
-  type: 'begin' | 'match' | 'context' | 'end' | 'summary';
-  // biome-ignore lint/suspicious/noExplicitAny: rg's JSON is validated field by field where it is read
-  data: any;
-}
-
-function parseLine(line: string): RgMessage | null {
-  try {
-    const msg = JSON.parse(line) as RgMessage;
-    return typeof msg === 'object' && msg !== null && typeof msg.type === 'string' ? msg : null;
-  } catch {
-    return null;
-  }
-}
-
-/** rg sends non-UTF-8 paths and lines as base64 `bytes`; decode those lossily and keep the raw form. */
-function decodeData(d: RgData | undefined): { text: string; bytes?: Uint8Array } {
-  if (!d) return { text: '' };
-  if (typeof d.text === 'string') return { text: d.text };
-  const raw = Buffer.from(d.bytes ?? '', 'base64');
-  return { text: raw.toString('utf8'), bytes: new Uint8Array(raw) };
-}
-
-function toLineRecord(
-  data: {
-    lines?: RgData;
-    line_number?: number;
-    absolute_offset?: number;
-    submatches?: Array<{ start: number; end: number }>;
-  },
-  run: EngineRun,
-): LineRecord {
-  const decoded = decodeData(data.lines);
-  let submatches = (data.submatches ?? []).map((s) => ({ start: s.start, end: s.end }));
-  if (submatches.some((s) => s.start === s.end)) {
-    // rg reports empty matches at every byte, even inside a multi-byte character; the js engine (and the
-    // contract) only at character boundaries.
-    const raw = decoded.bytes ?? Buffer.from(decoded.text, 'utf8');
-    submatches = submatches.filter(
-      (s) => s.start !== s.end || s.start >= raw.length || (raw[s.start]! & 0xc0) !== 0x80,
-    );
-  }
-  const record: LineRecord = {
-    lineNumber: data.line_number ?? 0,
-    absoluteOffset: data.absolute_offset ?? 0,
-    text: decoded.text,
-    submatches,
-  };
-  if (decoded.bytes) record.bytes = decoded.bytes;
-  const cap = run.searcher.maxColumns;
-  // Measured before any encoding: most lines are under the cap and need no buffer.
-  if (cap !== undefined && (decoded.bytes?.length ?? Buffer.byteLength(decoded.text, 'utf8')) > cap) {
-    const raw = decoded.bytes ? Buffer.from(decoded.bytes) : Buffer.from(decoded.text, 'utf8');
-    const cut = charBoundaryAtOrBefore(raw, 0, cap);
-    record.text = raw.toString('utf8', 0, cut);
-    record.truncated = true;
-    if (record.bytes) record.bytes = record.bytes.slice(0, cut);
-  }
-  return record;
-}
-
-/** rg's stdout as lines, read only as fast as they are taken (no line is held twice). */
-async function* jsonLines(stdout: Readable): AsyncGenerator<string, void, undefined> {
-  let rest = '';
-  stdout.setEncoding('utf8');
-  for await (const chunk of stdout as AsyncIterable<string>) {
-    const text = rest + chunk;
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      yield text.slice(start, nl);
-      start = nl + 1;
-    }
-    rest = text.slice(start);
-  }
-  if (rest) yield rest;
 }
 
 type Counters = Pick<
@@ -1007,90 +583,4 @@ function restoreCounters(s: SearchSummary, c: Counters): void {
   s.bytesSearched = c.bytesSearched;
   s.errors.length = c.errors;
   s.skipped.unreadable = c.unreadable;
-}
-
-/**
- * From `rg --sort path` order to path byte order, holding as little as it can. rg sorts names within
- * each directory, so a directory `x` comes whole before its siblings `x-y` and `x.c`; in byte order of the
- * path (`x-y` < `x.c` < `x/…`) they come first. Only the files below such a directory — one with a
- * sibling named like it plus a character below `/` — are held, and each is let go as soon as a file that
- * sorts after it arrives. Everything else passes straight through.
- */
-export class PathOrderWindow {
-  private held: FileBlock[] = [];
-  /** The held file whose later parts are still arriving. */
-  private filling: FileBlock | null = null;
-  /** Per directory: its subdirectories that have such siblings. */
-  private readonly conflicts = new Map<string, Set<string>>();
-  private readonly rootDepth: number;
-
-  constructor(
-    private readonly cwd: string,
-    root: string,
-  ) {
-    const spelled = root.replace(/\/+$/, '');
-    this.rootDepth = spelled === '' || spelled === '.' ? 0 : spelled.split('/').length;
-  }
-
-  push(b: FileBlock): FileBlock[] {
-    // A file's later parts go where its first went: into its held block, or straight through.
-    if (b.continued) {
-      if (!this.filling) return [b];
-      this.filling.events.push(...b.events);
-      if (!b.more) this.filling = null;
-      return [];
-    }
-    this.filling = null;
-    if (this.mustWait(b.path)) {
-      this.held.push(b);
-      if (b.more) this.filling = b;
-      return [];
-    }
-    const out = this.releaseBefore(b.path);
-    out.push(b);
-    return out;
-  }
-
-  flush(): FileBlock[] {
-    const out = this.held.sort((x, y) => compareUtf8(x.path, y.path));
-    this.held = [];
-    return out;
-  }
-
-  private releaseBefore(p: string): FileBlock[] {
-    if (this.held.length === 0) return [];
-    const out: FileBlock[] = [];
-    const keep: FileBlock[] = [];
-    for (const h of this.held) (compareUtf8(h.path, p) < 0 ? out : keep).push(h);
-    this.held = keep;
-    return out.sort((x, y) => compareUtf8(x.path, y.path));
-  }
-
-  private mustWait(p: string): boolean {
-    const parts = p.replace(/^\.\//, '').split('/');
-    let dir = this.rootDepth === 0 ? '' : parts.slice(0, this.rootDepth).join('/');
-    for (let i = this.rootDepth; i < parts.length - 1; i++) {
-      if (this.conflictsIn(dir).has(parts[i]!)) return true;
-      dir = dir === '' ? parts[i]! : `${dir}/${parts[i]}`;
-    }
-    return false;
-  }
-
-  private conflictsIn(dir: string): Set<string> {
-    let set = this.conflicts.get(dir);
-    if (set) return set;
-    set = new Set();
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(path.resolve(this.cwd, dir || '.'));
-    } catch {}
-    const all = new Set(names);
-    for (const n of names) {
-      // `n` extends a sibling's name with a character below '/': that sibling, if a directory, conflicts.
-      for (let k = 1; k < n.length; k++)
-        if (n.charCodeAt(k) < 0x2f && all.has(n.slice(0, k))) set.add(n.slice(0, k));
-    }
-    this.conflicts.set(dir, set);
-    return set;
-  }
 }
