@@ -3,10 +3,12 @@
 //
 //   node scripts/bundle.mjs core     dist/docs/pdf-child.js with pdf.js inside it: the package does not depend on
 //                                    pdfjs-dist (41 MB of builds, viewers and maps; the text extractor is ~3 MB)
-//   node scripts/bundle.mjs server   bundle/: the CLI as ES modules, one chunk per command group, with commander,
-//                                    hono and the MCP SDK inside (so neither their install nor ~100 module loads a
-//                                    command). Flat, so each module finds its workers and ../package.json as dist/'s
-//                                    did. bin/trawl.js runs dist/ where it exists (a checkout), else bundle/.
+//   node scripts/bundle.mjs server   bundle/: the CLI as ES modules, one chunk per command group, with the engine's
+//                                    code, commander, hono and the MCP SDK inside (so neither their install nor ~100
+//                                    module loads a command). Flat, so each module finds its workers and
+//                                    ../package.json as dist/'s did; the engine's own workers are entries too
+//                                    (core-<name>.js, found by core's util/package-files.ts). bin/trawl.js runs dist/
+//                                    where it exists (a checkout), else bundle/.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
@@ -32,7 +34,8 @@ const TARGETS = {
   server: {
     dir: 'packages/server',
     // The entries keep the names their callers use: bin/trawl.js, builtScriptUrl('worker.js' | 'index-worker.js' |
-    // 'agent-watchdog-child.js' | 'grep-host-worker.js').
+    // 'agent-watchdog-child.js' | 'grep-host-worker.js'); the engine's workers are `core-<name>`
+    // (packages/core/src/util/package-files.ts coreScriptUrl).
     entries: [
       'dist/cli/main.js',
       'dist/cli/rg-process.js',
@@ -41,11 +44,16 @@ const TARGETS = {
       'dist/conversations/agent-watchdog-child.js',
       'dist/http/grep-host-worker.js',
       'dist/index.js',
+      { in: '../core/dist/engine/js/search-worker.js', out: 'core-search-worker' },
+      { in: '../core/dist/content-index/index-worker.js', out: 'core-index-worker' },
     ],
     outdir: 'bundle',
-    // Installed beside trawl anyway: the engine (its workers and docs live in its own dist/) and zod, which it
-    // shares with the engine.
-    external: ['@trawl/core', '@trawl/web', 'zod'],
+    // The engine's code is inside; the @trawl/core package is still installed beside trawl, for the files it ships
+    // (docs/, the PDF child, ripgrep as its optional dependency: util/package-files.ts corePackageDir). Also
+    // installed: the workbench's assets, and zod, which trawl depends on itself.
+    external: ['@trawl/web', 'zod'],
+    // Tells core's code it runs from this flat bundle (packages/core/src/util/package-files.ts).
+    define: { TRAWL_FLAT_BUNDLE: 'true' },
     // CommonJS inside the bundle (ajv, under the MCP SDK) calls require() for Node's own modules.
     banner:
       "import { createRequire as __trawlCreateRequire } from 'node:module'; const require = __trawlCreateRequire(import.meta.url);",
@@ -65,7 +73,9 @@ for (const name of which) {
     const outdir = path.join(dir, target.outdir);
     fs.rmSync(outdir, { recursive: true, force: true });
     const result = await build({
-      entryPoints: target.entries.map((e) => path.join(dir, e)),
+      entryPoints: target.entries.map((e) =>
+        typeof e === 'string' ? path.join(dir, e) : { in: path.join(dir, e.in), out: e.out },
+      ),
       outdir,
       entryNames: '[name]',
       chunkNames: 'chunk-[hash]',
@@ -82,6 +92,7 @@ for (const name of which) {
       logLevel: 'warning',
       metafile: true,
       banner: { js: target.banner },
+      define: target.define ?? {},
     });
     writeNotices(result.metafile, path.join(outdir, 'THIRD_PARTY_LICENSES.txt'));
     const outputs = Object.entries(result.metafile.outputs);

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { startsWithUtf16Bom } from '../search/searcher.js';
+import { coreScriptUrl } from '../util/package-files.js';
 import { blockCount } from './blocks.js';
 import { FLAG_NUL, FLAG_RACY, FLAG_UNINDEXED, type IndexFileToWrite, writeIndexFile } from './format.js';
 import { gramTableBytes } from './gram-table.js';
@@ -377,17 +377,9 @@ function runHelper<T>(
   return { worker, result };
 }
 
-/** The compiled worker script (under a TS-source test runner this module is `src/…/*.ts`; use `dist`). */
+/** The compiled worker script (util/package-files.ts: dist/'s, or a bundle's own). */
 export function workerScriptUrl(): URL {
-  const here = new URL('./index-worker.js', import.meta.url);
-  if (import.meta.url.endsWith('.ts')) {
-    const built = fileURLToPath(here).replace(
-      /\/src\/content-index\/index-worker\.js$/,
-      '/dist/content-index/index-worker.js',
-    );
-    if (fs.existsSync(built)) return pathToFileURL(built);
-  }
-  return here;
+  return coreScriptUrl('content-index/index-worker.js');
 }
 
 /** The longest list kept (postings-builder.ts UNLISTED): UNLISTED_BLOCK_SHARE of the blocks, at least the minimum. */

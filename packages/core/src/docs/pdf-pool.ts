@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { corePackageDir } from '../util/package-files.js';
 import {
   PDF_CHILD_DATA_HEADROOM_MB,
   PDF_CHILD_START_MS,
@@ -495,13 +496,7 @@ function residentMb(pid: number | undefined): number | null {
   }
 }
 
-/** The compiled child next to this module (under a TS-source test runner: the one in `dist`). */
+/** The built child (pdf.js inside it) that the package ships in its dist/ (scripts/bundle.mjs core). */
 function childScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  const js = here.replace(/pdf-pool\.(ts|js)$/, 'pdf-child.js');
-  if (here.endsWith('.ts')) {
-    const i = js.lastIndexOf('/src/');
-    return `${js.slice(0, i)}/dist/${js.slice(i + 5)}`;
-  }
-  return js;
+  return path.join(corePackageDir(), 'dist/docs/pdf-child.js');
 }

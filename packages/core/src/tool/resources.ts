@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isWithin } from '../util/fs-safety.js';
+import { corePackageDir } from '../util/package-files.js';
 
 /** What a URL resolves to: a file on disk (searched as a file, shown as the URL) or content in memory. */
 export type ResolvedResource =
@@ -51,7 +51,7 @@ export class ResourceRouter {
 
 /** Where trawl's own documentation lives in the package (`packages/core/docs`, shipped with it). */
 export function defaultDocsDir(): string {
-  return fileURLToPath(new URL('../../docs/', import.meta.url));
+  return `${path.join(corePackageDir(), 'docs')}${path.sep}`;
 }
 
 /**

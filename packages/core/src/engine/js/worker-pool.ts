@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { IDLE_SEARCH_WORKER_MS, MAX_IDLE_SEARCH_WORKERS, WORKER_YOUNG_GENERATION_MB } from '../../limits.js';
+import { coreScriptUrl } from '../../util/package-files.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 
 /**
@@ -198,15 +197,7 @@ function forget(pooled: PooledWorker): void {
   pooled.idleTimer = null;
 }
 
-/** The compiled worker script. Under a TS-source test runner this module is `src/…/*.ts`; use `dist`. */
+/** The compiled worker script (util/package-files.ts: dist/'s, or a bundle's own). */
 function workerScriptUrl(): URL {
-  const here = new URL('./search-worker.js', import.meta.url);
-  if (import.meta.url.endsWith('.ts')) {
-    const built = fileURLToPath(here).replace(
-      /\/src\/engine\/js\/search-worker\.js$/,
-      '/dist/engine/js/search-worker.js',
-    );
-    if (existsSync(built)) return pathToFileURL(built);
-  }
-  return here;
+  return coreScriptUrl('engine/js/search-worker.js');
 }

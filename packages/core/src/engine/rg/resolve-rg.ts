@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { isWithin } from '../../util/fs-safety.js';
+import { corePackageDir } from '../../util/package-files.js';
 
 export type RgSource = 'configured' | 'bundled' | 'path';
 
@@ -88,7 +89,8 @@ function realOrSelf(p: string): string {
 /** The binary inside `@vscode/ripgrep`'s platform package, if that optional dependency is installed. */
 function bundledRgPath(): string | null {
   try {
-    const require = createRequire(import.meta.url);
+    // From the engine's package: a bundle carrying its code (util/package-files.ts) may be installed elsewhere.
+    const require = createRequire(path.join(corePackageDir(), 'package.json'));
     const arch = process.arch;
     const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
     // Resolve through the main package so its version pin decides which platform package we get.
