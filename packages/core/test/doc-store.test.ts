@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentStoreFile } from '../src/content-index/documents.js';
+import { closeDocumentStores, documentStoreFile } from '../src/content-index/documents.js';
 import { openIndex } from '../src/content-index/index.js';
 import { gramQuery } from '../src/content-index/query.js';
 import { extractDocument } from '../src/docs/extract.js';
@@ -116,6 +116,44 @@ describe('the document text store', () => {
     expect(two.store.stats().loaded).toBe('loaded');
     expect((await grep(root, 'plan', { documents: two.store })).results).toHaveLength(1);
     expect(two.extracted).toHaveLength(0);
+  });
+
+  it("shares one file between stores (threads, processes): each reads in the other's extractions and keeps them when it writes", async () => {
+    const root = tree({ 'a.docx': docx(['the WIDGET plan']), 'b.docx': docx(['the GADGET plan']) });
+    const dir = trees.fresh('data');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'documents.bin');
+    const one = counted(file);
+    const two = counted(file);
+    await Promise.all([one.store.ready(), two.store.ready()]);
+    await grep(root, 'widget', { documents: one.store, include: ['a.docx'] });
+    await grep(root, 'gadget', { documents: two.store, include: ['b.docx'] });
+    await one.store.flush();
+    // two read one's write before its own: its file holds both documents.
+    await two.store.flush();
+    expect(two.store.stats().documents).toBe(2);
+    await one.store.refresh();
+    expect((await grep(root, 'plan', { documents: one.store })).results.map((r) => r.file)).toEqual([
+      'a.docx',
+      'b.docx',
+    ]);
+    expect([one.extracted, two.extracted]).toEqual([['docx'], ['docx']]);
+    const three = counted(file);
+    await three.store.ready();
+    expect(three.store.stats().documents).toBe(2);
+  });
+
+  it("keeps the text of a root no index covers in the request's data directory, for the next process", async () => {
+    const root = tree({ 'a.docx': docx(['the WIDGET plan']) });
+    const dataDir = trees.fresh('data');
+    expect((await grep(root, 'widget', { dataDir })).results).toHaveLength(1);
+    await closeDocumentStores();
+    const file = documentStoreFile(dataDir, root);
+    const next = counted(file);
+    await next.store.ready();
+    expect(next.store.stats()).toMatchObject({ loaded: 'loaded', documents: 1 });
+    expect((await grep(root, 'plan', { documents: next.store })).results).toHaveLength(1);
+    expect(next.extracted).toEqual([]);
   });
 
   it('rebuilds from the documents when its file is corrupt', async () => {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { SensitiveFence } from '@trawl/core/fence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grepEngines, specDocs, specTree, write } from '../../core/test/fixtures/grep-trees.js';
-import { xlsx } from '../../core/test/fixtures/office-docs.js';
+import { pdf, xlsx } from '../../core/test/fixtures/office-docs.js';
 import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import { registerGrepFilesTool } from '../src/mcp/tools/grep-files.js';
 import { type LinkedTools, linkTools } from './mcp-helpers.js';
@@ -91,6 +91,31 @@ describe('trawl grep', () => {
     const json = await trawl(['grep', 'hay', '--root', many, '--json']);
     expect(JSON.parse(json.stdout).partial_reasons).toEqual(['cap']);
     expect(json.stderr).toContain('trawl: Partial (cap)');
+  }, 120_000);
+
+  it("keeps a PDF's text in the data directory: the next trawl grep answers from it without parsing the file again", async () => {
+    const dir = trees.fresh('pdf');
+    write(dir, { 'paper.pdf': pdf(['the needle plan']) });
+    const file = path.join(dir, 'paper.pdf');
+    // Whole seconds an hour back: the version is not racy, and the same times can be set again exactly.
+    const past = Math.floor(Date.now() / 1000) - 3600;
+    fs.utimesSync(file, past, past);
+    const first = await trawl(['grep', 'needle plan', '--root', dir, '--json']);
+    expect(JSON.parse(first.stdout).results.map((r: { file: string }) => r.file)).toEqual(['paper.pdf']);
+    expect(fs.existsSync(path.join(trees.home, '.local/share/trawl/content-index'))).toBe(true);
+    // The same file (inode, size, times) holding bytes no parser takes: only the stored text can still answer.
+    const size = fs.statSync(file).size;
+    fs.writeFileSync(file, Buffer.alloc(size, 0x20));
+    fs.utimesSync(file, past, past);
+    const second = await trawl(['grep', 'needle plan', '--root', dir, '--json']);
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      results: [{ file: 'paper.pdf', preview: 'the needle plan' }],
+      truncated: false,
+      skipped_docs: 0,
+    });
+    const other = trees.fresh('data');
+    const elsewhere = await trawl(['grep', 'needle plan', '--root', dir, '--json', '--data-dir', other]);
+    expect(JSON.parse(elsewhere.stdout).results).toEqual([]);
   }, 120_000);
 
   it('refuses bad input with one line and exit 2', async () => {

@@ -335,6 +335,32 @@ describe('POST /api/file-grep: pools and the engine', () => {
   });
 });
 
+describe('POST /api/file-grep on a root no index covers', () => {
+  it("keeps its documents' text in the data directory: a PDF is not parsed again, by this server or the next", async () => {
+    const root = fresh({ 'paper.pdf': pdf(['the needle plan']) });
+    const file = path.join(root, 'paper.pdf');
+    // Whole seconds an hour back: the version is not racy, and the same times can be set again exactly.
+    const past = Math.floor(Date.now() / 1000) - 3600;
+    fs.utimesSync(file, past, past);
+    const data = trees.fresh('data');
+    const found = { results: [{ file: 'paper.pdf', preview: 'the needle plan' }], truncated: false };
+    await withTestServer(
+      { projects: [], home, dataDir: data, grepBudgetMs: ROOMY_MS, transferSize: 1 },
+      async (s) => {
+        expect((await post(s, { root, q: 'needle plan' })).body).toMatchObject(found);
+        // The same file (inode, size, times) holding bytes no parser takes: only the stored text can still answer.
+        fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 0x20));
+        fs.utimesSync(file, past, past);
+        expect((await post(s, { root, q: 'needle plan' })).body).toMatchObject(found);
+      },
+    );
+    // Written when the pool's thread ended: a new server reads it.
+    await withTestServer({ projects: [], home, dataDir: data, grepBudgetMs: ROOMY_MS }, async (s) => {
+      expect((await post(s, { root, q: 'needle plan' })).body).toMatchObject(found);
+    });
+  }, 120_000);
+});
+
 /** This process's PDF extractor children (spawned from its main thread or its worker threads). */
 function pdfChildren(): number[] {
   const out: number[] = [];

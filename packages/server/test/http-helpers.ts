@@ -66,6 +66,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** The grep host's script (one that installs seams on the host's thread) and admission bounds. */
   grepHost?: ServeOptions['grepHost'];
+  /** Threads of the real transfer pool (one: successive searches meet the same thread's memory). */
+  transferSize?: number;
 }
 
 export interface Answer {
@@ -132,6 +134,7 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
     ...(o.sseHeartbeatMs !== undefined ? { sseHeartbeatMs: o.sseHeartbeatMs } : {}),
     ...(o.now ? { now: o.now } : {}),
     ...(o.grepHost ? { grepHost: o.grepHost } : {}),
+    ...(o.transferSize !== undefined ? { transferSize: o.transferSize } : {}),
   });
   const request = async (route: string, init: RequestInit = {}): Promise<Answer> => {
     const res = await fetch(`${server.origin}${route}`, { redirect: 'manual', ...init });

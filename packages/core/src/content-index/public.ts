@@ -8,6 +8,7 @@ export {
   type ContentIndexOptions,
   ContentIndexRegistry,
   type ContentIndexStatus,
+  closeDocumentStores,
   type DocumentExtractionStatus,
   type DocumentTextStoreStats,
   ensurePrivateDir,

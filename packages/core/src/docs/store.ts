@@ -126,6 +126,8 @@ export class DocumentTextStore {
   private extractions = 0;
   private fileBytes = 0;
   private loadState = 'none';
+  /** The persisted file as this store last read or wrote it (inode, size, mtime): another writer changes it. */
+  private fileSeen = '';
   private dirty = false;
   private flushTimer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
@@ -142,6 +144,36 @@ export class DocumentTextStore {
   /** Resolves once the persisted file has been read (or found unusable). */
   ready(): Promise<void> {
     return this.loading;
+  }
+
+  /**
+   * Once the file has been read: reads in what another store of this file (another thread's, another process's)
+   * wrote to it since this one last read or wrote it — the documents this store does not hold — so the threads
+   * that search one root share their extractions. One stat when the file is as this store left it.
+   */
+  async refresh(): Promise<void> {
+    await this.loading;
+    if (this.options.file && !this.closed) await this.merge(this.options.file);
+  }
+
+  private async merge(file: string): Promise<void> {
+    let read: { buf: Buffer; seen: string } | null;
+    try {
+      read = await readIfChanged(file, this.fileSeen);
+    } catch {
+      return; // gone or unreadable: what this store holds stands, and its next write replaces the file
+    }
+    if (!read) return;
+    let loaded: Array<[string, Entry]>;
+    try {
+      loaded = await decodeStore(read.buf);
+    } catch (err) {
+      if (!(err instanceof StoreFormatError)) throw err;
+      return;
+    }
+    this.fileSeen = read.seen;
+    for (const [abs, e] of loaded)
+      if (!this.entries.has(abs) && !this.options.sensitive?.(abs)) this.put(abs, e, false);
   }
 
   /** The stored text of `abs` at this version, or undefined (absent, another version, or a partial of a smaller cap). */
@@ -237,7 +269,8 @@ export class DocumentTextStore {
     return Uint32Array.from(all).sort();
   }
 
-  private put(abs: string, entry: Entry): void {
+  /** Holds `entry` (evicting the least recently used past the budget); `changed`: it is not yet in the file. */
+  private put(abs: string, entry: Entry, changed = true): void {
     if (this.options.sensitive?.(abs)) return;
     if (entry.bytes > this.maxBytes) return;
     const old = this.entries.get(abs);
@@ -252,7 +285,7 @@ export class DocumentTextStore {
       this.entries.delete(k);
       this.bytes -= e.bytes;
     }
-    this.changed();
+    if (changed) this.changed();
   }
 
   /** Forgets `abs` (deleted, or now behind the fence). */
@@ -294,9 +327,13 @@ export class DocumentTextStore {
     while (this.writing) await this.writing;
     if (!this.dirty) return;
     this.dirty = false;
-    this.writing = this.write(this.options.file).finally(() => {
-      this.writing = null;
-    });
+    const file = this.options.file;
+    // What another store wrote meanwhile is kept in the file: this write is the union.
+    this.writing = this.merge(file)
+      .then(() => this.write(file))
+      .finally(() => {
+        this.writing = null;
+      });
     try {
       await this.writing;
     } catch (err) {
@@ -352,6 +389,8 @@ export class DocumentTextStore {
       head.writeBigUInt64LE(BigInt(length), MAGIC.length + 32);
       await handle.write(head, 0, HEAD_BYTES, 0);
       await handle.sync();
+      // The renamed file keeps its inode and times: this is what the file is as this store leaves it.
+      this.fileSeen = seenOf(await handle.stat({ bigint: true }));
     } catch (err) {
       await handle.close();
       await fs.promises.rm(temp, { force: true });
@@ -364,8 +403,9 @@ export class DocumentTextStore {
 
   private async load(file: string): Promise<void> {
     let buf: Buffer;
+    let seen: string;
     try {
-      buf = await fs.promises.readFile(file);
+      ({ buf, seen } = (await readIfChanged(file, ''))!);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       this.loadState = `rebuilt: ${(err as Error).message}`;
@@ -376,9 +416,10 @@ export class DocumentTextStore {
       const loaded = await decodeStore(buf);
       for (const [abs, e] of loaded) {
         if (this.entries.has(abs) || this.options.sensitive?.(abs)) continue;
-        this.put(abs, e);
+        this.put(abs, e, false);
       }
       this.fileBytes = buf.length;
+      this.fileSeen = seen;
       this.loadState = 'loaded';
       // Entries dropped by the fence (or the budget) must leave the file too.
       this.dirty = loaded.length !== this.entries.size;
@@ -388,6 +429,26 @@ export class DocumentTextStore {
       this.dirty = true;
     }
     if (this.dirty) this.changed();
+  }
+}
+
+/** A file's version as far as a reader of it can tell (inode, size, modification time). */
+function seenOf(st: fs.BigIntStats): string {
+  return `${st.ino}:${st.size}:${st.mtimeNs}`;
+}
+
+/**
+ * The file's bytes and version, unless its version is `seen` (null). Read through one descriptor: a writer renames
+ * a new file over it, so the bytes are those of the version stated.
+ */
+async function readIfChanged(file: string, seen: string): Promise<{ buf: Buffer; seen: string } | null> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const now = seenOf(await handle.stat({ bigint: true }));
+    if (now === seen) return null;
+    return { buf: await handle.readFile(), seen: now };
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { documentStoreFor } from '../content-index/documents.js';
 import { gramQuery } from '../content-index/query.js';
 import type { SearchIndex } from '../content-index/registry.js';
 import { DOCUMENT_EXTENSIONS, documentKindOf } from '../docs/extract.js';
@@ -78,10 +79,15 @@ export interface GrepRequest {
   raw?: boolean;
   /**
    * The root's document text store (docs/store.ts, content-index/documents.ts): documents are extracted once per
-   * version and searched from it. Absent: the store of the covering `index`, if any; else each search extracts
-   * every document it reads.
+   * version and searched from it. Absent: the store of the covering `index`, if any; else the root's store in
+   * `dataDir`; else each search extracts every document it reads.
    */
   documents?: DocumentTextStore;
+  /**
+   * The data directory (this account's alone): a root no index covers keeps its documents' text in its store
+   * there (content-index/documents.ts), so the next search, in this process or the next, does not parse them again.
+   */
+  dataDir?: string;
 }
 
 /** The walk rules a grep may replace (GrepRequest.walk). */
@@ -233,9 +239,10 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   );
   let truncated = text.more || text.outcome !== 'complete';
 
-  // A persisted store is read before its first search uses it (the read yields: the loop is not held).
-  const documents = request.documents ?? request.index?.documentsFor?.(root);
-  await documents?.ready();
+  // A persisted store is read before its first search uses it, and what another thread or process added to it since
+  // is read in (the reads yield: the loop is not held).
+  const documents = request.documents ?? request.index?.documentsFor?.(root) ?? storeIn(request, root);
+  await documents?.refresh();
   // On an indexed root the documents come from the index's kept walk (the text pass listed it): no second walk.
   const listed = (await request.index?.walkEntries?.({ walk: walkRules, deadline, now })) ?? null;
   const docs = await docPass({
@@ -323,6 +330,16 @@ async function countRows(
     // A file that changed between the runs is said with the lines it shows at least.
     if (c !== undefined) rows[i]!.count = Math.max(c, n);
   });
+}
+
+/** The root's store in the request's data directory; none when there is none or it cannot be used (searched without). */
+function storeIn(request: GrepRequest, root: string): DocumentTextStore | undefined {
+  if (request.dataDir === undefined) return undefined;
+  try {
+    return documentStoreFor(request.dataDir, root, request.fence);
+  } catch {
+    return undefined; // a data directory that is not this account's alone holds no text: search without a store
+  }
 }
 
 /** Globs a request may carry per list, and characters per glob: a filter a person types, not a program. */

@@ -8,11 +8,12 @@ export {
 } from './access.js';
 export { createApp } from './app.js';
 export { PROBE_BUSY_BODY, type ServerContext } from './context.js';
+export { defaultDataDir } from './data-dir.js';
 export { IndexHost, type IndexProvider, type IndexStatus } from './index-host.js';
 export * from './limits.js';
 export { PoolBusyError, PoolTimeoutError, TaskFailedError, type TaskRunner, WorkerPool } from './pool.js';
 export { KnownProjects, RECENT_PROJECTS_FILE } from './projects.js';
-export { defaultDataDir, type RunningServer, type ServeOptions, startServer } from './server.js';
+export { type RunningServer, type ServeOptions, startServer } from './server.js';
 export { isStaticPath, PLACEHOLDER_PAGE, resolveWebDist, WORKBENCH_CSP } from './static.js';
 export {
   createTaskContext,

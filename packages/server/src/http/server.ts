@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { ensurePrivateDir, PrivateDirError, privateSubdir } from '@trawl/core/content-index';
 import { closeSharedPdfPool } from '@trawl/core/docs';
 import { homeDir, SensitiveFence } from '@trawl/core/fence';
 import { AUDIT_DIR, AUDIT_KEY_FILE, AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
@@ -13,6 +12,7 @@ import { CONVERSATIONS_DIR, ConversationStore } from '../conversations/store.js'
 import { newAccessToken, validateAccessToken } from './access.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
+import { checkDataDir, dataDirProblem } from './data-dir.js';
 import { GrepHost, type GrepHostOptions } from './grep-host.js';
 import { IndexHost, type IndexProvider } from './index-host.js';
 import {
@@ -34,6 +34,9 @@ import { KnownProjects } from './projects.js';
 import { ResolveCache } from './resolve-cache.js';
 import { resolveWebDist } from './static.js';
 import type { FenceConfig, ServerTaskRunner, ServerTasks } from './tasks.js';
+
+/** The subdirectories of the data directory, checked (never a link) before anything is read or written. */
+const DATA_SUBDIRS = [CONVERSATIONS_DIR, 'content-index', AUDIT_DIR, path.dirname(AUDIT_KEY_FILE)];
 
 export interface ServeOptions {
   /** Known projects given on the command line (absolute paths of existing directories). */
@@ -89,61 +92,6 @@ export interface RunningServer {
   pools?: { probe: WorkerPool<ServerTasks>; transfer: WorkerPool<ServerTasks> };
   /** Stops accepting, closes connections, stops workers, flushes the audit log. */
   close(): Promise<void>;
-}
-
-/**
- * The data directory cannot be made or used (a file in its place, no permission: `data_dir`), or is not this
- * account's alone (`data_dir_owner`, `data_dir_mode`, `data_dir_link`: util/private-dir.ts in core).
- */
-export class DataDirError extends Error {
-  constructor(
-    message: string,
-    readonly code: string = 'data_dir',
-  ) {
-    super(message);
-    this.name = 'DataDirError';
-  }
-}
-
-/** The subdirectories of the data directory, checked (never a link) before anything is read or written. */
-const DATA_SUBDIRS = [CONVERSATIONS_DIR, 'content-index', AUDIT_DIR, path.dirname(AUDIT_KEY_FILE)];
-
-function dataDirProblem(dataDir: string, err: unknown): DataDirError {
-  if (err instanceof DataDirError) return err;
-  if (err instanceof PrivateDirError)
-    return new DataDirError(`cannot use the data directory: ${err.message} (${err.code})`, err.code);
-  const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === 'EEXIST' || code === 'ENOTDIR'
-      ? 'a file is in the way of a directory'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EROFS'
-          ? 'read-only file system'
-          : code === 'ENOSPC'
-            ? 'no space left'
-            : (code ?? (err as Error).message);
-  return new DataDirError(`cannot use the data directory ${dataDir}: ${why}`);
-}
-
-/**
- * Makes or checks the data directory and the subdirectories named (util/private-dir.ts in core: this account's
- * alone, never a link); a DataDirError with its code otherwise.
- */
-export function checkDataDir(dataDir: string, subdirs: readonly string[] = DATA_SUBDIRS): void {
-  try {
-    ensurePrivateDir(dataDir);
-    for (const sub of subdirs) privateSubdir(dataDir, [sub]);
-  } catch (err) {
-    throw dataDirProblem(dataDir, err);
-  }
-}
-
-/** The default data directory: `$TRAWL_DATA_DIR`, else `$XDG_DATA_HOME/trawl`, else `~/.local/share/trawl`. */
-export function defaultDataDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  if (env['TRAWL_DATA_DIR']) return path.resolve(env['TRAWL_DATA_DIR']);
-  const xdg = env['XDG_DATA_HOME'];
-  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share'), 'trawl');
 }
 
 /**
@@ -224,12 +172,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     home,
     env: { ...env },
     extra: [dataDir, ...(options.sensitive ?? [])],
+    dataDir,
     ...(options.grepBudgetMs !== undefined ? { grepBudgetMs: options.grepBudgetMs } : {}),
   };
   const mainFence = new SensitiveFence({ home: fence.home, env: fence.env, extra: fence.extra });
   let audit: AuditSink;
   try {
-    checkDataDir(dataDir);
+    checkDataDir(dataDir, DATA_SUBDIRS);
     audit =
       options.audit ??
       AuditLog.open({

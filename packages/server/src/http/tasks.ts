@@ -34,6 +34,8 @@ export interface FenceConfig {
   nice?: number;
   /** /api/file-grep's shared budget in ms (default 2 000; tests on a loaded machine give more). */
   grepBudgetMs?: number;
+  /** The server's data directory, where a searched root's document text store persists (GrepRequest.dataDir). */
+  dataDir?: string;
 }
 
 /** What every task runs with. The seams are for in-process tests only (functions cannot cross to a worker). */
@@ -55,6 +57,8 @@ export interface TaskContext {
   grep?: Partial<Pick<GrepRequest, 'engine' | 'rgPath' | 'limits' | 'extract' | 'now' | 'spawnRg' | 'index'>>;
   /** Probe filesystem (default `fs.promises`). */
   probeFs?: RootProbeFs;
+  /** Where content grep keeps the document text of roots no index covers (absent: extracted per search). */
+  dataDir?: string;
 }
 
 export function createTaskContext(config: FenceConfig & { platform?: string }): TaskContext {
@@ -63,6 +67,7 @@ export function createTaskContext(config: FenceConfig & { platform?: string }): 
     home: config.home,
     platform: config.platform ?? process.platform,
     ...(config.grepBudgetMs !== undefined ? { grep: { limits: { timeBudgetMs: config.grepBudgetMs } } } : {}),
+    ...(config.dataDir !== undefined ? { dataDir: config.dataDir } : {}),
   };
 }
 
@@ -148,6 +153,7 @@ async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResul
       wholeWord: p.wholeWord,
       regex: p.regex,
       fence: ctx.fence,
+      ...(ctx.dataDir !== undefined ? { dataDir: ctx.dataDir } : {}),
       ...(p.include ? { include: p.include } : {}),
       ...(p.exclude ? { exclude: p.exclude } : {}),
       ...(p.perFile !== undefined ? { perFile: p.perFile } : {}),

@@ -22,7 +22,7 @@ export const registerAudit: RegisterCommand = (program, io, setExit) => {
     .action(async (flags: { dataDir?: string }) => {
       const [{ verifyAuditLog, AuditKeyError }, { defaultDataDir }] = await Promise.all([
         import('../../audit/index.js'),
-        import('../../http/server.js'),
+        import('../../http/data-dir.js'),
       ]);
       const home = cliHome(io);
       const dataDir = flags.dataDir ? path.resolve(io.cwd, flags.dataDir) : defaultDataDir(io.env, home);

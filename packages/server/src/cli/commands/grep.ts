@@ -1,3 +1,4 @@
+import { dataDirChecked } from '../data-dir.js';
 import { UsageError, write } from '../io.js';
 import type { RegisterCommand } from '../program.js';
 import { cliHome, cliRoot } from '../root.js';
@@ -11,15 +12,17 @@ interface GrepFlags {
   caseSensitive?: boolean;
   word?: boolean;
   deadline?: number;
+  dataDir?: string;
 }
 
 const ENGINES = ['auto', 'js', 'rg'] as const;
 
 /**
- * `trawl grep QUERY [--root DIR] [--json] [--engine auto|js|rg] [--regex] [--case-sensitive] [--word]`: which files
- * contain QUERY, with /api/file-grep's semantics (one row per file, Office documents included, one 2 s budget).
- * Plain output is `path:line: preview` or `path [label]: preview`, then the truncation in words; `--json` prints
- * the endpoint's payload. Exit 0 with or without matches.
+ * `trawl grep QUERY [--root DIR] [--json] [--engine auto|js|rg] [--regex] [--case-sensitive] [--word] [--data-dir D]`:
+ * which files contain QUERY, with /api/file-grep's semantics (one row per file, Office documents included, one 2 s
+ * budget). Plain output is `path:line: preview` or `path [label]: preview`, then the truncation in words; `--json`
+ * prints the endpoint's payload. Exit 0 with or without matches. Documents' text is kept in the data directory (`--data-dir`,
+ * else `trawl serve`'s), so the next search does not parse them again.
  */
 export const registerGrep: RegisterCommand = (program, io, setExit) => {
   program
@@ -41,6 +44,10 @@ export const registerGrep: RegisterCommand = (program, io, setExit) => {
     .option('--case-sensitive', 'match case exactly')
     .option('--word', 'match whole words only')
     .option('--deadline <seconds>', 'the budget both passes share (default 2, as the endpoint)', parseSeconds)
+    .option(
+      '--data-dir <dir>',
+      "where documents' extracted text is kept between searches (default: the data directory of trawl serve)",
+    )
     .action(async (query: string, flags: GrepFlags) => {
       setExit(await runGrep(query, flags, io));
     });
@@ -51,12 +58,19 @@ async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterC
   if (!(ENGINES as readonly string[]).includes(engine))
     throw new UsageError(`--engine must be auto, js or rg (got ${engine})`);
   // Loaded on use, so `trawl --help` loads none of the engine.
-  const [core, { createSensitiveFence }, { EngineUnavailableError, PatternError }] = await Promise.all([
-    import('@trawl/core/grep'),
-    import('@trawl/core/fence'),
-    import('@trawl/core/engine'),
-  ]);
-  const fence = createSensitiveFence({ home: cliHome(io), env: io.env });
+  const [core, { createSensitiveFence }, { EngineUnavailableError, PatternError }, { closeDocumentStores }] =
+    await Promise.all([
+      import('@trawl/core/grep'),
+      import('@trawl/core/fence'),
+      import('@trawl/core/engine'),
+      import('@trawl/core/content-index'),
+    ]);
+  // The data directory holds the documents' text store; a default one that cannot be used costs only the reuse.
+  const data = await dataDirChecked(flags.dataDir, io);
+  if (data.problem && flags.dataDir !== undefined) throw data.problem;
+  if (data.problem)
+    io.stderr.write(`trawl: documents are parsed for this search only: ${data.problem.message}\n`);
+  const fence = createSensitiveFence({ home: cliHome(io), env: io.env, extra: [data.dir] });
   const { root } = await cliRoot(flags.root ?? '.', io, { fence });
   const q = core.grepQuery(query);
   if (q === null) {
@@ -75,6 +89,7 @@ async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterC
       wholeWord: flags.word === true,
       regex: flags.regex === true,
       ...(flags.deadline !== undefined ? { limits: { timeBudgetMs: flags.deadline * 1000 } } : {}),
+      ...(data.problem ? {} : { dataDir: data.dir }),
     });
   } catch (err) {
     if (err instanceof PatternError) throw new UsageError(`invalid pattern: ${err.message}`);
@@ -99,6 +114,8 @@ async function runGrep(query: string, flags: GrepFlags, io: Parameters<RegisterC
     await write(io.stdout, `${forTerminal(io.stdout, core.formatGrepText(shown, answer.detail, q))}\n`);
   }
   if (answer.detail.fallback) io.stderr.write(`trawl: ${answer.detail.fallback}; the js engine answered\n`);
+  // What this search extracted is written before the process ends (the store's own write waits for a quiet spell).
+  await closeDocumentStores();
   return 0;
 }
 

@@ -126,12 +126,14 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
   const env = io.env;
   const home = cliHome(io);
   const [
-    { startServer, defaultDataDir, DataDirError },
+    { startServer },
+    { defaultDataDir, DataDirError },
     { SensitiveFence, expandHome },
     { validateAccessToken },
     { AuditKeyError },
   ] = await Promise.all([
     import('../../http/server.js'),
+    import('../../http/data-dir.js'),
     import('@trawl/core/fence'),
     import('../../http/access.js'),
     import('../../audit/key.js'),
