@@ -18,6 +18,12 @@ export const FENCE_STALL_COOLDOWN_MAX_MS = 1_800_000;
  */
 export const FENCE_IDENTITY_TTL_MS = 5_000;
 
+/**
+ * A live fence's table (fence/fence.ts `live`) is resolved again when older than this, whatever its watchers saw: a
+ * retargeted link further along a chain, or a directory that could not be watched, is fenced from then on.
+ */
+export const FENCE_TABLE_TTL_MS = 5_000;
+
 /** Entries a look-up of the fenced locations visits at most (a store's files beyond are not in the set). */
 export const FENCE_IDENTITY_MAX_ENTRIES = 4_096;
 

@@ -125,6 +125,8 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   // The fence (DESIGN decision 6): named sensitive paths are refused, walks never enter them.
   const fence =
     options.fence ?? createSensitiveFence({ home: options.homeDir ?? homeDir(), env: process.env });
+  // A host's long-lived fence: what changed before this call is in its table.
+  await fence.settled();
   const { runnable, notSearched } = await refuseUnsearchable(targets, cwd, notes, fence);
 
   const baseRequest: SearchRequest = {

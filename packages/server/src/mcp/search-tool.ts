@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SearchIndex } from '@trawl/core/content-index';
 import type { EngineChoice } from '@trawl/core/engine';
+import type { SensitiveFence } from '@trawl/core/fence';
 import {
   defaultResourceRouter,
   loadSearchToolInputSchema,
@@ -30,6 +31,8 @@ export interface SearchToolRegistration {
   log?: (line: string) => void;
   /** Redact credential-shaped values in every line returned (default true). */
   redact?: boolean;
+  /** The server's one fence (default: one made per call). */
+  fence?: SensitiveFence;
 }
 
 /** The structured result: the tool's details (the text is in `content`). Loose: details may grow. */
@@ -71,6 +74,7 @@ export async function registerSearchTool(
     redact: options.redact !== false,
     resources,
     tagCache,
+    ...(options.fence ? { fence: options.fence } : {}),
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
   };

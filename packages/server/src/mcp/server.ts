@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type ContentIndex, openIndex } from '@trawl/core/content-index';
 import { type EngineChoice, keepSearchWorkersWarm } from '@trawl/core/engine';
-import { createSensitiveFence } from '@trawl/core/fence';
+import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
 import { version } from '../version.js';
 import { registerSearchTool } from './search-tool.js';
 import { LineTransport } from './stdio-transport.js';
@@ -49,9 +49,17 @@ export async function createMcpServer(
       instructions: mcpInstructions(),
     },
   );
-  const index = options.indexDataDir ? startContentIndex(options.root, options.indexDataDir, log) : undefined;
+  // One fence for the server's life, kept current by its watchers: a search does not resolve the table again.
+  const fence = createSensitiveFence({
+    live: true,
+    ...(options.indexDataDir ? { extra: [options.indexDataDir] } : {}),
+  });
+  const index = options.indexDataDir
+    ? startContentIndex(options.root, options.indexDataDir, fence, log)
+    : undefined;
   const searchTool = await registerSearchTool(server, {
     ...options,
+    fence,
     ...(log ? { log } : {}),
     ...(index ? { index } : {}),
   });
@@ -81,6 +89,7 @@ export async function createMcpServer(
       disposed = true;
       releaseWorkers?.();
       void index?.close();
+      fence.close();
     },
   };
 }
@@ -89,10 +98,10 @@ export async function createMcpServer(
 function startContentIndex(
   root: string,
   dataDir: string,
+  fence: SensitiveFence,
   log?: (line: string) => void,
 ): ContentIndex | undefined {
   try {
-    const fence = createSensitiveFence({ extra: [dataDir] });
     const index = openIndex(root, { dataDir, fence });
     void index.whenReady().then(() => {
       const st = index.status();
