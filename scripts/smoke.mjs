@@ -168,6 +168,31 @@ await step(
   { required: true },
 );
 
+await step("a client's tsc reads trawl/wire from the install (types of the HTTP API, not any)", () => {
+  const dir = path.join(app, 'wire-client');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(
+    path.join(dir, 'client.mts'),
+    `import type { Conversation, FileGrepResponse, FileSearchResponse, NameResult } from 'trawl/wire';
+const grep: FileGrepResponse = { results: [{ file: 'a.ts', line: 1, preview: 'x' }], truncated: false, engine: 'rg', skipped_docs: 0, root: '/p' };
+const row: NameResult = { path: '/p/a.ts', name: 'a.ts', kind: 'file', size: 1, mtime: 0 };
+const found: FileSearchResponse = { results: [{ ...row, positions: [0] }] };
+// @ts-expect-error the engine is 'rg' | 'js' | '': the types resolved to the server's, not to any
+const wrong: FileGrepResponse = { ...grep, engine: 'python' };
+export const used: [Conversation | null, FileSearchResponse, FileGrepResponse] = [null, found, wrong];
+`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { module: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+      files: ['client.mts'],
+    }),
+  );
+  // The repository's compiler: the install has none, and a client brings its own.
+  run(process.execPath, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir });
+});
+
 await step(`a fresh install is at most ${MAX_INSTALL_MIB} MiB (du)`, () => {
   const kib = Number(run('du', ['-sk', path.join(app, 'node_modules')], { env: process.env }).split(/\s/)[0]);
   const mib = kib / 1024;

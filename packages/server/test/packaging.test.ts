@@ -17,6 +17,7 @@ interface Manifest {
   scripts: Record<string, string>;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
+  exports?: Record<string, unknown>;
 }
 const manifest = (dir: string) =>
   JSON.parse(fs.readFileSync(path.join(repo, dir, 'package.json'), 'utf8')) as Manifest;
@@ -62,7 +63,13 @@ describe('the published packages', () => {
     ['packages/core', ['dist/index.js', 'dist/docs/pdf-child.js', 'docs/search-tool.md', 'README.md']],
     [
       'packages/server',
-      ['bin/trawl.js', 'bundle/main.js', 'bundle/worker.js', 'bundle/THIRD_PARTY_LICENSES.txt'],
+      [
+        'bin/trawl.js',
+        'bundle/main.js',
+        'bundle/worker.js',
+        'bundle/THIRD_PARTY_LICENSES.txt',
+        'dist/wire.d.ts',
+      ],
     ],
     ['packages/web', ['dist/index.html']],
   ])('%s packs what runs and nothing else (no test, fixture, source or source map)', (dir, musts) => {
@@ -72,6 +79,25 @@ describe('the published packages', () => {
       /\.map$|(^|\/)(test|fixtures?)\/|\.test\.[cm]?[jt]sx?$|(^|\/)src\/|tsbuildinfo$/.test(f),
     );
     expect(stray).toEqual([]);
+  });
+});
+
+describe('trawl/wire, the wire types of the HTTP API', () => {
+  it('is a types-only export whose declarations, and every file they import, are packed', () => {
+    expect(manifest('packages/server').exports?.['./wire']).toEqual({ types: './dist/wire.d.ts' });
+    const files = packedFiles('packages/server');
+    // The closure of relative imports from the entry declaration file: each must ship, or a client's tsc fails.
+    const seen = new Set<string>();
+    const visit = (rel: string) => {
+      if (seen.has(rel)) return;
+      seen.add(rel);
+      const text = fs.readFileSync(path.join(repo, 'packages/server', rel), 'utf8');
+      for (const m of text.matchAll(/from '(\.[^']+)\.js'/g))
+        visit(path.posix.join(path.posix.dirname(rel), `${m[1]}.d.ts`));
+    };
+    visit('dist/wire.d.ts');
+    expect(seen.size).toBeGreaterThan(1);
+    expect([...seen].filter((f) => !files.includes(f))).toEqual([]);
   });
 });
 

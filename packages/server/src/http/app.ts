@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MESSAGE_BODY_LIMIT_BYTES } from '../conversations/limits.js';
+import type { ProjectsResponse } from '../wire.js';
 import { type AccessOptions, accessControl } from './access.js';
 import type { ServerContext } from './context.js';
 import { type ConversationsDeps, conversationRoutes } from './conversations.js';
@@ -78,7 +79,7 @@ export function createApp(options: AppOptions): Hono {
   app.get('/api/projects', async (c) => {
     const projects = await ctx.projects.list();
     ctx.audit.record({ operation: 'projects', outcome: 'allowed', resources: `count=${projects.length}` });
-    return c.json({ projects });
+    return c.json({ projects } satisfies ProjectsResponse);
   });
   app.post('/api/projects/open', (c) => openProjectRoute(c, ctx));
   app.get('/api/file-search', (c) => fileSearch(c, ctx));

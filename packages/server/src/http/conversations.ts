@@ -16,6 +16,16 @@ import {
   UnknownConversationError,
 } from '../conversations/store.js';
 import type { Message } from '../conversations/types.js';
+import type {
+  ConversationResponse,
+  ConversationsResponse,
+  DeleteConversationResponse,
+  MessagesResponse,
+  ReplyStreamEvents,
+  RetryResponse,
+  SendMessageResponse,
+  StopResponse,
+} from '../wire.js';
 import type { ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS, SSE_HEARTBEAT_MS } from './limits.js';
 
@@ -108,7 +118,7 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         outcome: 'allowed',
         resources: `count=${conversations.length}`,
       });
-      return c.json({ conversations });
+      return c.json({ conversations } satisfies ConversationsResponse);
     },
 
     async create(c: Context) {
@@ -138,7 +148,7 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
           outcome: 'allowed',
           resources: `conversation=${conversation.id} project=${project ?? ''}`,
         });
-        return c.json({ conversation }, 201);
+        return c.json({ conversation } satisfies ConversationResponse, 201);
       } catch (err) {
         if (err instanceof TooManyConversationsError)
           return c.json({ error: err.message, code: err.code }, 409);
@@ -158,7 +168,7 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         outcome: 'allowed',
         resources: `conversation=${id}`,
       });
-      return c.json({ conversation });
+      return c.json({ conversation } satisfies ConversationResponse);
     },
 
     async messages(c: Context) {
@@ -170,7 +180,7 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         outcome: 'allowed',
         resources: `conversation=${id} count=${messages.length}`,
       });
-      return c.json({ messages: messages.map((m) => settled(m, replies)) });
+      return c.json({ messages: messages.map((m) => settled(m, replies)) } satisfies MessagesResponse);
     },
 
     async send(c: Context) {
@@ -238,7 +248,7 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         outcome: 'allowed',
         resources: `conversation=${id} message=${message.id} reply=${replyId} chars=${b.value.text.length} files=${meta.files?.length ?? 0} dirs=${meta.dirs?.length ?? 0}`,
       });
-      return c.json({ message, reply: { id: replyId } }, 201);
+      return c.json({ message, reply: { id: replyId } } satisfies SendMessageResponse, 201);
     },
 
     async stream(c: Context) {
@@ -257,10 +267,21 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         const done = settled(m, replies);
         // The reply finished between the subscription attempt and the read: replay it whole.
         return streamSSE(c, async (stream) => {
-          if (done.text) await stream.writeSSE({ event: 'chunk', data: JSON.stringify({ text: done.text }) });
+          if (done.text)
+            await stream.writeSSE({
+              event: 'chunk',
+              data: JSON.stringify({ text: done.text } satisfies ReplyStreamEvents['chunk']),
+            });
           if (done.status === 'failed' && done.error) {
-            await stream.writeSSE({ event: 'error', data: JSON.stringify(done.error) });
-          } else await stream.writeSSE({ event: 'done', data: JSON.stringify({ message: done }) });
+            await stream.writeSSE({
+              event: 'error',
+              data: JSON.stringify(done.error satisfies ReplyStreamEvents['error']),
+            });
+          } else
+            await stream.writeSSE({
+              event: 'done',
+              data: JSON.stringify({ message: done } satisfies ReplyStreamEvents['done']),
+            });
         });
       }
       return streamSSE(c, async (stream) => {
@@ -270,7 +291,11 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
           sub.unsubscribe();
           wake?.();
         });
-        if (sub.text) await stream.writeSSE({ event: 'chunk', data: JSON.stringify({ text: sub.text }) });
+        if (sub.text)
+          await stream.writeSSE({
+            event: 'chunk',
+            data: JSON.stringify({ text: sub.text } satisfies ReplyStreamEvents['chunk']),
+          });
         while (!aborted) {
           const e = queue.shift();
           if (!e) {
@@ -285,14 +310,20 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
             continue;
           }
           if (e.type === 'chunk')
-            await stream.writeSSE({ event: 'chunk', data: JSON.stringify({ text: e.text }) });
+            await stream.writeSSE({
+              event: 'chunk',
+              data: JSON.stringify({ text: e.text } satisfies ReplyStreamEvents['chunk']),
+            });
           else {
             if (e.type === 'done')
-              await stream.writeSSE({ event: 'done', data: JSON.stringify({ message: e.message }) });
+              await stream.writeSSE({
+                event: 'done',
+                data: JSON.stringify({ message: e.message } satisfies ReplyStreamEvents['done']),
+              });
             else
               await stream.writeSSE({
                 event: 'error',
-                data: JSON.stringify({ code: e.code, error: e.error }),
+                data: JSON.stringify({ code: e.code, error: e.error } satisfies ReplyStreamEvents['error']),
               });
             break;
           }
@@ -353,7 +384,7 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         outcome: 'allowed',
         resources: `conversation=${id} message=${user.id} replaces=${old.id} reply=${replyId}`,
       });
-      return c.json({ reply: { id: replyId }, replaces: old.id }, 201);
+      return c.json({ reply: { id: replyId }, replaces: old.id } satisfies RetryResponse, 201);
     },
 
     /** Deletes a conversation; a reply being written for it is stopped first. */
@@ -369,7 +400,7 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         outcome: 'allowed',
         resources: `conversation=${id}`,
       });
-      return c.json({ deleted: true });
+      return c.json({ deleted: true } satisfies DeleteConversationResponse);
     },
 
     async stop(c: Context) {
@@ -386,7 +417,7 @@ export function conversationRoutes(ctx: ServerContext, deps: ConversationsDeps) 
         outcome: 'allowed',
         resources: `conversation=${id} message=${mid} running=${stopped}`,
       });
-      return c.json({ stopped });
+      return c.json({ stopped } satisfies StopResponse);
     },
   };
 }

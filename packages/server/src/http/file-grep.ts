@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { emptyGrepPayload, GREP_LIMITS, grepQuery } from '@trawl/core/grep';
 import type { Context } from 'hono';
+import type { FileGrepRequest, FileGrepResponse } from '../wire.js';
 import { poolRefusal, type ServerContext } from './context.js';
 import { GREP_MAX_LIMIT, MAX_PATH_PARAM_CHARS } from './limits.js';
 import type { GrepPayloadTask, GrepTaskResult, ResolveProjectResult } from './tasks.js';
@@ -68,7 +69,8 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return c.json({ error: 'the body must be a JSON object', code: 'invalid_body' }, 400);
-  const fields = body as Record<string, unknown>;
+  // Keyed by the wire type's fields: reading a field the contract does not name is a type error.
+  const fields = body as { [K in keyof FileGrepRequest]?: unknown };
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const perFile = linesPerFile(fields['per_file']);
   if (perFile === null)
@@ -81,7 +83,7 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
     );
   const root = text(fields['root']).trim();
   const q = grepQuery(text(fields['q']));
-  if (root === '' || q === null) return c.json(emptyGrepPayload());
+  if (root === '' || q === null) return c.json(emptyGrepPayload() satisfies FileGrepResponse);
   const logged = auditedQuery(q);
 
   let resolved: ResolveProjectResult;
@@ -146,5 +148,5 @@ export async function fileGrep(c: Context, ctx: ServerContext): Promise<Response
       ` skipped_docs=${p.skipped_docs}${result.fallback ? ' fallback=true' : ''}`,
   });
   if (result.fallback) ctx.log(`trawl serve: file-grep: ${result.fallback}; the js engine answered`);
-  return c.json(p);
+  return c.json(p satisfies FileGrepResponse);
 }

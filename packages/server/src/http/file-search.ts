@@ -7,6 +7,7 @@ import {
 } from '@trawl/core/names';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import type { FileSearchResponse } from '../wire.js';
 import { poolRefusal, type ServerContext } from './context.js';
 import { FILE_SEARCH_MAX_QUERY_CHARS, MAX_PATH_PARAM_CHARS } from './limits.js';
 import type { ProbedRoot, ResolveProjectResult } from './tasks.js';
@@ -44,7 +45,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
   const q = input.q;
   if (q.length < NAME_LIMITS.minQueryChars) {
     ctx.audit.record({ operation: OP, outcome: 'allowed', resources: 'short_query' });
-    return c.json({ results: [] });
+    return c.json({ results: [] } satisfies FileSearchResponse);
   }
   // The query is logged as typed: the audit writer redacts it, and a transformation first (the reference lowercases)
   // could turn a secret into a spelling the redactor no longer recognises.
@@ -53,7 +54,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
   const kinds = parseNameKinds(input.kinds);
   if (q.length > FILE_SEARCH_MAX_QUERY_CHARS) {
     ctx.audit.record({ operation: OP, outcome: 'allowed', resources: 'long_query' });
-    return c.json({ results: [], root: '' });
+    return c.json({ results: [], root: '' } satisfies FileSearchResponse);
   }
 
   let roots: string[] = [];
@@ -111,7 +112,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
       outcome: 'allowed',
       resources: `q=${logged} kinds=${kinds} roots=0 results=0`,
     });
-    return c.json({ results: [], root });
+    return c.json({ results: [], root } satisfies FileSearchResponse);
   }
 
   try {
@@ -123,7 +124,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
           outcome: 'allowed',
           resources: `q=${logged} kinds=${kinds} indexed=true entries=${hit.entries} results=${hit.results.length}`,
         });
-        return c.json({ results: withPositions(hit.results, q, roots), root });
+        return c.json({ results: withPositions(hit.results, q, roots), root } satisfies FileSearchResponse);
       }
     }
     const walked = await ctx.transfer.run('walk-names', {
@@ -145,7 +146,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
       results: withPositions(walked.results, q, roots),
       root,
       ...(walked.partial ? { truncated: true } : {}),
-    });
+    } satisfies FileSearchResponse);
   } catch (err) {
     return poolRefusal(c, ctx, err, { operation: OP, resources: `q=${logged}` });
   }

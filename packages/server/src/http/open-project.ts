@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
+import type { OpenProjectResponse } from '../wire.js';
 import { poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';
 import type { ResolveProjectResult } from './tasks.js';
@@ -50,5 +51,5 @@ export async function openProjectRoute(c: Context, ctx: ServerContext): Promise<
     resources: r.root,
     ...(writeError ? { error: 'recent-projects.json not written' } : {}),
   });
-  return c.json({ project });
+  return c.json({ project } satisfies OpenProjectResponse);
 }

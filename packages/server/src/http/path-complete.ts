@@ -1,6 +1,7 @@
 import { type CompletionOutcome, PATH_COMPLETE_LIMITS } from '@trawl/core/complete';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import type { PathCompleteResponse } from '../wire.js';
 import { poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';
 
@@ -45,7 +46,7 @@ export async function pathComplete(c: Context, ctx: ServerContext): Promise<Resp
     dir.length > PATH_COMPLETE_LIMITS.maxDirChars ||
     q.length > PATH_COMPLETE_LIMITS.maxQueryChars
   ) {
-    return c.json({ results: [], root: '' });
+    return c.json({ results: [], root: '' } satisfies PathCompleteResponse);
   }
 
   let o: CompletionOutcome;
@@ -63,7 +64,7 @@ export async function pathComplete(c: Context, ctx: ServerContext): Promise<Resp
         outcome: 'allowed',
         resources: `${where} q=${q} results=${o.rows.length}`,
       });
-      return c.json({ results: o.rows, root: o.root });
+      return c.json({ results: o.rows, root: o.root } satisfies PathCompleteResponse);
     case 'sensitive':
       ctx.audit.record({
         operation: OP,
@@ -79,7 +80,7 @@ export async function pathComplete(c: Context, ctx: ServerContext): Promise<Resp
         resources: `${where}${at}`,
         error: 'outside project root',
       });
-      return c.json({ results: [], root: '', outside: true });
+      return c.json({ results: [], root: '', outside: true } satisfies PathCompleteResponse);
     case 'refused':
       ctx.audit.record({
         operation: OP,
@@ -87,7 +88,7 @@ export async function pathComplete(c: Context, ctx: ServerContext): Promise<Resp
         resources: `${where}${at}`,
         error: 'not a real directory at the completion target',
       });
-      return c.json({ results: [], root: o.root });
+      return c.json({ results: [], root: o.root } satisfies PathCompleteResponse);
     case 'missing':
       ctx.audit.record({
         operation: OP,
@@ -95,6 +96,6 @@ export async function pathComplete(c: Context, ctx: ServerContext): Promise<Resp
         resources: `${where} q=${q} results=0${at}`,
         error: 'no such directory',
       });
-      return c.json({ results: [], root: o.root });
+      return c.json({ results: [], root: o.root } satisfies PathCompleteResponse);
   }
 }

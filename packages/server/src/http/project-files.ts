@@ -2,6 +2,7 @@ import type { ProjectPathStatus } from '@trawl/core/complete';
 import { documentKindOf } from '@trawl/core/docs';
 import type { Context } from 'hono';
 import type { ProjectAccess, ProjectRoot } from '../conversations/attachments.js';
+import type { FileResponse, TreeResponse } from '../wire.js';
 import { param, poolRefusal, type ServerContext } from './context.js';
 import { MAX_PATH_PARAM_CHARS } from './limits.js';
 import type { ProjectPathPayload } from './tasks.js';
@@ -117,7 +118,7 @@ export function treeRoute(c: Context, ctx: ServerContext): Promise<Response> {
     (where) => ctx.transfer.run('list-tree', where),
     (o, rel) => ({
       audit: `entries=${o.entries.length}${o.truncated ? ' truncated=true' : ''}`,
-      body: { root: o.root, path: rel, entries: o.entries, truncated: o.truncated },
+      body: { root: o.root, path: rel, entries: o.entries, truncated: o.truncated } satisfies TreeResponse,
     }),
   );
 }
@@ -156,8 +157,9 @@ export function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
           body: {
             root: o.root,
             path: rel,
-            size: o.size,
-            mtime: o.mtime,
+            // An 'ok' outcome has its size and mtime; the defaults only satisfy the outcome's optional fields.
+            size: o.size ?? 0,
+            mtime: o.mtime ?? 0,
             text,
             truncated: o.truncated === true,
             binary: false,
@@ -166,7 +168,7 @@ export function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
               too_large: o.tooLarge === true,
               ...(o.unreadable ? { unreadable: o.unreadable } : {}),
             },
-          },
+          } satisfies FileResponse,
         };
       },
     );
@@ -181,13 +183,14 @@ export function fileRoute(c: Context, ctx: ServerContext): Promise<Response> {
       body: {
         root: o.root,
         path: rel,
-        size: o.size,
-        mtime: o.mtime,
-        text: o.text,
-        truncated: o.truncated,
-        binary: o.binary,
+        // An 'ok' outcome of a (non-raw) read has all of these; the defaults only satisfy its optional fields.
+        size: o.size ?? 0,
+        mtime: o.mtime ?? 0,
+        text: o.text ?? '',
+        truncated: o.truncated === true,
+        binary: o.binary === true,
         first_line: o.firstLine ?? 1,
-      },
+      } satisfies FileResponse,
     }),
   );
 }

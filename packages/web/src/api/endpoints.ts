@@ -1,40 +1,36 @@
 /** Typed calls for the endpoints of docs/http-api.md (the workbench contract). */
-// The conversation shapes are the server's one definition, imported as types only (nothing of the server is bundled).
-import type { Conversation, Message, MessageMeta } from '../../../server/src/conversations/types.js';
+// Every body's shape is the server's one definition (`trawl/wire`), imported as types only: nothing of the server is
+// bundled.
+import type {
+  ConversationResponse,
+  ConversationsResponse,
+  CreateConversationRequest,
+  DeleteConversationResponse,
+  FileGrepRequest,
+  FileGrepResponse,
+  FileResponse,
+  FileSearchResponse,
+  FileSearchRow,
+  MessagesResponse,
+  NameResult,
+  OpenProjectResponse,
+  PathCompleteResponse,
+  ProjectsResponse,
+  RenameConversationRequest,
+  RetryResponse,
+  SendMessageRequest,
+  SendMessageResponse,
+  StopResponse,
+  TreeResponse,
+} from 'trawl/wire';
 import { getJson, sendJson } from './client.js';
 
-export type { Conversation, Message, MessageStatus } from '../../../server/src/conversations/types.js';
+export type { Conversation, Message, MessageStatus, Project } from 'trawl/wire';
 
-export type Kind = 'file' | 'dir';
-/** A row as /api/file-search, /api/path-complete and /api/tree return it. */
-export interface FileRow {
-  path: string;
-  name: string;
-  kind?: Kind;
-  size: number;
-  mtime: number;
-  /** /api/file-search only: offsets into `path` of the characters the query matched. */
-  positions?: number[];
-}
-export interface Project {
-  path: string;
-  name: string;
-  source: 'serve' | 'recent';
-}
-export interface GrepHit {
-  file: string;
-  line: number;
-  preview: string;
-  label?: string;
-  ranges?: [number, number][];
-}
-export interface GrepAnswer {
-  results: GrepHit[];
-  truncated: boolean;
-  engine: string;
-  skipped_docs: number;
-  root: string;
-}
+/** A row as /api/file-search, /api/path-complete and /api/tree return it; only file-search's carry `positions`. */
+export type FileRow = NameResult & Partial<Pick<FileSearchRow, 'positions'>>;
+/** What /api/file-grep answers. */
+export type GrepAnswer = FileGrepResponse;
 
 /** The content search's switches (the endpoint's `case_sensitive`, `whole_word`, `regex`); absent is off. */
 export interface GrepOptions {
@@ -50,8 +46,8 @@ const qs = (params: Record<string, string | number | undefined>): string => {
 };
 
 export const api = {
-  projects: (signal?: AbortSignal) => getJson<{ projects: Project[] }>('/api/projects', signal),
-  openProject: (project: string) => sendJson<{ project: Project }>('POST', '/api/projects/open', { project }),
+  projects: (signal?: AbortSignal) => getJson<ProjectsResponse>('/api/projects', signal),
+  openProject: (project: string) => sendJson<OpenProjectResponse>('POST', '/api/projects/open', { project }),
 
   fileSearch: (
     q: string,
@@ -59,16 +55,9 @@ export const api = {
     signal?: AbortSignal,
     limit?: number,
     kinds?: 'all' | 'files' | 'dirs',
-  ) =>
-    getJson<{ results: FileRow[]; root?: string; truncated?: boolean }>(
-      `/api/file-search?${qs({ q, project, limit, kinds })}`,
-      signal,
-    ),
+  ) => getJson<FileSearchResponse>(`/api/file-search?${qs({ q, project, limit, kinds })}`, signal),
   pathComplete: (project: string, dir: string, q: string, signal?: AbortSignal) =>
-    getJson<{ results: FileRow[]; root: string; outside?: boolean }>(
-      `/api/path-complete?${qs({ path: project, dir, q })}`,
-      signal,
-    ),
+    getJson<PathCompleteResponse>(`/api/path-complete?${qs({ path: project, dir, q })}`, signal),
   /** POST, never a query string: the query may be a secret and URLs end up in logs. */
   fileGrep: (root: string, q: string, signal?: AbortSignal, options: GrepOptions = {}) =>
     sendJson<GrepAnswer>(
@@ -80,59 +69,44 @@ export const api = {
         ...(options.caseSensitive ? { case_sensitive: true } : {}),
         ...(options.wholeWord ? { whole_word: true } : {}),
         ...(options.regex ? { regex: true } : {}),
-      },
+      } satisfies FileGrepRequest,
       signal,
     ),
   tree: (project: string, path: string, signal?: AbortSignal) =>
-    getJson<{ root: string; path: string; entries: FileRow[]; truncated: boolean }>(
+    getJson<TreeResponse>(
       // `path` is sent even when empty: "" is the project root.
       `/api/tree?${new URLSearchParams({ project, path })}`,
       signal,
     ),
   /** A project file for the viewer; with `line`, the 1 MiB window of lines around it (`first_line` says where). */
   file: (project: string, path: string, signal?: AbortSignal, line?: number) =>
-    getJson<{
-      root: string;
-      path: string;
-      size: number;
-      text: string;
-      truncated: boolean;
-      binary: boolean;
-      first_line?: number;
-      /** A document shown as its extracted text: over 25 MiB it is not extracted; `unreadable` says why not. */
-      document?: { too_large: boolean; unreadable?: string };
-    }>(
+    getJson<FileResponse>(
       `/api/file?${new URLSearchParams({ project, path, ...(line !== undefined ? { line: String(line) } : {}) })}`,
       signal,
     ),
 
-  conversations: (signal?: AbortSignal) =>
-    getJson<{ conversations: Conversation[] }>('/api/conversations', signal),
-  createConversation: (body: { title?: string; project?: string }) =>
-    sendJson<{ conversation: Conversation }>('POST', '/api/conversations', body),
+  conversations: (signal?: AbortSignal) => getJson<ConversationsResponse>('/api/conversations', signal),
+  createConversation: (body: CreateConversationRequest) =>
+    sendJson<ConversationResponse>('POST', '/api/conversations', body),
   renameConversation: (id: string, title: string) =>
-    sendJson<{ conversation: Conversation }>('PATCH', `/api/conversations/${encodeURIComponent(id)}`, {
+    sendJson<ConversationResponse>('PATCH', `/api/conversations/${encodeURIComponent(id)}`, {
       title,
-    }),
+    } satisfies RenameConversationRequest),
   deleteConversation: (id: string) =>
-    sendJson<{ deleted: boolean }>('DELETE', `/api/conversations/${encodeURIComponent(id)}`, {}),
+    sendJson<DeleteConversationResponse>('DELETE', `/api/conversations/${encodeURIComponent(id)}`, {}),
   messages: (id: string, signal?: AbortSignal) =>
-    getJson<{ messages: Message[] }>(`/api/conversations/${encodeURIComponent(id)}/messages`, signal),
-  send: (id: string, body: { text: string; wire: string; meta: MessageMeta }) =>
-    sendJson<{ message: Message; reply: { id: string } }>(
-      'POST',
-      `/api/conversations/${encodeURIComponent(id)}/messages`,
-      body,
-    ),
+    getJson<MessagesResponse>(`/api/conversations/${encodeURIComponent(id)}/messages`, signal),
+  send: (id: string, body: SendMessageRequest) =>
+    sendJson<SendMessageResponse>('POST', `/api/conversations/${encodeURIComponent(id)}/messages`, body),
   stop: (id: string, mid: string) =>
-    sendJson<{ stopped: boolean }>(
+    sendJson<StopResponse>(
       'POST',
       `/api/conversations/${encodeURIComponent(id)}/messages/${encodeURIComponent(mid)}/stop`,
       {},
     ),
   /** Runs the agent again on what reply `mid` answered (Retry, Regenerate); the new reply replaces it. */
   retry: (id: string, mid: string) =>
-    sendJson<{ reply: { id: string }; replaces: string }>(
+    sendJson<RetryResponse>(
       'POST',
       `/api/conversations/${encodeURIComponent(id)}/messages/${encodeURIComponent(mid)}/retry`,
       {},

@@ -345,12 +345,7 @@ function ContentResults({
   const hasDocHit = data?.results.some((r) => r.line === 0) ?? false;
   return (
     <>
-      <div
-        className="rail-status"
-        role="status"
-        data-testid="file-grep-status"
-        title={data?.engine === 'python' ? 'A slower scan answered this search' : undefined}
-      >
+      <div className="rail-status" role="status" data-testid="file-grep-status">
         {q.isFetching || !data ? 'Searching…' : statusNotes(data)}
       </div>
       {data?.truncated ? (

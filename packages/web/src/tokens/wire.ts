@@ -10,7 +10,7 @@
  * losslessly for paths with spaces because the path is read from `meta`, not up to the next space.
  */
 
-import type { DirRef, FileRef, MessageMeta } from '../../../server/src/conversations/types.js';
+import type { DirRef, FileRef, MessageMeta } from 'trawl/wire';
 import { isDirRel, type Mention, mentionToken, parseMentions } from './mentions.js';
 import { buildFileLabels, dirFullPath } from './paths.js';
 

@@ -1,6 +1,7 @@
 // Folder rows, selection payloads, and the @ picker's keyboard and empty states.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FileRow } from '../../src/api/endpoints.js';
 import { Composer } from '../../src/composer/Composer.js';
 import { PICKER_DEBOUNCE_MS, rowKind, selectionFor } from '../../src/composer/usePicker.js';
 import type { DebounceTimers } from '../../src/ui/useDebounced.js';
@@ -44,8 +45,8 @@ describe('selectionFor', () => {
 });
 
 describe('rowKind', () => {
-  it('treats a missing kind as file for backward compatibility', () => {
-    expect(rowKind({ path: '/x', name: 'x', size: 0, mtime: 0 })).toBe('file');
+  it('treats a row without a kind (outside the wire contract) as a file', () => {
+    expect(rowKind({ path: '/x', name: 'x', size: 0, mtime: 0 } as FileRow)).toBe('file');
   });
   it('reads an explicit dir kind', () => expect(rowKind(row('/x', 'dir'))).toBe('dir'));
 });
