@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { version } from '../version.js';
 import { type CliIO, UsageError } from './io.js';
 
@@ -22,7 +22,28 @@ export async function runCommands(argv: string[], io: CliIO, commands: RegisterC
   const setExit = (code: number) => {
     exitCode = code;
   };
-  for (const register of commands) register(program, io, setExit);
+  const pending = new Map<Command, CompleteCommand>();
+  for (const register of commands) {
+    const complete = register(program, io, setExit);
+    if (complete) pending.set(program.commands.at(-1)!, complete);
+  }
+  // A command with many flags is completed only when the arguments name it (it runs, or `help NAME` shows it):
+  // `trawl --help` and the other commands do not build its flags. Matching the name anywhere in argv may complete
+  // one needlessly (a pattern spelled like it), never too late.
+  for (const [cmd, complete] of pending) {
+    if (!argv.includes(cmd.name())) continue;
+    complete();
+    pending.delete(cmd);
+  }
+  if (pending.size > 0) {
+    program.configureHelp({
+      // The listing says a command has options ("NAME [options] ARGS") from its flags, not yet built here.
+      subcommandTerm(cmd: Command) {
+        const term = Help.prototype.subcommandTerm.call(this, cmd);
+        return pending.has(cmd) ? term.replace(cmd.name(), `${cmd.name()} [options]`) : term;
+      },
+    });
+  }
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -32,8 +53,19 @@ export async function runCommands(argv: string[], io: CliIO, commands: RegisterC
   return exitCode;
 }
 
-/** A subcommand's registration: it adds itself to `program` and reports its exit code through `setExit`. */
-export type RegisterCommand = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
+/**
+ * A subcommand's registration: it adds itself to `program` and reports its exit code through `setExit`. One with
+ * many flags may add only its name, arguments and description (what the program's help lists) and return the
+ * rest, which runCommands calls before parsing arguments that name the command.
+ */
+export type RegisterCommand = (
+  program: Command,
+  io: CliIO,
+  setExit: (code: number) => void,
+) => undefined | CompleteCommand;
+
+/** The rest of a subcommand's registration (its flags and action), deferred until the command is named. */
+export type CompleteCommand = () => void;
 
 function reportError(err: unknown, io: CliIO): number {
   if (err instanceof CommanderError) {

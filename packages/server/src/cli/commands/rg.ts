@@ -18,8 +18,11 @@ export const registerRg: RegisterCommand = (program, io, setExit) => {
     )
     .argument('[pattern]', 'a regular expression (Rust regex syntax, as ripgrep) or, with -F, a literal')
     .argument('[paths...]', 'files or directories to search (default: the current directory)');
-  const last = addRgFlags(cmd, spelled);
-  cmd.action(async (pattern: string | undefined, paths: string[], flags: RgFlags) => {
-    setExit(await runRg(pattern, paths, flags, last, io));
-  });
+  // Its ~95 flags are built only when `rg` is named (program.ts): `trawl --help` and `trawl search` do not pay for them.
+  return () => {
+    const last = addRgFlags(cmd, spelled);
+    cmd.action(async (pattern: string | undefined, paths: string[], flags: RgFlags) => {
+      setExit(await runRg(pattern, paths, flags, last, io));
+    });
+  };
 };
