@@ -8,7 +8,7 @@ import { grepEngines, specDocs, specTree, write } from '../../core/test/fixtures
 import { pdf, xlsx } from '../../core/test/fixtures/office-docs.js';
 import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import { registerGrepFilesTool } from '../src/mcp/tools/grep-files.js';
-import { type LinkedTools, linkTools } from './mcp-helpers.js';
+import { judgedRoot, type LinkedTools, linkTools } from './mcp-helpers.js';
 
 const BIN = path.resolve(__dirname, '../bin/trawl.js');
 const run = promisify(execFile);
@@ -137,10 +137,12 @@ describe('trawl grep', () => {
 describe.each(grepEngines())('MCP grep_files (%s engine)', (engine) => {
   let linked: LinkedTools;
   beforeAll(async () => {
+    const fence = new SensitiveFence({ home: trees.home, env: {} });
+    const root = await judgedRoot(proj, fence);
     linked = await linkTools((server) =>
       registerGrepFilesTool(server, {
-        root: proj,
-        fence: new SensitiveFence({ home: trees.home, env: {} }),
+        root,
+        fence,
         engine,
         grep: { limits: { timeBudgetMs: 120_000 } },
       }),

@@ -6,6 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  type CanonicalRoot,
+  createSensitiveFence,
+  homeDir,
+  resolveUserRoot,
+  type SensitiveFence,
+} from '@trawl/core/fence';
 import { createMcpServer, type TrawlMcpOptions } from '../src/mcp/server.js';
 
 export type ToolResult = {
@@ -34,9 +41,24 @@ export async function linkTools(register: (server: McpServer) => void): Promise<
   };
 }
 
-/** The whole `trawl mcp` server (every tool, as createMcpServer registers them), linked in-process. */
-export async function linkServer(options: TrawlMcpOptions): Promise<LinkedTools> {
-  const made = await createMcpServer(options);
+/** `dir` judged by the root policy, as `trawl mcp --root` judges it; a refusal fails the test's set-up. */
+export async function judgedRoot(
+  dir: string,
+  fence: SensitiveFence = createSensitiveFence(),
+): Promise<CanonicalRoot> {
+  const r = await resolveUserRoot(dir, { fence, home: homeDir() });
+  if (!r.ok) throw new Error(`${dir}: ${r.message}`);
+  return r.root;
+}
+
+/**
+ * The whole `trawl mcp` server (every tool, as createMcpServer registers them), linked in-process; its root judged
+ * by {@link judgedRoot} first.
+ */
+export async function linkServer(
+  options: Omit<TrawlMcpOptions, 'root'> & { root: string },
+): Promise<LinkedTools> {
+  const made = await createMcpServer({ ...options, root: await judgedRoot(options.root) });
   const client = await linkedClient(made.server);
   return {
     client,

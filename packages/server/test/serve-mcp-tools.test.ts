@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zip } from '../../core/test/fixtures/zip.js';
 import { registerFindFilesTool } from '../src/mcp/tools/find-files.js';
 import { registerListDirTool } from '../src/mcp/tools/list-dir.js';
-import { type LinkedTools, linkTools } from './mcp-helpers.js';
+import { judgedRoot, type LinkedTools, linkTools } from './mcp-helpers.js';
 
 let tmp: string;
 let home: string;
@@ -49,9 +49,10 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(tmp), path.join(proj, 'up'));
 
   const fence = new SensitiveFence({ home, env: {} });
+  const root = await judgedRoot(proj, fence);
   linked = await linkTools((server) => {
-    registerFindFilesTool(server, { root: proj, fence });
-    registerListDirTool(server, { root: proj, fence });
+    registerFindFilesTool(server, { root, fence });
+    registerListDirTool(server, { root, fence });
   });
 });
 

@@ -10,6 +10,7 @@ export {
   FENCE_STALL_COOLDOWN_MS,
 } from './limits.js';
 export {
+  type CanonicalRoot,
   expandHome,
   homeDir,
   type ResolvedUserRoot,

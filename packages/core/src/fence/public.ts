@@ -4,6 +4,7 @@
  * package's API.
  */
 export {
+  type CanonicalRoot,
   createSensitiveFence,
   expandHome,
   homeDir,

@@ -23,12 +23,21 @@ import type { SensitiveFence } from './fence.js';
 /** Why a typed root was refused. */
 export type RootRefusalCode = 'invalid_path' | 'sensitive_path' | 'not_a_directory';
 
+declare const canonicalRoot: unique symbol;
+
+/**
+ * A directory the root policy accepted: canonical (realpath'd), a directory, outside every fenced location. Only
+ * {@link resolveUserRoot} makes one, so a function that takes it (the server's searches, listings and indexes)
+ * cannot be handed a spelling nobody judged, and has no reason to canonicalise it again.
+ */
+export type CanonicalRoot = string & { readonly [canonicalRoot]: true };
+
 /** A root a caller gave, resolved by the one root policy: its canonical path, or a coded refusal. */
 export type ResolvedUserRoot =
   | {
       ok: true;
       /** Canonical: realpath'd, a directory, outside every fenced location. */
-      root: string;
+      root: CanonicalRoot;
       /** The absolute spelling before resolution (`~` expanded, `..` folded): what a surface may show back. */
       lexical: string;
     }
@@ -101,5 +110,5 @@ export async function resolveUserRoot(
   }
   if (fence.isSensitiveCanonical(root))
     return { ok: false, code: 'sensitive_path', message: 'a sensitive location', lexical };
-  return { ok: true, root, lexical };
+  return { ok: true, root: root as CanonicalRoot, lexical };
 }

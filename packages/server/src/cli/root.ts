@@ -1,5 +1,5 @@
 import * as os from 'node:os';
-import type { SensitiveFence } from '@trawl/core/fence';
+import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import { type CliIO, UsageError } from './io.js';
 
 /**
@@ -10,7 +10,7 @@ export async function cliRoot(
   typed: string,
   io: CliIO,
   options: { fence?: SensitiveFence; label?: string } = {},
-): Promise<{ root: string; lexical: string }> {
+): Promise<{ root: CanonicalRoot; lexical: string }> {
   // Loaded on use: every command module imports this one, and `trawl --help` should load none of the engine.
   const { createSensitiveFence, resolveUserRoot } = await import('@trawl/core/fence');
   const home = cliHome(io);

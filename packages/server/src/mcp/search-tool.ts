@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SearchIndex } from '@trawl/core/content-index';
 import type { EngineChoice } from '@trawl/core/engine';
-import type { SensitiveFence } from '@trawl/core/fence';
+import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import {
   defaultResourceRouter,
   loadSearchToolInputSchema,
@@ -17,9 +17,11 @@ import { z } from 'zod';
 
 export interface SearchToolRegistration {
   /** Relative paths resolve here. */
-  root: string;
-  /** Directories the tool may read (canonical); default: `root` alone. */
-  roots?: string[];
+  root: CanonicalRoot;
+  /** Directories the tool may read; default: `root` alone. */
+  roots?: readonly CanonicalRoot[];
+  /** The server's one fence (mcp/server.ts builds it). */
+  fence: SensitiveFence;
   /** No confinement to the roots. */
   allowOutside?: boolean;
   engine?: EngineChoice;
@@ -31,8 +33,6 @@ export interface SearchToolRegistration {
   log?: (line: string) => void;
   /** Redact credential-shaped values in every line returned (default true). */
   redact?: boolean;
-  /** The server's one fence (default: one made per call). */
-  fence?: SensitiveFence;
 }
 
 /** The structured result: the tool's details (the text is in `content`). Loose: details may grow. */
@@ -67,14 +67,14 @@ export async function registerSearchTool(
   const tagCache = new TagCache();
   const toolOptions = {
     cwd: options.root,
-    ...(options.allowOutside ? {} : { roots: options.roots ?? [options.root] }),
+    fence: options.fence,
+    ...(options.allowOutside ? {} : { roots: [...(options.roots ?? [options.root])] }),
     format: 'hashline' as const,
     // Its answers name what they did not enter, as the server's other tools do (one view of the tree).
     nameUnentered: true,
     redact: options.redact !== false,
     resources,
     tagCache,
-    ...(options.fence ? { fence: options.fence } : {}),
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
   };

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type ContentIndex, openIndex } from '@trawl/core/content-index';
 import { type EngineChoice, keepSearchWorkersWarm } from '@trawl/core/engine';
-import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
+import { type CanonicalRoot, createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
 import { version } from '../version.js';
 import { registerSearchTool } from './search-tool.js';
 import { LineTransport } from './stdio-transport.js';
@@ -12,10 +12,10 @@ import { registerGrepFilesTool } from './tools/grep-files.js';
 import { registerListDirTool } from './tools/list-dir.js';
 
 export interface TrawlMcpOptions {
-  /** The project root: relative paths resolve here; find_files and list_dir serve it. */
-  root: string;
-  /** Every directory `search` may read (canonical; default: `root` alone). */
-  roots?: string[];
+  /** The project root (judged by the root policy): relative paths resolve here; the other tools serve it. */
+  root: CanonicalRoot;
+  /** Every directory `search` may read (default: `root` alone). */
+  roots?: readonly CanonicalRoot[];
   /** Let `search` read outside the roots (default false: confined, as the reference filesystem server is). */
   allowOutside?: boolean;
   engine?: EngineChoice;
@@ -49,7 +49,8 @@ export async function createMcpServer(
       instructions: mcpInstructions(),
     },
   );
-  // One fence for the server's life, kept current by its watchers: a search does not resolve the table again.
+  // One fence for the server's life, kept current by its watchers: every tool, the search tool and the index judge
+  // by it, and a search does not resolve the table again.
   const fence = createSensitiveFence({
     live: true,
     ...(options.indexDataDir ? { extra: [options.indexDataDir] } : {}),
@@ -74,15 +75,15 @@ export async function createMcpServer(
       return true;
     });
   const redact = options.redact !== false;
-  registerFindFilesTool(server, { root: options.root, redact });
+  const scope = { root: options.root, fence, redact };
+  registerFindFilesTool(server, scope);
   registerGrepFilesTool(server, {
-    root: options.root,
-    redact,
+    ...scope,
     ...(options.engine ? { engine: options.engine } : {}),
     ...(index ? { index } : {}),
   });
-  registerListDirTool(server, { root: options.root, redact });
-  registerFileInfoTool(server, { root: options.root, redact });
+  registerListDirTool(server, scope);
+  registerFileInfoTool(server, scope);
   return {
     server,
     dispose: () => {
@@ -96,7 +97,7 @@ export async function createMcpServer(
 
 /** Opens the root's content index in the background and logs when it is ready (or why it is not). */
 function startContentIndex(
-  root: string,
+  root: CanonicalRoot,
   dataDir: string,
   fence: SensitiveFence,
   log?: (line: string) => void,

@@ -1,4 +1,5 @@
 import type { EngineChoice } from '@trawl/core/engine';
+import type { CanonicalRoot } from '@trawl/core/fence';
 import { Option } from 'commander';
 import { MCP_TOOLS } from '../../mcp/tool-list.js';
 import { version } from '../../version.js';
@@ -6,7 +7,7 @@ import { dataDirOf } from '../data-dir.js';
 import { UsageError } from '../io.js';
 import { untilStopped } from '../lifetime.js';
 import type { RegisterCommand } from '../program.js';
-import { cliRoot } from '../root.js';
+import { cliHome, cliRoot } from '../root.js';
 
 interface McpFlags {
   root: string[];
@@ -62,10 +63,18 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
       'search without the content index (by default it is loaded or built in the background)',
     )
     .action(async (flags: McpFlags) => {
+      const { createSensitiveFence } = await import('@trawl/core/fence');
+      const indexDataDir = flags.index ? await dataDirOf(flags.dataDir, io) : undefined;
+      // The roots judged by one fence, the index's data directory in it (the server keeps a live one of its own).
+      const fence = createSensitiveFence({
+        home: cliHome(io),
+        env: io.env,
+        ...(indexDataDir ? { extra: [indexDataDir] } : {}),
+      });
       // Each root by the one root policy: a sensitive location (~/.ssh) or a non-directory is refused.
-      const roots: string[] = [];
+      const roots: CanonicalRoot[] = [];
       for (const typed of flags.root.length > 0 ? flags.root : ['.']) {
-        const { root } = await cliRoot(typed, io, { label: '--root' });
+        const { root } = await cliRoot(typed, io, { fence, label: '--root' });
         if (!roots.includes(root)) roots.push(root);
       }
       // The MCP SDK takes a while to load; only this command needs it.
@@ -81,7 +90,7 @@ export const registerMcp: RegisterCommand = (program, io, setExit) => {
           engine: flags.engine,
           redact: flags.redact,
           ...(flags.deadline !== undefined ? { deadlineMs: flags.deadline * 1000 } : {}),
-          ...(flags.index ? { indexDataDir: await dataDirOf(flags.dataDir, io) } : {}),
+          ...(indexDataDir ? { indexDataDir } : {}),
         },
         (line) => io.stderr.write(`${line}\n`),
         stop.signal,

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
+import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import { redactValues } from '@trawl/core/redact';
 import { AGENT_TREE_RULES, TreeAdmission, type UnenteredReason } from '@trawl/core/tool';
 import { z } from 'zod';
@@ -10,9 +10,10 @@ import { FILE_INFO_MAX_LINE_COUNT_BYTES, FILE_INFO_SNIFF_BYTES } from '../limits
 export const FILE_INFO_TOOL_NAME = 'file_info';
 
 export interface FileInfoRegistration {
-  /** The project root: nothing outside it is described. */
-  root: string;
-  fence?: SensitiveFence;
+  /** The project root, judged by the root policy: nothing outside it is described. */
+  root: CanonicalRoot;
+  /** The server's one fence (mcp/server.ts builds it). */
+  fence: SensitiveFence;
   /** Redact a credential-shaped value in the path echoed back (default true). */
   redact?: boolean;
 }
@@ -44,7 +45,7 @@ export interface FileInfo {
 
 /** Registers `file_info` on an MCP server: one path's facts, judged by the agent's tree rules (tool/tree-view.ts). */
 export function registerFileInfoTool(server: McpServer, options: FileInfoRegistration): void {
-  const fence = options.fence ?? createSensitiveFence();
+  const { fence, root } = options;
   server.registerTool(
     FILE_INFO_TOOL_NAME,
     {
@@ -69,12 +70,6 @@ export function registerFileInfoTool(server: McpServer, options: FileInfoRegistr
       const fail = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
       const shown = options.redact === false ? args.path : redactValues(args.path).text;
       if (args.path.includes('\0')) return fail('A path cannot contain a NUL character.');
-      let root: string;
-      try {
-        root = fs.realpathSync(options.root);
-      } catch {
-        return fail(`The project root ${options.root} does not exist.`);
-      }
       const abs = path.resolve(root, args.path);
       if (!within(abs, root)) return fail(`${shown} is outside the project root.`);
       let st: fs.Stats;

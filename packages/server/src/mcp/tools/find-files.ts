@@ -1,7 +1,6 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
+import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import { NAME_LIMITS, type NameKinds, type NameResult, searchNames, walkNameSearch } from '@trawl/core/names';
 import { redactedWords } from '@trawl/core/redact';
 import {
@@ -19,9 +18,10 @@ import { findByGlob, globRows, globText, looksLikeGlob } from './find-glob.js';
 export const FIND_FILES_TOOL_NAME = 'find_files';
 
 export interface FindFilesRegistration {
-  /** The project root: every search is scoped to it. */
-  root: string;
-  fence?: SensitiveFence;
+  /** The project root, judged by the root policy: every search is scoped to it. */
+  root: CanonicalRoot;
+  /** The server's one fence (mcp/server.ts builds it). */
+  fence: SensitiveFence;
   /** Redact credential-shaped values in the names returned, and say how many (default true). */
   redact?: boolean;
 }
@@ -75,12 +75,7 @@ const DESCRIPTION = [
  * keeps the seed's rules (no ignore files, build output and dot directories left out), which are not the agent's.
  */
 export function registerFindFilesTool(server: McpServer, options: FindFilesRegistration): void {
-  const fence = options.fence ?? createSensitiveFence();
-  let canonicalRoot: string | undefined;
-  const rootOf = (): string => {
-    canonicalRoot ??= fs.realpathSync(options.root);
-    return canonicalRoot;
-  };
+  const { fence, root } = options;
 
   server.registerTool(
     FIND_FILES_TOOL_NAME,
@@ -100,21 +95,6 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-      let root: string;
-      try {
-        root = rootOf();
-      } catch {
-        return {
-          content: [{ type: 'text' as const, text: `The project root ${options.root} does not exist.` }],
-          isError: true,
-        };
-      }
-      if (await fence.isSensitive(root)) {
-        return {
-          content: [{ type: 'text' as const, text: 'The project root is a sensitive location.' }],
-          isError: true,
-        };
-      }
       const query = args.query ?? '';
       if (args.glob !== undefined || looksLikeGlob(query)) {
         const globs =

@@ -1,8 +1,7 @@
-import * as fs from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SearchIndex } from '@trawl/core/content-index';
 import { type EngineChoice, PatternError } from '@trawl/core/engine';
-import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
+import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import {
   emptyGrepPayload,
   formatGrepText,
@@ -19,9 +18,10 @@ import { unenteredShape } from './entry-row.js';
 export const GREP_FILES_TOOL_NAME = 'grep_files';
 
 export interface GrepFilesRegistration {
-  /** The project root: every search is scoped to it. */
-  root: string;
-  fence?: SensitiveFence;
+  /** The project root, judged by the root policy: every search is scoped to it. */
+  root: CanonicalRoot;
+  /** The server's one fence (mcp/server.ts builds it). */
+  fence: SensitiveFence;
   engine?: EngineChoice;
   /** Seams (tests shrink the budget). */
   grep?: Partial<Pick<GrepRequest, 'limits' | 'now' | 'rgPath'>>;
@@ -69,7 +69,7 @@ const DESCRIPTION = [
 
 /** Registers `grep_files` on an MCP server: content search with the /api/file-grep semantics, scoped to the root. */
 export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegistration): void {
-  const fence = options.fence ?? createSensitiveFence();
+  const { fence, root } = options;
   server.registerTool(
     GREP_FILES_TOOL_NAME,
     {
@@ -91,13 +91,6 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
     },
     async (args) => {
       const fail = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
-      let root: string;
-      try {
-        root = fs.realpathSync(options.root);
-      } catch {
-        return fail(`The project root ${options.root} does not exist.`);
-      }
-      if (fence.isSensitiveCanonical(root)) return fail('The project root is a sensitive location.');
       const query = grepQuery(args.query);
       if (query === null) {
         return {

@@ -1,8 +1,7 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { listCompletion, PATH_COMPLETE_LIMITS } from '@trawl/core/complete';
-import { createSensitiveFence, type SensitiveFence } from '@trawl/core/fence';
+import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import type { NameResult } from '@trawl/core/names';
 import { redactedWords } from '@trawl/core/redact';
 import {
@@ -23,9 +22,10 @@ export const LIST_DIR_TOOL_NAME = 'list_dir';
 const LIST_DIR_MAX_LIMIT = 500;
 
 export interface ListDirRegistration {
-  /** The project root: listings never leave it. */
-  root: string;
-  fence?: SensitiveFence;
+  /** The project root, judged by the root policy: listings never leave it. */
+  root: CanonicalRoot;
+  /** The server's one fence (mcp/server.ts builds it). */
+  fence: SensitiveFence;
   /** Redact credential-shaped values in the names returned, and say how many (default true). */
   redact?: boolean;
 }
@@ -70,7 +70,7 @@ const DESCRIPTION = [
 
 /** Registers `list_dir` on an MCP server: one directory level with /api/path-complete's containment rules. */
 export function registerListDirTool(server: McpServer, options: ListDirRegistration): void {
-  const fence = options.fence ?? createSensitiveFence();
+  const { fence, root } = options;
   server.registerTool(
     LIST_DIR_TOOL_NAME,
     {
@@ -100,20 +100,13 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
       const skip = args.skip ?? 0;
       const limit = args.limit ?? PATH_COMPLETE_LIMITS.maxEntries;
       // An archive lists its members, one level at a time (`bundle.whl`, `bundle.whl:pkg/`).
-      let canonicalRoot: string | null = null;
-      try {
-        canonicalRoot = fs.realpathSync(options.root);
-      } catch {
-        // the listing below answers 'missing'
-      }
-      const archived = canonicalRoot && dir !== '' ? await archiveLevel(canonicalRoot, dir, fence) : null;
+      const archived = dir !== '' ? await archiveLevel(root, dir, fence) : null;
       if (typeof archived === 'string')
         return { content: [{ type: 'text' as const, text: archived }], isError: true };
-      if (archived)
-        return archiveAnswer(archived, canonicalRoot!, prefix, skip, limit, options.redact !== false);
+      if (archived) return archiveAnswer(archived, root, prefix, skip, limit, options.redact !== false);
       // Every entry of the level (within the scan budget): the tree's rules drop some before the page is cut.
       const o = listCompletion({
-        project: options.root,
+        project: root,
         dir,
         q: prefix,
         fence,
