@@ -51,4 +51,23 @@ describe('the MCP server’s one fence', () => {
     fs.rmSync(path.join(home, '.ssh'));
     expect(await files()).toEqual(['keys/id_ed25519', 'src/app.ts']);
   });
+
+  it('is the fence of every tool: grep_files leaves out a store made a link between two calls too', async () => {
+    const grepped = async () =>
+      (
+        (await tools.call('grep_files', { query: 'CANARY' })).structuredContent as {
+          results: Array<{ file: string }>;
+        }
+      ).results
+        .map((r) => r.file)
+        .sort();
+    expect(await grepped()).toEqual(['keys/id_ed25519', 'src/app.ts']);
+    fs.symlinkSync(path.join(project, 'keys'), path.join(home, '.ssh'));
+    try {
+      expect(await grepped()).toEqual(['src/app.ts']);
+    } finally {
+      fs.rmSync(path.join(home, '.ssh'));
+    }
+    expect(await grepped()).toEqual(['keys/id_ed25519', 'src/app.ts']);
+  });
 });

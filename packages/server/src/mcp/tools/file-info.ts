@@ -67,6 +67,8 @@ export function registerFileInfoTool(server: McpServer, options: FileInfoRegistr
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
+      // The server's fence is long-lived: what changed before this call is in its table.
+      await fence.settled();
       const fail = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
       const shown = options.redact === false ? args.path : redactValues(args.path).text;
       if (args.path.includes('\0')) return fail('A path cannot contain a NUL character.');

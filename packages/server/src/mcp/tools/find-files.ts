@@ -95,6 +95,8 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
+      // The server's fence is long-lived: what changed before this call is in its table.
+      await fence.settled();
       const query = args.query ?? '';
       if (args.glob !== undefined || looksLikeGlob(query)) {
         const globs =

@@ -90,6 +90,8 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
+      // The server's fence is long-lived: what changed before this call is in its table.
+      await fence.settled();
       const fail = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
       const query = grepQuery(args.query);
       if (query === null) {

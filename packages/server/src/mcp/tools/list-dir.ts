@@ -89,6 +89,8 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
+      // The server's fence is long-lived: what changed before this call is in its table.
+      await fence.settled();
       const dir = args.dir ?? '';
       const prefix = args.prefix ?? '';
       if (dir.includes('\0') || prefix.includes('\0')) {
