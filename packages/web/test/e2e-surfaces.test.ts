@@ -64,6 +64,12 @@ const files: Record<string, string> = {
   'gen/huge.log': `${Array.from({ length: 70_000 }, (_, i) => `log line ${i + 1} ${'-'.repeat(24)}`).join('\n')}\n`,
   'gen/far.ts': `${Array.from({ length: 60_000 }, (_, i) => `// filler line ${i + 1} ${'.'.repeat(12)}`).join('\n')}\nexport const zzfarhit = 1;\n`,
 };
+// Content hits grouped by file: 7 matching lines of 9, 2 lines, 1 line in a test folder.
+files['src/group/many.ts'] = `${[1, 2, 3, 4, 5, 6, 7, 8, 9]
+  .map((i) => (i === 3 || i === 6 ? `const other${i} = 0;` : `export const zzgroup${i} = ${i};`))
+  .join('\n')}\n`;
+files['src/group/other.py'] = 'zzgroup = 1\nprint(zzgroup)\n';
+files['src/group/test/skip.ts'] = 'it("zzgroup");\n';
 for (let i = 1; i <= 20; i++)
   files[`widgets/widget-${String(i).padStart(2, '0')}.ts`] = `export const w${i} = 0;\n`;
 
@@ -155,9 +161,9 @@ describeWorkbench(
       await page.getByPlaceholder('Search in files…').fill('farneedle');
       await page
         .getByTestId('file-grep-status')
-        .getByText(/1 result/)
+        .getByText(/ in 1 file$/)
         .waitFor();
-      const hit = page.locator('.hit', { has: page.locator('.row-name', { hasText: 'long.ts' }) });
+      const hit = page.locator('.hit-group', { has: page.locator('.row-name', { hasText: 'long.ts' }) });
       expect(await hit.locator('.row-dir').textContent()).toBe('src/');
       const preview = await hit.locator('.hit-preview').boundingBox();
       const mark = await hit.locator('.hit-preview mark').boundingBox();
@@ -358,18 +364,18 @@ describeWorkbench(
       await page.getByRole('button', { name: 'Search file contents' }).click();
       await page.getByPlaceholder('Search in files…').fill('needle');
       const status = page.getByTestId('file-grep-status');
-      await status.getByText(/^3 results/).waitFor();
+      await status.getByText(/ in 3 files$/).waitFor();
       const matchCase = page.getByRole('button', { name: 'Match case' });
       await matchCase.click();
       expect(await matchCase.getAttribute('aria-pressed')).toBe('true');
-      await status.getByText(/^2 results/).waitFor(); // NEEDLE no longer matches
+      await status.getByText(/ in 2 files$/).waitFor(); // NEEDLE no longer matches
       await page.getByRole('button', { name: 'Match whole word' }).click();
-      await status.getByText(/^1 result\b/).waitFor(); // nor does farneedle
-      expect(await page.locator('.hit .row-name').allTextContents()).toEqual(['main.ts']);
+      await status.getByText(/ in 1 file$/).waitFor(); // nor does farneedle
+      expect(await page.locator('.hit-file .row-name').allTextContents()).toEqual(['main.ts']);
       // Each preview marks what the switches matched (the server's ranges), whatever the switches.
       const marks = () =>
         page
-          .locator('.hit')
+          .locator('.hit-group')
           .evaluateAll((els) =>
             els.map(
               (el) =>
@@ -379,7 +385,7 @@ describeWorkbench(
       expect(await marks()).toEqual(['main.ts: needle']);
       await page.getByRole('button', { name: 'Use regular expression' }).click();
       await page.getByPlaceholder('Search in files…').fill('ne+dle|NEEDLE_[A-Z]+');
-      await status.getByText(/^2 results/).waitFor();
+      await status.getByText(/ in 2 files$/).waitFor();
       expect(bodies.at(-1)).toMatchObject({ case_sensitive: true, whole_word: true, regex: true });
       expect((await marks()).sort()).toEqual(['Case.ts: NEEDLE_UPPER', 'main.ts: needle']);
       if (SCREENSHOTS) await page.screenshot({ path: path.join(DOCS, 'rail-content-switches.png') });
@@ -543,16 +549,29 @@ describeWorkbench(
           await page.getByPlaceholder('Search in files…').fill('needle');
           await page
             .getByTestId('file-grep-status')
-            .getByText(/^3 results/)
+            .getByText(/ in 3 files$/)
             .waitFor();
           await page.getByRole('button', { name: 'Match case' }).click();
           await page
             .getByTestId('file-grep-status')
-            .getByText(/^2 results/)
+            .getByText(/ in 2 files$/)
             .waitFor();
           await check('content hits, a switch on');
-          await page.locator('.hit', { has: page.locator('.row-name', { hasText: 'main.ts' }) }).click();
-          await page.getByRole('region', { name: 'File src/main.ts' }).waitFor();
+          await page.getByPlaceholder('Search in files…').fill('zzgroup');
+          await page.getByRole('button', { name: 'Show 2 more lines' }).waitFor();
+          await page
+            .locator('.hit-file', { has: page.locator('.row-name', { hasText: 'other.py' }) })
+            .click();
+          await page.getByRole('button', { name: 'Filters' }).click();
+          await page.getByRole('textbox', { name: 'Files to exclude' }).fill('**/test/**');
+          await page.getByTestId('file-grep-status').getByText('9 matching lines in 2 files').waitFor();
+          await check('content hits grouped by file, one collapsed, filters open');
+          await page
+            .locator('.hit-group', { has: page.locator('.row-name', { hasText: 'many.ts' }) })
+            .locator('.hit-line')
+            .first()
+            .click();
+          await page.getByRole('region', { name: 'File src/group/many.ts' }).waitFor();
           await check('viewer');
           await page.keyboard.press('Control+P');
           await page.getByRole('combobox', { name: 'Go to file' }).pressSequentially('schem');
@@ -605,7 +624,9 @@ describeWorkbench(
       const { context, page } = await open(1280);
       await page.getByRole('button', { name: 'Search file contents' }).click();
       await page.getByPlaceholder('Search in files…').fill('zzfarhit');
-      const hit = page.locator('.hit', { has: page.locator('.row-name', { hasText: 'far.ts' }) });
+      const hit = page
+        .locator('.hit-group', { has: page.locator('.row-name', { hasText: 'far.ts' }) })
+        .locator('.hit-line');
       await hit.waitFor();
       await hit.click();
       const viewer = page.getByRole('region', { name: 'File gen/far.ts' });
@@ -660,7 +681,9 @@ describeWorkbench(
       const { context, page } = await open(1280);
       await page.getByRole('button', { name: 'Search file contents' }).click();
       await page.getByPlaceholder('Search in files…').fill('zzdocword');
-      const hit = page.locator('.hit', { has: page.locator('.row-name', { hasText: 'Plan.docx' }) });
+      const hit = page
+        .locator('.hit-group', { has: page.locator('.row-name', { hasText: 'Plan.docx' }) })
+        .locator('.hit-line');
       await hit.click();
       const viewer = page.getByRole('region', { name: 'File reports/Plan.docx' });
       const marked = viewer.locator('.code-line[aria-current="true"]');
@@ -702,34 +725,129 @@ describeWorkbench(
       await context.close();
     }, 120_000);
 
-    it('content hits are walked with the arrow keys from the search field, and Enter opens one', async () => {
+    for (const width of [1280, 390]) {
+      it(`content hits are grouped by file: its count, its first lines under it, more on request, globs narrow them (${width} px)`, async () => {
+        const { context, page } = await open(width);
+        const bodies: Record<string, unknown>[] = [];
+        page.on('request', (r) => {
+          if (r.method() === 'POST' && r.url().endsWith('/api/file-grep'))
+            bodies.push(JSON.parse(r.postData() ?? '{}'));
+        });
+        if (width < 900) await page.getByRole('button', { name: 'Files', exact: true }).click();
+        await page.getByRole('button', { name: 'Search file contents' }).click();
+        await page.getByPlaceholder('Search in files…').fill('zzgroup');
+        const status = page.getByTestId('file-grep-status');
+        await status.getByText('10 matching lines in 3 files').waitFor();
+        const groups = () =>
+          page.locator('.hit-group').evaluateAll((els) =>
+            els.map((el) => ({
+              name: el.querySelector('.hit-file .row-name')?.textContent ?? '',
+              dirShown: (el.querySelector('.hit-file .row-dir') as HTMLElement | null)?.offsetWidth ?? 0,
+              count: el.querySelector('[data-testid="hit-count"]')?.textContent ?? '',
+              lines: [...el.querySelectorAll('.hit-line .hit-tag')].map((t) => t.textContent),
+              more: el.querySelector('.hit-more')?.textContent ?? '',
+            })),
+          );
+        expect(await groups()).toEqual([
+          {
+            name: 'many.ts',
+            dirShown: expect.any(Number),
+            count: '7 matching lines',
+            lines: ['line 1', 'line 2', 'line 4', 'line 5', 'line 7'],
+            more: 'Show 2 more lines',
+          },
+          {
+            name: 'other.py',
+            dirShown: expect.any(Number),
+            count: '2 matching lines',
+            lines: ['line 1', 'line 2'],
+            more: '',
+          },
+          {
+            name: 'skip.ts',
+            dirShown: expect.any(Number),
+            count: '1 matching line',
+            lines: ['line 1'],
+            more: '',
+          },
+        ]);
+        // Rows tell their files apart by the folder, shown at every width.
+        for (const g of await groups()) expect(g.dirShown).toBeGreaterThan(0);
+        expect(bodies.at(-1)).toMatchObject({ q: 'zzgroup', per_file: 5 });
+        const file = page.locator('.hit-file', { has: page.locator('.row-name', { hasText: 'many.ts' }) });
+        expect(await file.getAttribute('aria-expanded')).toBe('true');
+        await page.getByRole('button', { name: 'Show 2 more lines' }).click();
+        await page.locator('.hit-group').first().locator('.hit-line').nth(6).waitFor();
+        expect(bodies.at(-1)).toMatchObject({ include: ['/src/group/many.ts'], per_file: 20 });
+        expect((await groups())[0]!.lines).toEqual([
+          'line 1',
+          'line 2',
+          'line 4',
+          'line 5',
+          'line 7',
+          'line 8',
+          'line 9',
+        ]);
+        if (SCREENSHOTS)
+          await page.screenshot({ path: path.join(DOCS, `rail-content-grouped-${width}.png`) });
+        await page.getByRole('button', { name: 'Filters' }).click();
+        await page.getByRole('textbox', { name: 'Files to include' }).fill('*.ts');
+        await status.getByText('8 matching lines in 2 files').waitFor();
+        await page.getByRole('textbox', { name: 'Files to exclude' }).fill('**/test/**');
+        await status.getByText('7 matching lines in 1 file').waitFor();
+        expect(bodies.at(-1)).toMatchObject({ include: ['*.ts'], exclude: ['**/test/**'] });
+        if (SCREENSHOTS)
+          await page.screenshot({ path: path.join(DOCS, `rail-content-filters-${width}.png`) });
+        await page.getByRole('textbox', { name: 'Files to include' }).fill('src/[z');
+        expect(await page.getByTestId('file-grep-error').textContent()).toMatch(
+          /Couldn't search file contents: .*glob/i,
+        );
+        await context.close();
+      }, 120_000);
+    }
+
+    it('content hits are walked with the arrow keys from the search field, files folded with Left/Right, and Enter opens a line', async () => {
       const { context, page } = await open(1280);
       await page.getByRole('button', { name: 'Search file contents' }).click();
       const field = page.getByPlaceholder('Search in files…');
       await field.fill('needle');
       await page
         .getByTestId('file-grep-status')
-        .getByText(/^3 results/)
+        .getByText(/ in 3 files$/)
         .waitFor();
-      const titles = await page
-        .locator('.hits .hit')
+      const files = await page
+        .locator('.hits .hit-file')
         .evaluateAll((els) => els.map((e) => e.getAttribute('title')));
+      // The focused row: a file's title, or `line N` for one of its lines.
       const focused = () =>
-        page.evaluate(() => document.activeElement?.getAttribute('title') ?? document.activeElement?.tagName);
+        page.evaluate(() => {
+          const a = document.activeElement;
+          if (a?.classList.contains('hit-line')) return `line ${a.querySelector('.hit-tag')?.textContent}`;
+          return a?.getAttribute('title') ?? a?.tagName;
+        });
       await field.press('ArrowDown');
-      expect(await focused()).toBe(titles[0]);
+      expect(await focused()).toBe(files[0]);
       await page.keyboard.press('ArrowDown');
-      expect(await focused()).toBe(titles[1]);
+      expect(await focused()).toMatch(/^line line \d+$/);
+      await page.keyboard.press('ArrowLeft');
+      expect(await focused()).toBe(files[0]);
+      await page.keyboard.press('ArrowLeft');
+      expect(await page.locator('.hit-file').first().getAttribute('aria-expanded')).toBe('false');
+      await page.keyboard.press('ArrowDown');
+      expect(await focused()).toBe(files[1]);
       await page.keyboard.press('End');
-      expect(await focused()).toBe(titles[2]);
+      expect(await focused()).toMatch(/^line /);
       await page.keyboard.press('Home');
+      expect(await focused()).toBe(files[0]);
       await page.keyboard.press('ArrowUp');
       expect(await focused()).toBe('INPUT');
       await field.press('ArrowDown');
-      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowRight');
+      expect(await page.locator('.hit-file').first().getAttribute('aria-expanded')).toBe('true');
+      await page.keyboard.press('ArrowRight');
       await page.keyboard.press('Enter');
       await page
-        .getByRole('region', { name: `File ${titles[1]}` })
+        .getByRole('region', { name: `File ${files[0]}` })
         .locator('.code-line[aria-current="true"]')
         .waitFor();
       await context.close();

@@ -111,11 +111,11 @@ describeWorkbench('workbench end to end', setup, (wb) => {
     // Content search in the Files rail, then open the hit at its line.
     await page.getByRole('button', { name: 'Search file contents' }).click();
     await page.getByPlaceholder('Search in files…').fill('needle');
+    await page.getByTestId('file-grep-status').getByText('1 matching line in 1 file').waitFor();
     await page
-      .getByTestId('file-grep-status')
-      .getByText(/1 result · one row per file/)
-      .waitFor();
-    await page.locator('.hit[title="src/main.ts"]').click();
+      .locator('.hit-group', { has: page.locator('.hit-file[title="src/main.ts"]') })
+      .locator('.hit-line')
+      .click();
     await page.locator('.code-line.hit[data-line="2"]').waitFor();
     expect(await page.locator('.code-line.hit').textContent()).toContain('return "needle";');
 
@@ -152,7 +152,7 @@ describeWorkbench('workbench end to end', setup, (wb) => {
         await page.getByPlaceholder('Search in files…').fill('main');
         await page
           .getByTestId('file-grep-status')
-          .getByText(/result/)
+          .getByText(/matching line/)
           .waitFor();
         const box = page.getByLabel('Message', { exact: true });
         await box.fill('');

@@ -31,12 +31,20 @@ export type { Conversation, Message, MessageStatus, Project } from 'trawl/wire';
 export type FileRow = NameResult & Partial<Pick<FileSearchRow, 'positions'>>;
 /** What /api/file-grep answers. */
 export type GrepAnswer = FileGrepResponse;
+/** One row of it: a file's hit (with `per_file`, one of its lines, carrying the file's `count`). */
+export type GrepHit = GrepAnswer['results'][number];
 
-/** The content search's switches (the endpoint's `case_sensitive`, `whole_word`, `regex`); absent is off. */
+/**
+ * The content search's switches (the endpoint's `case_sensitive`, `whole_word`, `regex`; absent is off), its file
+ * globs (`include`, `exclude`) and `per_file`, the matching lines asked for each file.
+ */
 export interface GrepOptions {
   caseSensitive?: boolean;
   wholeWord?: boolean;
   regex?: boolean;
+  include?: string[];
+  exclude?: string[];
+  perFile?: number;
 }
 
 const qs = (params: Record<string, string | number | undefined>): string => {
@@ -69,6 +77,9 @@ export const api = {
         ...(options.caseSensitive ? { case_sensitive: true } : {}),
         ...(options.wholeWord ? { whole_word: true } : {}),
         ...(options.regex ? { regex: true } : {}),
+        ...(options.include?.length ? { include: options.include } : {}),
+        ...(options.exclude?.length ? { exclude: options.exclude } : {}),
+        ...(options.perFile !== undefined ? { per_file: options.perFile } : {}),
       } satisfies FileGrepRequest,
       signal,
     ),

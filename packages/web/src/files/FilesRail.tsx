@@ -4,9 +4,9 @@
  * replace the tree; a project switch drops the old project's hits at once (they open by path).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { busyRetryDelay, retryWhenBusy } from '../api/client.js';
-import { api, type FileRow, type GrepAnswer, type GrepOptions } from '../api/endpoints.js';
+import { api, type FileRow, type GrepOptions } from '../api/endpoints.js';
 import { makeRelative } from '../tokens/paths.js';
 import { TypeIcon } from '../ui/fileTypes.js';
 import { CloseIcon } from '../ui/icons.js';
@@ -14,13 +14,13 @@ import { RowLabel } from '../ui/RowLabel.js';
 import { useDebounced } from '../ui/useDebounced.js';
 import { visibleName } from '../ui/Visible.js';
 import { AddToMessage, type OnAttach } from './AddToMessage.js';
-import { centreOnMatch, Highlighted } from './highlight.js';
+import { ContentResults } from './ContentHits.js';
+import { globField } from './globs.js';
+import { moveAmongHits } from './hitKeys.js';
 import { Tree } from './Tree.js';
 import { transferProps } from './transfer.js';
 
-/** Content search asks for nothing below two characters (the endpoint's floor) and waits out a burst of keys. */
-export const GREP_MIN_CHARS = 2;
-export const GREP_DEBOUNCE_MS = 250;
+export { GREP_DEBOUNCE_MS, GREP_MIN_CHARS } from './ContentHits.js';
 export const NAME_DEBOUNCE_MS = 200;
 /** Name hits asked for at first, and after "Show more" (the endpoint's ceiling). */
 export const NAME_FIRST_PAGE = 15;
@@ -49,6 +49,7 @@ export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailPr
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [focus, setFocus] = useState<string | null>(null);
   const [grepOptions, setGrepOptions] = useState<GrepOptions>({});
+  const [globs, setGlobs] = useState({ include: '', exclude: '' });
 
   useEffect(() => {
     if (reveal === null) return;
@@ -125,7 +126,9 @@ export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailPr
             </button>
           ) : null}
         </div>
-        {mode === 'content' ? <GrepSwitches value={grepOptions} onChange={setGrepOptions} /> : null}
+        {mode === 'content' ? (
+          <GrepSwitches value={grepOptions} onChange={setGrepOptions} globs={globs} onGlobs={setGlobs} />
+        ) : null}
       </div>
       <div className="rail-body">
         {project === '' ? (
@@ -135,6 +138,8 @@ export function FilesRail({ project, onOpenFile, reveal, onAttach }: FilesRailPr
             project={project}
             query={query}
             options={grepOptions}
+            includeText={globs.include}
+            excludeText={globs.exclude}
             onOpenFile={onOpenFile}
             onAttach={onAttach}
           />
@@ -248,146 +253,82 @@ function NameResults({
   );
 }
 
-/**
- * Up and Down move focus through a list of hits (Home/End to its ends), Up from the first back to the search
- * field; Enter opens the focused hit, as a click would.
- */
-function moveAmongHits(e: React.KeyboardEvent<HTMLUListElement>) {
-  const hits = [...e.currentTarget.querySelectorAll<HTMLElement>('.hit')];
-  const at = hits.indexOf(document.activeElement as HTMLElement);
-  if (at < 0) return;
-  let to: HTMLElement | null | undefined;
-  if (e.key === 'ArrowDown') to = hits[at + 1];
-  else if (e.key === 'ArrowUp')
-    to =
-      at === 0
-        ? e.currentTarget.closest('.rail')?.querySelector<HTMLElement>('input[type="search"]')
-        : hits[at - 1];
-  else if (e.key === 'Home') to = hits[0];
-  else if (e.key === 'End') to = hits[hits.length - 1];
-  else return;
-  e.preventDefault();
-  to?.focus();
-}
-
-export function statusNotes(data: GrepAnswer): string {
-  const n = data.results.length;
-  const notes = [`${n} ${n === 1 ? 'result' : 'results'}`];
-  if (n > 0) notes.push('one row per file');
-  if (data.truncated) notes.push('partial');
-  if (data.skipped_docs > 0) notes.push(`${data.skipped_docs} or more documents not searched`);
-  return notes.join(' · ');
-}
-
 const SWITCHES: { key: keyof GrepOptions; shown: string; label: string }[] = [
   { key: 'caseSensitive', shown: 'Aa', label: 'Match case' },
   { key: 'wholeWord', shown: 'ab', label: 'Match whole word' },
   { key: 'regex', shown: '.*', label: 'Use regular expression' },
 ];
 
-/** The content search's three switches, as an editor's search panel has them: toggle buttons, named in words. */
-function GrepSwitches({ value, onChange }: { value: GrepOptions; onChange: (v: GrepOptions) => void }) {
-  return (
-    // biome-ignore lint/a11y/useSemanticElements: a row of toggles, not a form group
-    <div className="grep-switches" role="group" aria-label="Content search options">
-      {SWITCHES.map((s) => (
-        <button
-          key={s.key}
-          type="button"
-          className={`switch switch-${s.key}`}
-          aria-pressed={value[s.key] === true}
-          aria-label={s.label}
-          title={s.label}
-          data-glyph={s.shown}
-          onClick={() => onChange({ ...value, [s.key]: !value[s.key] })}
-        />
-      ))}
-    </div>
-  );
-}
+type GlobFields = { include: string; exclude: string };
 
-function ContentResults({
-  project,
-  query,
-  options,
-  onOpenFile,
-  onAttach,
+/**
+ * The content search's three switches, as an editor's search panel has them (toggle buttons, named in words), and
+ * a Filters toggle that shows its "files to include" and "files to exclude" fields (comma-separated globs).
+ */
+function GrepSwitches({
+  value,
+  onChange,
+  globs,
+  onGlobs,
 }: {
-  project: string;
-  query: string;
-  options: GrepOptions;
-  onOpenFile: (rel: string, line?: number, find?: string) => void;
-  onAttach: OnAttach | undefined;
+  value: GrepOptions;
+  onChange: (v: GrepOptions) => void;
+  globs: GlobFields;
+  onGlobs: (g: GlobFields) => void;
 }) {
-  const settled = useDebounced(query.trim(), GREP_DEBOUNCE_MS);
-  const q = useQuery({
-    queryKey: ['file-grep', project, settled, options],
-    queryFn: ({ signal }) => api.fileGrep(project, settled, signal, options),
-    enabled: settled.length >= GREP_MIN_CHARS,
-    // Keep the previous hits while a refined query runs — but only for the same project: old-project rows must
-    // not stay clickable.
-    placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[1] === project ? prev : undefined),
-    staleTime: 30_000,
-    retry: retryWhenBusy,
-    retryDelay: busyRetryDelay,
-  });
-  if (query.trim().length < GREP_MIN_CHARS) {
-    return <p className="rail-note">Type at least two characters to search inside files.</p>;
-  }
-  if (q.isError) {
-    return (
-      <div className="rail-note warn" role="alert" data-testid="file-grep-error">
-        Couldn't search file contents: {(q.error as Error).message}
-      </div>
-    );
-  }
-  const data = q.data;
-  const hasDocHit = data?.results.some((r) => r.line === 0) ?? false;
+  const [filtersOpen, setFiltersOpen] = useState(globs.include !== '' || globs.exclude !== '');
+  const fieldsId = useId();
+  const active = globField(globs.include).length + globField(globs.exclude).length;
   return (
     <>
-      <div className="rail-status" role="status" data-testid="file-grep-status">
-        {q.isFetching || !data ? 'Searching…' : statusNotes(data)}
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of toggles, not a form group */}
+      <div className="grep-switches" role="group" aria-label="Content search options">
+        {SWITCHES.map((s) => (
+          <button
+            key={s.key}
+            type="button"
+            className={`switch switch-${s.key}`}
+            aria-pressed={value[s.key] === true}
+            aria-label={s.label}
+            title={s.label}
+            data-glyph={s.shown}
+            onClick={() => onChange({ ...value, [s.key]: !value[s.key] })}
+          />
+        ))}
+        <button
+          type="button"
+          className="filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls={fieldsId}
+          onClick={() => setFiltersOpen(!filtersOpen)}
+        >
+          Filters{active > 0 ? ` (${active})` : ''}
+        </button>
       </div>
-      {data?.truncated ? (
-        <p className="rail-note" data-testid="file-grep-partial-why">
-          The search stopped before the end: narrow the query to see every file.
-        </p>
+      {filtersOpen ? (
+        <div className="glob-fields" id={fieldsId}>
+          <label className="glob-field">
+            <span>Files to include</span>
+            <input
+              type="text"
+              value={globs.include}
+              placeholder="e.g. *.ts, src/**"
+              spellCheck={false}
+              onChange={(e) => onGlobs({ ...globs, include: e.target.value })}
+            />
+          </label>
+          <label className="glob-field">
+            <span>Files to exclude</span>
+            <input
+              type="text"
+              value={globs.exclude}
+              placeholder="e.g. **/test/**, *.min.js"
+              spellCheck={false}
+              onChange={(e) => onGlobs({ ...globs, exclude: e.target.value })}
+            />
+          </label>
+        </div>
       ) : null}
-      {hasDocHit ? (
-        <p className="rail-note" data-testid="file-grep-doc-note">
-          A document hit opens at the document's text, the matching passage marked.
-        </p>
-      ) : null}
-      {data && data.results.length === 0 && !q.isFetching ? <p className="rail-note">No results</p> : null}
-      <ul className="hits" onKeyDown={moveAmongHits}>
-        {data?.results.map((r) => {
-          const rel = makeRelative(r.file, data.root || project).replace(/^\/+/, '');
-          const tag = r.label ? r.label : r.line > 0 ? `:${r.line}` : '';
-          const name = rel.slice(rel.lastIndexOf('/') + 1);
-          const shown = centreOnMatch(r.preview, r.ranges, settled);
-          return (
-            <li key={`${r.file}:${r.line}`} className="row-line">
-              <button
-                type="button"
-                className="hit"
-                title={visibleName(rel)}
-                onClick={() => (r.line > 0 ? onOpenFile(rel, r.line) : onOpenFile(rel, undefined, r.preview))}
-                {...transferProps({ kind: 'file', rel })}
-              >
-                <TypeIcon name={name} kind="file" />
-                <span className="hit-label">
-                  <RowLabel path={rel} name={name} kind="file" root="" dirChars={28} />
-                </span>
-                {tag ? <span className="hit-tag">{tag}</span> : null}
-                <span className="hit-preview">
-                  <Highlighted text={shown.text} ranges={shown.ranges} query={settled} />
-                </span>
-              </button>
-              {onAttach ? <AddToMessage item={{ kind: 'file', rel }} onAttach={onAttach} /> : null}
-            </li>
-          );
-        })}
-      </ul>
     </>
   );
 }

@@ -1,5 +1,5 @@
 // The Files rail's search and content results, and the grep call.
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, retryWhenBusy } from '../../src/api/client.js';
 import { api } from '../../src/api/endpoints.js';
@@ -25,7 +25,8 @@ const tree = (c: Call) => {
 };
 const grepAnswer = {
   results: [
-    { file: 'src/a.ts', line: 12, preview: 'const NEEDLE = 1;', ranges: [[6, 12]] },
+    { file: 'src/a.ts', line: 12, preview: 'const NEEDLE = 1;', ranges: [[6, 12]], count: 2 },
+    { file: 'src/a.ts', line: 30, preview: 'return needle;', ranges: [[7, 13]], count: 2 },
     { file: 'docs/spec.docx', line: 0, preview: 'the needle in a doc', label: '' },
   ],
   truncated: false,
@@ -107,7 +108,7 @@ describe('FilesRail search-mode toggle', () => {
       fireEvent.change(field(), { target: { value: v } });
     await screen.findByTitle('src/a.ts');
     expect(m.grep()).toHaveLength(1);
-    expect(m.grep()[0]!.body).toEqual({ root: '/repo', q: 'needle' });
+    expect(m.grep()[0]!.body).toEqual({ root: '/repo', q: 'needle', per_file: 5 });
   });
 });
 
@@ -119,24 +120,151 @@ describe('FilesRail content results', () => {
     return m;
   }
 
-  it('marks the server ranges, shows :line, opens a text hit at its line and a document at its hit passage', async () => {
+  const lineButtons = () => [...document.querySelectorAll<HTMLElement>('.hit-line')];
+
+  it('groups the lines under their file with its count, opens a line at its line and a document at its passage', async () => {
     const m = await search(mount());
-    expect(document.querySelector('mark')?.textContent).toBe('NEEDLE');
-    expect(screen.getByText(':12')).toBeTruthy();
-    expect(screen.queryByText(':0')).toBeNull();
-    fireEvent.click(screen.getByTitle('src/a.ts'));
-    expect(m.onOpenFile).toHaveBeenCalledWith('src/a.ts', 12);
-    fireEvent.click(screen.getByTitle('docs/spec.docx'));
-    // a document has no line: the viewer finds the hit's passage (its preview) in the extracted text
-    const docPreview = screen.getByTitle('docs/spec.docx').querySelector('.hit-preview')!.textContent;
-    expect(m.onOpenFile).toHaveBeenLastCalledWith('docs/spec.docx', undefined, docPreview);
+    const file = screen.getByTitle('src/a.ts');
+    // A disclosure button: the name, then the count, read as words.
+    expect(file.getAttribute('aria-expanded')).toBe('true');
+    expect(file.textContent).toBe('a.tssrc/2 matching lines');
+    expect(within(file).getByTestId('hit-count').textContent).toBe('2 matching lines');
+    const lines = document.getElementById(file.getAttribute('aria-controls')!)!;
+    expect([...lines.querySelectorAll('.hit-line')].map((b) => b.textContent)).toEqual([
+      'line 12const NEEDLE = 1;',
+      'line 30return needle;',
+    ]);
+    expect([...lines.querySelectorAll('mark')].map((x) => x.textContent)).toEqual(['NEEDLE', 'needle']);
+    fireEvent.click(lineButtons()[1]!);
+    expect(m.onOpenFile).toHaveBeenCalledWith('src/a.ts', 30);
+    // A document has no line and no count: the viewer finds the hit's passage (its preview) in the text.
+    const doc = screen.getByTitle('docs/spec.docx');
+    expect(within(doc).queryByTestId('hit-count')).toBeNull();
+    fireEvent.click(lineButtons()[2]!);
+    expect(m.onOpenFile).toHaveBeenLastCalledWith('docs/spec.docx', undefined, 'the needle in a doc');
     expect(screen.getByTestId('file-grep-doc-note').textContent).toMatch(/matching passage marked/);
   });
 
-  it('reports the count and the unit, and keeps the engine name out of the line', async () => {
+  it('collapses and expands a file by click and by Left/Right, and moves through files and lines with Up/Down', async () => {
+    await search(mount());
+    const file = screen.getByTitle('src/a.ts');
+    fireEvent.click(file);
+    expect(file.getAttribute('aria-expanded')).toBe('false');
+    expect(document.getElementById(file.getAttribute('aria-controls')!)).toBeNull();
+    fireEvent.click(file);
+    expect(lineButtons()).toHaveLength(3);
+    file.focus();
+    fireEvent.keyDown(file, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(lineButtons()[0]);
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(lineButtons()[1]);
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getByTitle('docs/spec.docx'));
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowUp' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowLeft' });
+    expect(document.activeElement).toBe(file);
+    fireEvent.keyDown(file, { key: 'ArrowLeft' });
+    expect(file.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.keyDown(file, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getByTitle('docs/spec.docx'));
+    fireEvent.keyDown(file, { key: 'ArrowRight' });
+    expect(file.getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('shows more of a file by asking the same search narrowed to that file, at the per-file ceiling', async () => {
+    const five = [1, 2, 3, 4, 5].map((l) => ({
+      file: 'src/[x].ts',
+      line: l,
+      preview: `needle ${l}`,
+      count: 7,
+    }));
+    const all = [
+      ...five,
+      ...[6, 7].map((l) => ({ file: 'src/[x].ts', line: l, preview: `needle ${l}`, count: 7 })),
+    ];
+    const m = mount({
+      'POST /api/file-grep': (c) => ({
+        ...grepAnswer,
+        results: (c.body as { per_file: number }).per_file === 20 ? all : five,
+      }),
+    });
+    content();
+    fireEvent.change(field(), { target: { value: 'needle' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Show 2 more lines' }));
+    await waitFor(() => expect(lineButtons()).toHaveLength(7));
+    expect(m.grep()[1]!.body).toEqual({
+      root: '/repo',
+      q: 'needle',
+      include: ['/src/\\[x\\].ts'],
+      per_file: 20,
+    });
+    expect(screen.queryByRole('button', { name: /more line/ })).toBeNull();
+  });
+
+  it('says "5+" and offers more where the count did not arrive, and past the ceiling opens the file at the last line', async () => {
+    const rows = (n: number, count?: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        file: 'big.txt',
+        line: i + 1,
+        preview: 'needle',
+        ...(count ? { count } : {}),
+      }));
+    const m = mount({
+      'POST /api/file-grep': (c) =>
+        (c.body as { per_file: number }).per_file === 20
+          ? { ...grepAnswer, results: rows(20, 57) }
+          : { ...grepAnswer, results: rows(5) },
+    });
+    content();
+    fireEvent.change(field(), { target: { value: 'needle' } });
+    const file = await screen.findByTitle('big.txt');
+    expect(within(file).getByTestId('hit-count').textContent).toBe('5+ matching lines');
+    expect(screen.getByTestId('file-grep-status').textContent).toBe('5+ matching lines in 1 file');
+    fireEvent.click(screen.getByRole('button', { name: 'Show more lines' }));
+    const rest = await screen.findByRole('button', { name: '37 more lines: open the file at line 20' });
+    expect(within(file).getByTestId('hit-count').textContent).toBe('57 matching lines');
+    fireEvent.click(rest);
+    expect(m.onOpenFile).toHaveBeenCalledWith('big.txt', 20);
+  });
+
+  it('sends the include and exclude fields as glob lists, split at commas outside braces, and shows a refused glob', async () => {
+    const m = mount({
+      'POST /api/file-grep': (c) =>
+        (c.body as { include?: string[] }).include?.includes('[z')
+          ? new HttpError(400, { error: 'invalid glob [z: unclosed class', code: 'invalid_glob' })
+          : grepAnswer,
+    });
+    content();
+    const filters = screen.getByRole('button', { name: 'Filters' });
+    expect(filters.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(filters);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Files to include' }), {
+      target: { value: '*.{ts,tsx}, src/** ,' },
+    });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Files to exclude' }), {
+      target: { value: '**/test/**' },
+    });
+    fireEvent.change(field(), { target: { value: 'needle' } });
+    await screen.findByTitle('src/a.ts');
+    expect(m.grep().at(-1)!.body).toEqual({
+      root: '/repo',
+      q: 'needle',
+      include: ['*.{ts,tsx}', 'src/**'],
+      exclude: ['**/test/**'],
+      per_file: 5,
+    });
+    fireEvent.click(filters);
+    expect(screen.getByRole('button', { name: 'Filters (3)' })).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'Files to include' })).toBeNull();
+    fireEvent.click(filters);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Files to include' }), { target: { value: '[z' } });
+    expect((await screen.findByTestId('file-grep-error')).textContent).toContain('invalid glob [z');
+  });
+
+  it('reports the matching lines and files, and keeps the engine name out of the line', async () => {
     await search(mount());
     const status = screen.getByTestId('file-grep-status');
-    expect(status.textContent).toBe('2 results · one row per file');
+    expect(status.textContent).toBe('3 matching lines in 2 files');
     expect(status.getAttribute('title')).toBeNull();
   });
 
@@ -157,7 +285,7 @@ describe('FilesRail content results', () => {
     content();
     fireEvent.change(field(), { target: { value: 'needle' } });
     await screen.findByText('No results');
-    expect(screen.getByTestId('file-grep-status').textContent).toBe('0 results');
+    expect(screen.getByTestId('file-grep-status').textContent).toBe('0 files');
   });
 
   it('says the search failed instead of showing zero results', async () => {
