@@ -12,7 +12,13 @@ import type { RequiredLiterals } from '../match/index.js';
 import type { ByteWindows } from '../search/windows.js';
 import { descriptorIs, isWithin, openNoFollow } from '../util/fs-safety.js';
 import { ensurePrivateDir, privateSubdir } from '../util/private-dir.js';
-import { type WalkEntry, Walker, type WalkOptions, type WalkStats } from '../walk/walker.js';
+import {
+  type PrunedEntry,
+  type WalkEntry,
+  Walker,
+  type WalkOptions,
+  type WalkStats,
+} from '../walk/walker.js';
 import { blockRanges } from './blocks.js';
 import { type BuildProgress, type BuildResult, buildIndex, workerScriptUrl } from './build.js';
 import { documentStoreFor } from './documents.js';
@@ -193,6 +199,8 @@ interface WalkList {
   rels: string[];
   ids: Int32Array;
   stats: WalkStats;
+  /** What the walk's rules left out (the walker's pruned entries), for answers that name them (walkPruned). */
+  pruned: PrunedEntry[];
   /** The base `ids` are of (a base swapped in meanwhile makes the list unusable). */
   base: Base;
   /**
@@ -1076,6 +1084,22 @@ export class ContentIndex implements SearchIndex {
     return (await this.walkList(req, trusted))?.entries ?? null;
   }
 
+  /**
+   * What the rules of the walk `req` asks for left out (skipped, ignored, hidden: the walker's pruned entries), from
+   * the kept list, with the directories the walk listed: an answer that names what it did not enter (tool/explain.ts)
+   * does not walk the tree again per search. As `walkEntries`: only while the watchers vouch for the tree, else
+   * null; the request's own `exclude` is not applied.
+   */
+  async walkPruned(
+    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
+  ): Promise<{ pruned: readonly PrunedEntry[]; dirs: number } | null> {
+    if (this.state !== 'ready' || !this.base || this.rootsUnusable(req.walk) !== null) return null;
+    const trusted = await this.sync();
+    if (!trusted || !this.base || this.state !== 'ready') return null;
+    const list = await this.walkList(req, trusted);
+    return list ? { pruned: list.pruned, dirs: list.stats.dirs } : null;
+  }
+
   /** Why the index cannot answer for these walk roots (outside it, unresolvable, through a link), or null. */
   private rootsUnusable(walk: IndexSelectRequest['walk']): string | null {
     for (const root of walk.roots) {
@@ -1314,9 +1338,11 @@ export class ContentIndex implements SearchIndex {
     // for a link since `rootsUnusable` looked (a named `d/key` that now reads `~/.ssh/key`), and the reader's
     // descriptor would read back as that path (util/fs-safety.ts), so it is left out here.
     const outside = w.followLinks ? () => false : (canon: string) => !isWithin(canon, this.root);
+    const pruned: PrunedEntry[] = [];
     const walker = new Walker({
       ...w,
       exclude: (canon) => outside(canon) || this.exclude(canon),
+      onPruned: (e) => pruned.push(e),
       ...(req.deadline !== undefined ? { deadline: req.deadline } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
       now,
@@ -1365,6 +1391,7 @@ export class ContentIndex implements SearchIndex {
       rels,
       ids,
       stats: walker.stats,
+      pruned,
       base,
       posOf,
       unknown: Int32Array.from(unknown),

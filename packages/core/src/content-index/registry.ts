@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { DocumentTextStore } from '../docs/store.js';
 import { isWithin } from '../util/fs-safety.js';
-import type { WalkEntry } from '../walk/walker.js';
+import type { PrunedEntry, WalkEntry } from '../walk/walker.js';
 import type {
   ContentIndex,
   ContentIndexStatus,
@@ -18,6 +18,10 @@ export interface SearchIndex {
   walkEntries?(
     req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
   ): Promise<WalkEntry[] | null>;
+  /** What the walk's rules left out, from the index's kept list, or null: walk instead (ContentIndex.walkPruned). */
+  walkPruned?(
+    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
+  ): Promise<{ pruned: readonly PrunedEntry[]; dirs: number } | null>;
   /** The document text store of the index covering `root` (content-index/documents.ts), when there is one. */
   documentsFor?(root: string): DocumentTextStore | undefined;
 }
@@ -73,6 +77,12 @@ export class ContentIndexRegistry implements SearchIndex {
     req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
   ): Promise<WalkEntry[] | null> {
     return this.coveringWalk(req.walk)?.walkEntries(req) ?? Promise.resolve(null);
+  }
+
+  walkPruned(
+    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
+  ): Promise<{ pruned: readonly PrunedEntry[]; dirs: number } | null> {
+    return this.coveringWalk(req.walk)?.walkPruned(req) ?? Promise.resolve(null);
   }
 
   private coveringWalk(walk: IndexSelectRequest['walk']): ContentIndex | undefined {

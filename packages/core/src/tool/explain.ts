@@ -1,7 +1,14 @@
+import { walkOptionsOf } from '../engine/search.js';
 import { listNames } from './compose.js';
 import { findHiddenMatches, globMatchesAnyFile, type RunContext } from './execute.js';
 import type { Group } from './plan.js';
-import { describeSurvey, surveyTree, type TreeSurvey, type UnenteredDir } from './tree-view.js';
+import {
+  describeSurvey,
+  surveyFromPruned,
+  surveyTree,
+  type TreeSurvey,
+  type UnenteredDir,
+} from './tree-view.js';
 import { SKIP_DIRS } from './types.js';
 
 /**
@@ -56,16 +63,18 @@ export async function explainEmpty(
  * left out), said in every answer that walked, not only in empty ones: a match may sit there. Returns the
  * directories for the details.
  */
-export function noteUnentered(
+export async function noteUnentered(
   groups: readonly Group[],
   ctx: RunContext,
   asked: { gitignore: boolean; hidden: boolean },
-): UnenteredDir[] {
-  const walked: Array<{ roots: string[]; skipDirs: ReadonlySet<string> }> = [];
+): Promise<UnenteredDir[]> {
+  // `engineRoots`: every root of an engine group, as its search asked the index for the walk (the same kept list).
+  const walked: Array<{ roots: string[]; skipDirs: ReadonlySet<string>; engineRoots?: string[] }> = [];
   for (const g of groups) {
     if (g.type === 'engine') {
       const roots = g.roots.filter((r) => r.walks).map((r) => r.abs);
-      if (roots.length > 0) walked.push({ roots, skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS) });
+      const skipDirs = ctx.skipDirs ?? new Set(SKIP_DIRS);
+      if (roots.length > 0) walked.push({ roots, skipDirs, engineRoots: g.roots.map((r) => r.abs) });
     } else if (g.type === 'glob') {
       walked.push({ roots: [g.baseAbs], skipDirs: ctx.skipDirs ?? g.skipDirs });
     }
@@ -73,14 +82,25 @@ export function noteUnentered(
   if (walked.length === 0) return [];
   const survey: TreeSurvey = { unentered: [], prunedFiles: 0, complete: true };
   for (const w of walked) {
-    const one = surveyTree({
+    const req = {
       cwd: ctx.cwd,
       roots: w.roots,
       rules: { ...asked, skipDirs: w.skipDirs },
       ...(ctx.baseRequest.exclude ? { exclude: ctx.baseRequest.exclude } : {}),
       deadline: ctx.deadline,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+    };
+    // The index's kept walk of the search already knows what its rules left out: no walk of the tree per call.
+    const index = ctx.baseRequest.index;
+    const kept =
+      w.engineRoots && index?.walkPruned
+        ? await index.walkPruned({
+            walk: walkOptionsOf({ ...ctx.baseRequest, skipDirs: w.skipDirs }, w.engineRoots, ctx.cwd),
+            deadline: ctx.deadline,
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+          })
+        : null;
+    const one = (kept && surveyFromPruned(kept, req)) ?? surveyTree(req);
     for (const d of one.unentered)
       if (!survey.unentered.some((s) => s.path === d.path)) survey.unentered.push(d);
     survey.prunedFiles += one.prunedFiles;

@@ -208,7 +208,7 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   const unentered =
     state.timedOut || options.nameUnentered !== true
       ? []
-      : noteUnentered(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
+      : await noteUnentered(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
 
   // Tags for the files shown (hashline mode), read once each, concurrently.
   // A file the deadline left without its lines (counted, then not fetched in time) is still shown, by

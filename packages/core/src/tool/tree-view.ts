@@ -109,6 +109,47 @@ export function surveyTree(req: SurveyRequest): TreeSurvey {
 }
 
 /**
+ * The survey of {@link surveyTree} from what a walk of the same roots under the same rules already left out (a
+ * content index's kept walk, SearchIndex.walkPruned), without walking the tree again. That walk did not apply the
+ * caller's `exclude`: an entry is kept only when neither it nor a directory between it and its root is excluded,
+ * as the survey's own walk would have pruned there. Null when that walk listed more directories than the survey's
+ * budget (the survey walks then, and says where it stopped).
+ */
+export function surveyFromPruned(
+  walked: { pruned: readonly PrunedEntry[]; dirs: number },
+  req: SurveyRequest,
+): TreeSurvey | null {
+  if (walked.dirs > (req.maxDirs ?? TREE_SURVEY_MAX_DIRS)) return null;
+  const excluded = req.exclude ? excludedOrUnder(req.roots, req.exclude) : null;
+  const kept = walked.pruned.filter(
+    (e) => (e.reason === 'skipped' || e.reason === 'ignored' || e.reason === 'hidden') && !excluded?.(e.abs),
+  );
+  return countPruned(
+    kept.map((e) => ({ abs: e.abs, isDir: e.isDir, reason: e.reason as UnenteredReason })),
+    req,
+  );
+}
+
+/** Whether `exclude` takes a path or a directory between it and the root it lies under (memoised per directory). */
+function excludedOrUnder(
+  roots: readonly string[],
+  exclude: (abs: string) => boolean,
+): (abs: string) => boolean {
+  const stopAt = new Set(roots);
+  const memo = new Map<string, boolean>();
+  const dirExcluded = (dir: string): boolean => {
+    let v = memo.get(dir);
+    if (v === undefined) {
+      const parent = path.dirname(dir);
+      v = exclude(dir) || (!stopAt.has(dir) && parent !== dir && dirExcluded(parent));
+      memo.set(dir, v);
+    }
+    return v;
+  };
+  return (abs) => exclude(abs) || (!stopAt.has(abs) && dirExcluded(path.dirname(abs)));
+}
+
+/**
  * Entries left out, counted: each directory with the files below it (within one shared budget of entries, past
  * which a count is a floor and `complete` false), each file as one of `prunedFiles`. Directories holding no file are
  * dropped (nothing there could match). For a caller that found the entries itself (list_dir's one level).
