@@ -19,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pkgDir = path.join(repo, 'packages/core');
+// Another package may be named (the script's own test does, with a fixture package).
+const pkgDir = path.resolve(repo, process.env['TRAWL_API_PACKAGE'] ?? 'packages/core');
 const reportPath = path.join(pkgDir, 'api-report.txt');
 const check = process.argv.includes('--check');
 
@@ -141,6 +142,59 @@ for (const entry of entries) {
     report.push(...describe(sym.name, sym, source));
     if (!documented(sym)) undocumented.add(`${entry.specifier}: ${sym.name}`);
   }
+  report.push('');
+}
+
+// Types a public signature names that no entry point exports: a caller meets them (in a parameter, a field, a
+// result) but cannot name them. Listed, with where each is first met, so the gap is visible and tracked.
+const publicSymbols = new Set();
+for (const entry of entries) {
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry.file));
+  for (const sym of checker.getExportsOfModule(moduleSymbol)) publicSymbols.add(resolved(sym));
+}
+function resolved(sym) {
+  return sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
+}
+const srcDir = path.join(pkgDir, 'src');
+const unexported = new Map(); // name → the public name whose signature meets it first
+function visitSignatures(sym, from, seen) {
+  if (seen.has(sym)) return;
+  seen.add(sym);
+  for (const decl of sym.declarations ?? []) {
+    if (!decl.getSourceFile().fileName.startsWith(srcDir)) continue;
+    const visit = (node) => {
+      // Private and protected members are no part of the surface; neither are function bodies or initialisers.
+      if (hidden(node) && node !== decl) return;
+      if (ts.isBlock(node) || (ts.isVariableDeclaration(node) && node.type === undefined)) return;
+      if (
+        ts.isTypeReferenceNode(node) ||
+        ts.isExpressionWithTypeArguments(node) ||
+        ts.isTypeQueryNode(node)
+      ) {
+        const name = ts.isTypeReferenceNode(node)
+          ? node.typeName
+          : ts.isTypeQueryNode(node)
+            ? node.exprName
+            : node.expression;
+        const target = checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name);
+        const t = target && resolved(target);
+        const at = t?.declarations?.[0]?.getSourceFile().fileName;
+        if (t && at?.startsWith(srcDir) && !(t.flags & ts.SymbolFlags.TypeParameter)) {
+          if (!publicSymbols.has(t) && !unexported.has(t.name)) unexported.set(t.name, from);
+          if (!publicSymbols.has(t)) visitSignatures(t, from, seen);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    ts.forEachChild(decl, visit);
+  }
+}
+for (const sym of publicSymbols)
+  visitSignatures(sym, sym.name, new Set([...publicSymbols].filter((s) => s !== sym)));
+if (unexported.size > 0) {
+  report.push('## named in a public signature, exported by no entry point', '');
+  for (const [name, from] of [...unexported].sort(([a], [b]) => (a < b ? -1 : 1)))
+    report.push(`${name} (met in ${from})`);
   report.push('');
 }
 const text = `${report.join('\n').trimEnd()}\n`;

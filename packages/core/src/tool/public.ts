@@ -16,7 +16,6 @@ export {
   prepareSearchTool,
   ResourceRouter,
   SEARCH_TOOL_NAME,
-  type SearchToolArgs,
   type SearchToolDetails,
   SearchToolError,
   type SearchToolOptions,
