@@ -798,6 +798,19 @@ describeWorkbench(
         expect(bodies.at(-1)).toMatchObject({ include: ['*.ts'], exclude: ['**/test/**'] });
         if (SCREENSHOTS)
           await page.screenshot({ path: path.join(DOCS, `rail-content-filters-${width}.png`) });
+        // Two files of one name deep in the tree read apart: the folder is cut from its start, never its end.
+        await page.getByRole('textbox', { name: 'Files to include' }).fill('**/schemas.js');
+        await page.getByRole('textbox', { name: 'Files to exclude' }).fill('');
+        await page.getByPlaceholder('Search in files…').fill('export const');
+        await status.getByText('2 matching lines in 2 files').waitFor();
+        const deep = await groups();
+        expect(deep.map((g) => g.name)).toEqual(['schemas.js', 'schemas.js']);
+        for (const g of deep) expect(g.dirShown).toBeGreaterThan(0);
+        const dirs = await page.locator('.hit-file .row-dir').allTextContents();
+        expect(dirs.map((d) => d.replace(/^….*\/v4\//, '…/v4/')).sort()).toEqual([
+          '…/v4/classic/',
+          '…/v4/mini/',
+        ]);
         await page.getByRole('textbox', { name: 'Files to include' }).fill('src/[z');
         expect(await page.getByTestId('file-grep-error').textContent()).toMatch(
           /Couldn't search file contents: .*glob/i,
