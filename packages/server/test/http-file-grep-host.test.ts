@@ -9,6 +9,7 @@ import { TempTrees } from '../../core/test/fixtures/temp-trees.js';
 import { GrepHost } from '../src/http/grep-host.js';
 import { PoolTimeoutError } from '../src/http/pool.js';
 import { type Answer, startTestServer, type TestServer } from './http-helpers.js';
+import { judgedRoot } from './roots.js';
 
 const HOLD_CHANNEL = 'trawl-test-grep-hold';
 let trees: TempTrees;
@@ -135,19 +136,20 @@ describe('indexed /api/file-grep on the grep host', () => {
   }, 120_000);
 
   it('restarts a host whose grep passes the execution ceiling, and answers that grep with a timeout', async () => {
+    const judged = await judgedRoot(root);
     const host = new GrepHost({
       fence: { home: trees.home, env: { HOME: trees.home }, extra: [] },
       dataDir: path.join(trees.dir, 'data-ceiling'),
-      roots: [root],
+      roots: [judged],
       script: holdingScript,
       execCeilingMs: 50,
     });
     try {
-      expect((await host.whenSettled(root)).state).toBe('ready');
-      const task = { root, query: 'needle', caseSensitive: false, wholeWord: false, regex: false };
+      expect((await host.whenSettled(judged)).state).toBe('ready');
+      const task = { root: judged, query: 'needle', caseSensitive: false, wholeWord: false, regex: false };
       await expect(host.grep(task)).rejects.toBeInstanceOf(PoolTimeoutError);
       // The host is restarted and loads its index again.
-      expect((await host.whenSettled(root)).state).toBe('ready');
+      expect((await host.whenSettled(judged)).state).toBe('ready');
     } finally {
       await host.close();
     }

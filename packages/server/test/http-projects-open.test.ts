@@ -1,10 +1,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { CanonicalRoot } from '@trawl/core/fence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexHost } from '../src/http/index-host.js';
 import { RECENT_PROJECTS_FILE } from '../src/http/projects.js';
 import { type TestServer, withTestServer } from './http-helpers.js';
+import { judgedRoot } from './roots.js';
 
 let tmp: string;
 let home: string;
@@ -59,9 +61,14 @@ describe('POST /api/projects/open: the opened project gets a name index', () => 
       const p = path.join(tmp, `rt-${d}`);
       fs.mkdirSync(p, { recursive: true });
       fs.writeFileSync(path.join(p, `${d}.txt`), d);
-      return p;
+      return judgedRoot(p);
     });
-    const [one, two, three, kept] = dirs as [string, string, string, string];
+    const [one, two, three, kept] = (await Promise.all(dirs)) as [
+      CanonicalRoot,
+      CanonicalRoot,
+      CanonicalRoot,
+      CanonicalRoot,
+    ];
     const host = new IndexHost({ fence: { home, env: {}, extra: [] }, runtimeProjects: 2 });
     try {
       host.keep(kept);

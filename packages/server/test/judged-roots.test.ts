@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createSensitiveFence, resolveUserRoot } from '@trawl/core/fence';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GrepHostOptions } from '../src/http/grep-host.js';
+import type { IndexHost } from '../src/http/index-host.js';
 import type { TrawlMcpOptions } from '../src/mcp/server.js';
 import { registerFileInfoTool } from '../src/mcp/tools/file-info.js';
 import { registerFindFilesTool } from '../src/mcp/tools/find-files.js';
@@ -41,7 +43,13 @@ describe('roots the server searches, lists and indexes', () => {
       registerListDirTool(server, { root: '/', fence });
       // @ts-expect-error: a spelling nobody judged
       const options: TrawlMcpOptions = { root: tmp };
-      return options;
+      // @ts-expect-error: `trawl serve`'s hosts index only judged roots
+      const grepHost: Pick<GrepHostOptions, 'roots'> = { roots: [tmp] };
+      const keep = (host: IndexHost) => {
+        // @ts-expect-error: `trawl serve`'s hosts index only judged roots
+        host.keep(tmp);
+      };
+      return [options, grepHost, keep];
     };
     expect(typeof typeErrors).toBe('function');
     await server.close();

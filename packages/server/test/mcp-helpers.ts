@@ -6,14 +6,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  type CanonicalRoot,
-  createSensitiveFence,
-  homeDir,
-  resolveUserRoot,
-  type SensitiveFence,
-} from '@trawl/core/fence';
 import { createMcpServer, type TrawlMcpOptions } from '../src/mcp/server.js';
+import { judgedRoot } from './roots.js';
+
+export { judgedRoot };
 
 export type ToolResult = {
   content: Array<{ type: string; text: string }>;
@@ -39,16 +35,6 @@ export async function linkTools(register: (server: McpServer) => void): Promise<
       await server.close();
     },
   };
-}
-
-/** `dir` judged by the root policy, as `trawl mcp --root` judges it; a refusal fails the test's set-up. */
-export async function judgedRoot(
-  dir: string,
-  fence: SensitiveFence = createSensitiveFence(),
-): Promise<CanonicalRoot> {
-  const r = await resolveUserRoot(dir, { fence, home: homeDir() });
-  if (!r.ok) throw new Error(`${dir}: ${r.message}`);
-  return r.root;
 }
 
 /**

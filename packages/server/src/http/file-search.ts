@@ -1,3 +1,4 @@
+import type { CanonicalRoot } from '@trawl/core/fence';
 import {
   matchPositions,
   NAME_LIMITS,
@@ -59,6 +60,8 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
 
   let roots: string[] = [];
   let scoped = false;
+  // The one judged root of a scoped search: the only one an index may answer for.
+  let scopedRoot: CanonicalRoot | undefined;
   try {
     if (input.project) {
       const r: ResolveProjectResult =
@@ -79,6 +82,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
         return c.json({ results: [], error: 'Project directory not found', code: 'project_not_found' }, 404);
       }
       roots = [r.root];
+      scopedRoot = r.root;
       scoped = true;
     } else {
       if (input.workspace && input.workspace.length <= MAX_PATH_PARAM_CHARS) {
@@ -89,6 +93,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
             // A workspace is a known project: scoped, and canonical like ?project= (so its index can serve it).
             scoped = true;
             roots = keepSafe(ctx, probed, logged, true);
+            if (probed[0].status === 'ok') scopedRoot = probed[0].canonical;
           }
         }
       }
@@ -116,8 +121,8 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
   }
 
   try {
-    if (scoped && roots.length === 1 && ctx.indexes && !ctx.walkOnlyRoots?.has(roots[0]!)) {
-      const hit = await ctx.indexes.search(roots[0]!, q, limit, kinds);
+    if (scopedRoot && ctx.indexes && !ctx.walkOnlyRoots?.has(scopedRoot)) {
+      const hit = await ctx.indexes.search(scopedRoot, q, limit, kinds);
       if (hit) {
         ctx.audit.record({
           operation: OP,
@@ -156,7 +161,7 @@ export async function fileSearch(c: Context, ctx: ServerContext): Promise<Respon
 function keepSafe(ctx: ServerContext, probed: ProbedRoot[], logged: string, canonical: boolean): string[] {
   const out: string[] = [];
   for (const p of probed) {
-    if (p.status === 'ok') out.push(canonical ? (p.canonical ?? p.root) : p.root);
+    if (p.status === 'ok') out.push(canonical ? p.canonical : p.root);
     else if (p.status === 'sensitive') {
       ctx.audit.record({
         operation: OP,

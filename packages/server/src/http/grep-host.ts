@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ContentIndexStatus } from '@trawl/core/content-index';
+import type { CanonicalRoot } from '@trawl/core/fence';
 import { builtScriptUrl } from '../built-script.js';
 import {
   GREP_HOST_EXEC_CEILING_MS,
@@ -14,8 +15,8 @@ import type { FenceConfig, GrepPayloadTask, GrepTaskResult } from './tasks.js';
 export interface GrepHostData {
   fence: FenceConfig;
   dataDir: string;
-  /** Canonical roots to index (the command line's projects, fence already applied). */
-  roots: string[];
+  /** The roots to index (the command line's projects, judged by the root policy). */
+  roots: readonly CanonicalRoot[];
 }
 
 /** Loop → host. */

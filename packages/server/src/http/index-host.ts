@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { CanonicalRoot } from '@trawl/core/fence';
 import type { NameResult } from '@trawl/core/names';
 import { builtScriptUrl } from '../built-script.js';
 import {
@@ -30,16 +31,16 @@ export interface IndexStatus {
 
 /** What /api/file-search needs of the indexes: their state, and a search of one. */
 export interface IndexProvider {
-  status(root: string): IndexStatus | undefined;
+  status(root: CanonicalRoot): IndexStatus | undefined;
   /** Rows from the root's index, or `undefined` when it cannot serve (not ready, truncated, gone): walk instead. */
   search(
-    root: string,
+    root: CanonicalRoot,
     query: string,
     limit: number,
     kinds: string,
   ): Promise<{ results: NameResult[]; entries: number } | undefined>;
   /** Index a project opened at runtime too (the provider bounds how many it keeps). */
-  openProject?(root: string): void;
+  openProject?(root: CanonicalRoot): void;
 }
 
 export interface IndexHostOptions {
@@ -78,7 +79,7 @@ export class IndexHost implements IndexProvider {
   constructor(private readonly options: IndexHostOptions) {}
 
   /** Indexes a canonical root (a command-line project) for the server's life. */
-  keep(root: string): void {
+  keep(root: CanonicalRoot): void {
     this.kept.add(root);
     this.opened.delete(root);
     this.acquire(root);
@@ -88,7 +89,7 @@ export class IndexHost implements IndexProvider {
    * Indexes a canonical root opened at runtime; past the cap the least recently opened one is released (its
    * searches walk again). A kept root is already indexed.
    */
-  openProject(root: string): void {
+  openProject(root: CanonicalRoot): void {
     const max = this.options.runtimeProjects ?? RUNTIME_INDEXED_PROJECTS_MAX;
     if (this.kept.has(root) || max <= 0) return;
     this.opened.delete(root);

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { closeSharedPdfPool } from '@trawl/core/docs';
-import { homeDir, SensitiveFence } from '@trawl/core/fence';
+import { type CanonicalRoot, homeDir, resolveUserRoot, SensitiveFence } from '@trawl/core/fence';
 import { AUDIT_DIR, AUDIT_KEY_FILE, AuditKeyError, AuditLog, type AuditSink } from '../audit/index.js';
 import { builtScriptUrl } from '../built-script.js';
 import type { AgentCommand } from '../conversations/agent.js';
@@ -99,25 +99,14 @@ export interface RunningServer {
  * `/api/file-grep` on a covered root goes through one once it is ready, and scans until then.
  */
 function openGrepHost(
-  projects: readonly string[],
+  roots: readonly CanonicalRoot[],
   o: {
     dataDir: string;
-    fence: SensitiveFence;
     fenceConfig: FenceConfig;
     log: (line: string) => void;
     host?: ServeOptions['grepHost'];
   },
 ): GrepHost {
-  const roots: string[] = [];
-  for (const p of projects) {
-    let canonical: string;
-    try {
-      canonical = fs.realpathSync(p);
-    } catch {
-      continue;
-    }
-    if (!o.fence.isSensitiveCanonical(canonical) && !roots.includes(canonical)) roots.push(canonical);
-  }
   const host = new GrepHost({
     fence: { ...o.fenceConfig, nice: GREP_HOST_NICE },
     dataDir: o.dataDir,
@@ -137,6 +126,23 @@ function openGrepHost(
       );
   }
   return host;
+}
+
+/**
+ * The command line's projects, each judged once by the root policy, for the hosts that index them. One the policy
+ * refuses now (gone, or made a link into a store) is left unindexed; the routes judge every request afresh anyway.
+ */
+async function judgedRoots(
+  projects: readonly string[],
+  fence: SensitiveFence,
+  home: string,
+): Promise<CanonicalRoot[]> {
+  const roots: CanonicalRoot[] = [];
+  for (const p of projects) {
+    const r = await resolveUserRoot(p, { fence, home });
+    if (r.ok && !roots.includes(r.root)) roots.push(r.root);
+  }
+  return roots;
 }
 
 function urlHost(host: string): string {
@@ -176,6 +182,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(options.grepBudgetMs !== undefined ? { grepBudgetMs: options.grepBudgetMs } : {}),
   };
   const mainFence = new SensitiveFence({ home: fence.home, env: fence.env, extra: fence.extra });
+  // Judged once, for both the name-index host and the grep host.
+  const indexedRoots =
+    options.index === false || options.indexes === null
+      ? []
+      : await judgedRoots(options.projects, mainFence, home);
   let audit: AuditSink;
   try {
     checkDataDir(dataDir, DATA_SUBDIRS);
@@ -230,18 +241,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       ...(options.index === false ? { runtimeProjects: 0 } : {}),
     });
     indexes = indexHost;
-    if (options.index !== false) {
-      for (const p of options.projects) {
-        let canonical: string;
-        try {
-          canonical = fs.realpathSync(p);
-        } catch {
-          continue;
-        }
-        if (mainFence.isSensitiveCanonical(canonical)) continue;
-        indexHost.keep(canonical);
-      }
-    }
+    if (options.index !== false) for (const root of indexedRoots) indexHost.keep(root);
   }
 
   const projects = new KnownProjects({
@@ -263,9 +263,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const grepHost =
     options.indexes === null || options.index === false
       ? undefined
-      : openGrepHost(options.projects, {
+      : openGrepHost(indexedRoots, {
           dataDir,
-          fence: mainFence,
           fenceConfig: fence,
           log,
           ...(options.grepHost ? { host: options.grepHost } : {}),

@@ -13,7 +13,7 @@ import {
   type TreeOutcome,
 } from '@trawl/core/complete';
 import { PatternError } from '@trawl/core/engine';
-import { type RootProbeFs, resolveUserRoot, SensitiveFence } from '@trawl/core/fence';
+import { type CanonicalRoot, type RootProbeFs, resolveUserRoot, SensitiveFence } from '@trawl/core/fence';
 import { type GrepPayload, type GrepRequest, grepFiles } from '@trawl/core/grep';
 import {
   type NameResult,
@@ -83,7 +83,7 @@ export const syncNameFs: NameSearchFs = {
 };
 
 export type ResolveProjectResult =
-  | { status: 'ok'; root: string }
+  | { status: 'ok'; root: CanonicalRoot }
   | { status: 'sensitive'; path: string }
   | { status: 'not-dir'; path: string };
 
@@ -122,7 +122,8 @@ async function resolveGrepRoot(ctx: TaskContext, p: { root: string }): Promise<R
 export interface GrepPayloadTask {
   /** When the request arrived (epoch ms): the grep's budget counts from here, not from when a worker took it. */
   startedAt?: number;
-  root: string;
+  /** The root the `grep-root` task judged. */
+  root: CanonicalRoot;
   query: string;
   caseSensitive: boolean;
   wholeWord: boolean;
@@ -178,13 +179,10 @@ async function grep(ctx: TaskContext, p: GrepPayloadTask): Promise<GrepTaskResul
   }
 }
 
-export interface ProbedRoot {
-  /** As spelled. */
-  root: string;
-  /** Its realpath, when it resolved. */
-  canonical?: string;
-  status: 'ok' | 'not-dir' | 'sensitive' | 'home';
-}
+export type ProbedRoot =
+  /** `root` as spelled; `canonical`, where the root policy led it. */
+  | { root: string; canonical: CanonicalRoot; status: 'ok' | 'home' }
+  | { root: string; status: 'not-dir' | 'sensitive' };
 
 /** The roots {@link probeRoots} judges, and whether bare HOME is refused among them. */
 export interface ProbeRootsPayload {
