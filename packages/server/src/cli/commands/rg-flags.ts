@@ -345,7 +345,7 @@ export function addRgFlags(cmd: Command, spelled: Spelling): LastWins {
     .option('--type-list', 'print the known file types and their globs')
     .option(
       '-d, --max-depth <num>',
-      'descend at most NUM directories below each root',
+      'descend at most NUM directories below each root (also spelt --maxdepth)',
       count(spelled, '-d', '--max-depth'),
     )
     .addOption(new Option('--maxdepth <num>').argParser(count(spelled, '--maxdepth')).hideHelp())
@@ -360,7 +360,11 @@ export function addRgFlags(cmd: Command, spelled: Spelling): LastWins {
       (_v: unknown, n: number) => n + 1,
       0,
     )
-    .option('--sort <by>', `sort the output (${SORT_KEYS.join(', ')})`, choice('--sort', SORT_KEYS))
+    .option(
+      '--sort <by>',
+      `sort the output (${SORT_KEYS.join(', ')}; --sort-files: by path, --no-sort-files: none)`,
+      choice('--sort', SORT_KEYS),
+    )
     .option(
       '--sortr <by>',
       `sort the output, descending (${SORT_KEYS.join(', ')})`,
@@ -368,7 +372,11 @@ export function addRgFlags(cmd: Command, spelled: Spelling): LastWins {
     )
     // Engines
     .option('-j, --threads <num>', 'worker threads for the js engine', count(spelled, '-j', '--threads'))
-    .option('--deadline <seconds>', 'stop the search after SECONDS and say so (exit 2)', parseSeconds)
+    .option(
+      '--deadline <seconds>',
+      'stop the search after SECONDS and say so (exit 2; also spelt --timeout)',
+      parseSeconds,
+    )
     // trawl's other commands spell it --deadline; --timeout was this command's first name for it.
     .addOption(new Option('--timeout <seconds>').argParser(parseSeconds).hideHelp())
     .option('--rg-path <path>', 'the ripgrep binary the rg engine runs (still vetted)');
