@@ -104,14 +104,16 @@ const loadAfter = loadavg();
 const med = Object.fromEntries(rows.map((r) => [r.key, median(times[r.key])]));
 const min = Object.fromEntries(rows.map((r) => [r.key, Math.min(...times[r.key])]));
 
-// Excess over the floor, from the medians and from the minima (on a loaded machine the minima are the steadier).
+// Excess over the floor and the ratio to it, from the medians and from the minima (on a loaded machine the minima
+// are the steadier).
 const over = (stat, key, base) => stat[key] - base.reduce((n, b) => n + stat[b], 0);
 const excess = (key, base, target) => {
   const m = over(med, key, base);
   const floor = base.length === 1 ? 'node' : 'node + rg';
   const verdict =
     target === undefined ? '' : ` (target ≤ ${floor} + ${target} ms: ${m <= target ? 'met' : 'not met'})`;
-  return `${floor} + ${fmt(m)}; by minima ${floor} + ${fmt(over(min, key, base))}${verdict}`;
+  const ratio = (stat) => (stat[key] / base.reduce((n, b) => n + stat[b], 0)).toFixed(2);
+  return `${floor} + ${fmt(m)} (${ratio(med)}× ${floor}); by minima ${floor} + ${fmt(over(min, key, base))} (${ratio(min)}×)${verdict}`;
 };
 const note = {
   help: excess('help', ['node'], 30),
