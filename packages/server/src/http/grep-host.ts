@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ContentIndexStatus } from '@trawl/core/content-index';
 import type { CanonicalRoot } from '@trawl/core/fence';
 import { builtScriptUrl } from '../built-script.js';
+import { AdmissionQueue } from './admission.js';
 import {
   GREP_HOST_EXEC_CEILING_MS,
   GREP_HOST_HEAP_MB,
@@ -47,7 +48,6 @@ interface Job {
   task: GrepPayloadTask;
   resolve: (v: GrepTaskResult | undefined) => void;
   reject: (e: Error) => void;
-  admitTimer?: NodeJS.Timeout;
   execTimer?: NodeJS.Timeout;
 }
 
@@ -63,13 +63,12 @@ export class GrepHost {
   private statusList: ContentIndexStatus[] = [];
   private readonly settled: Array<{ root: string; resolve: (s: ContentIndexStatus) => void }> = [];
   private readonly active = new Map<number, Job>();
-  private readonly waiting: Job[] = [];
+  private readonly waiting: AdmissionQueue<Job>;
   private nextId = 1;
   private closed = false;
-  /** Greps answered busy, for diagnostics and benchmarks. */
-  busyRejections = 0;
 
   constructor(private readonly options: GrepHostOptions) {
+    this.waiting = new AdmissionQueue(options.maxWaiting ?? GREP_HOST_MAX_WAITING);
     if (options.roots.length > 0) this.ensureWorker();
   }
 
@@ -99,6 +98,11 @@ export class GrepHost {
     return new Promise((resolve) => this.settled.push({ root, resolve }));
   }
 
+  /** Greps answered busy, for diagnostics and benchmarks. */
+  get busyRejections(): number {
+    return this.waiting.refusals;
+  }
+
   /** Greps running, and waiting for admission. */
   stats(): { active: number; waiting: number } {
     return { active: this.active.size, waiting: this.waiting.length };
@@ -119,32 +123,15 @@ export class GrepHost {
         this.dispatch(job);
         return;
       }
-      const admitMs = options.admitMs ?? Number.POSITIVE_INFINITY;
-      if (this.waiting.length >= (this.options.maxWaiting ?? GREP_HOST_MAX_WAITING) || admitMs <= 0) {
-        this.busyRejections++;
-        reject(new PoolBusyError('grep'));
-        return;
-      }
-      if (Number.isFinite(admitMs)) {
-        job.admitTimer = setTimeout(() => {
-          const i = this.waiting.indexOf(job);
-          if (i >= 0) this.waiting.splice(i, 1);
-          this.busyRejections++;
-          reject(new PoolBusyError('grep'));
-        }, admitMs);
-        job.admitTimer.unref();
-      }
-      this.waiting.push(job);
+      const refuse = () => reject(new PoolBusyError('grep'));
+      if (!this.waiting.wait(job, options.admitMs ?? Number.POSITIVE_INFINITY, refuse)) refuse();
     });
   }
 
   /** Withdraws waiting greps, asks the host to close its indexes, and ends it (terminated after a grace). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.splice(0)) {
-      clearTimeout(job.admitTimer);
-      job.resolve(undefined);
-    }
+    for (const job of this.waiting.drain()) job.resolve(undefined);
     const w = this.worker;
     this.worker = undefined;
     this.abandon();
@@ -181,11 +168,7 @@ export class GrepHost {
 
   private pump(): void {
     const max = this.options.maxActive ?? GREP_HOST_MAX_ACTIVE;
-    while (this.waiting.length > 0 && this.active.size < max) {
-      const job = this.waiting.shift()!;
-      clearTimeout(job.admitTimer);
-      this.dispatch(job);
-    }
+    while (this.waiting.length > 0 && this.active.size < max) this.dispatch(this.waiting.next()!);
   }
 
   /** Greps in flight on a host that went away: answered `undefined` (the caller scans). */
@@ -214,10 +197,7 @@ export class GrepHost {
       this.worker = undefined;
       this.statusList = [];
       this.abandon();
-      for (const job of this.waiting.splice(0)) {
-        clearTimeout(job.admitTimer);
-        job.resolve(undefined);
-      }
+      for (const job of this.waiting.drain()) job.resolve(undefined);
       if (!this.closed) this.ensureWorker();
     });
     this.worker = worker;

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { AdmissionQueue } from './admission.js';
 import {
   POOL_ADMIT_MS,
   POOL_END_GRACE_MS,
@@ -99,7 +100,6 @@ interface Job {
   payload: unknown;
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
-  admitTimer?: NodeJS.Timeout;
   execTimer?: NodeJS.Timeout;
 }
 
@@ -123,18 +123,15 @@ interface Slot {
  */
 export class WorkerPool<T extends TaskTable<T>> implements TaskRunner<T> {
   private readonly slots: Slot[] = [];
-  private readonly waiting: Job[] = [];
   private nextId = 1;
   private closed = false;
   private readonly admitMs: number;
-  private readonly maxWaiting: number;
   private readonly idleMs: number;
-  /** Calls answered busy (admission wait or queue bound), for diagnostics and benchmarks. */
-  busyRejections = 0;
+  private readonly waiting: AdmissionQueue<Job>;
 
   constructor(private readonly options: WorkerPoolOptions) {
     this.admitMs = options.admitMs ?? POOL_ADMIT_MS;
-    this.maxWaiting = options.maxWaiting ?? POOL_MAX_WAITING;
+    this.waiting = new AdmissionQueue(options.maxWaiting ?? POOL_MAX_WAITING);
     this.idleMs = options.idleMs ?? POOL_IDLE_MS;
   }
 
@@ -155,25 +152,19 @@ export class WorkerPool<T extends TaskTable<T>> implements TaskRunner<T> {
         this.dispatch(slot, job);
         return;
       }
-      if (this.waiting.length >= this.maxWaiting || admitMs <= 0) {
-        this.busyRejections++;
-        reject(new PoolBusyError(this.options.name));
-        return;
-      }
-      job.admitTimer = setTimeout(() => {
-        const i = this.waiting.indexOf(job);
-        if (i >= 0) this.waiting.splice(i, 1);
-        this.busyRejections++;
-        reject(new PoolBusyError(this.options.name));
-      }, admitMs);
-      job.admitTimer.unref();
-      this.waiting.push(job);
+      const refuse = () => reject(new PoolBusyError(this.options.name));
+      if (!this.waiting.wait(job, admitMs, refuse)) refuse();
     });
   }
 
   /** Starts one worker ahead of the first call (it stays: one per pool never retires). */
   warm(): void {
     if (!this.closed && this.slots.length === 0) this.spawn();
+  }
+
+  /** Calls answered busy (admission wait or queue bound), for diagnostics and benchmarks. */
+  get busyRejections(): number {
+    return this.waiting.refusals;
   }
 
   /** Live workers, busy ones, and calls waiting for admission. */
@@ -189,10 +180,7 @@ export class WorkerPool<T extends TaskTable<T>> implements TaskRunner<T> {
   /** Withdraws waiting calls and ends every worker. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.splice(0)) {
-      clearTimeout(job.admitTimer);
-      job.reject(new PoolBusyError(this.options.name));
-    }
+    for (const job of this.waiting.drain()) job.reject(new PoolBusyError(this.options.name));
     await Promise.all(this.slots.map((s) => this.end(s)));
   }
 
@@ -300,9 +288,7 @@ export class WorkerPool<T extends TaskTable<T>> implements TaskRunner<T> {
         this.idleSlot() ??
         (this.slots.length < this.options.size && !this.closed ? this.spawn() : undefined);
       if (!target) return;
-      const job = this.waiting.shift()!;
-      clearTimeout(job.admitTimer);
-      this.dispatch(target, job);
+      this.dispatch(target, this.waiting.next()!);
       slot = undefined;
     }
     if (slot && !slot.job && !slot.leaving && this.slots.length > 1) {
