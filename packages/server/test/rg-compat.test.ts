@@ -79,7 +79,7 @@ if (!HAVE_RG)
 describe.each(engines)('trawl rg --engine %s: ripgrep test cases', (engine) => {
   it.each(CASES.map((c) => [c.from, c] as const))('%s', async (_name, c) => {
     const dir = materialize(c);
-    const r = await trawlRg(engine, c.args, dir, c.stdin);
+    const r = await trawlRg(engine, c.args, path.join(dir, c.cwd ?? ''), c.stdin);
     const json = c.args.includes('--json');
     expect(
       {
@@ -101,7 +101,7 @@ describe.skipIf(!HAVE_RG)('the ported expectations are still ripgrep 15 behaviou
   it.each(CASES.map((c) => [c.from, c] as const))('%s', (_name, c) => {
     const dir = materialize(c);
     const r = spawnSync(BUNDLED_RG, ['--no-config', ...c.args], {
-      cwd: dir,
+      cwd: path.join(dir, c.cwd ?? ''),
       encoding: 'utf8',
       ...(c.stdin !== undefined ? { input: c.stdin } : { stdio: ['ignore', 'pipe', 'pipe'] }),
     });

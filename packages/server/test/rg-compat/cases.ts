@@ -1,8 +1,10 @@
 import { COLOR_CASES } from './colors.js';
+import { FEATURE_CASES } from './features.js';
 import { SHERLOCK, sherlockNul, UTF16_NUL, UTF16_SHERLOCK } from './fixtures.js';
 import { FLAG_CASES } from './flags.js';
 import { MAX_COLUMNS_CASES } from './max-columns.js';
 import { MESSAGE_CASES } from './messages.js';
+import { REGRESSION_CASES } from './regressions.js';
 import { TERMINATOR_CASES } from './terminators.js';
 
 /** One ported test: the fixture tree, the arguments, and what ripgrep 15 prints and exits with. */
@@ -15,6 +17,8 @@ export interface CompatCase {
   /** Make the tree a git repository (an empty .git directory), for .gitignore. */
   git?: boolean;
   args: string[];
+  /** Where ripgrep runs, below the tree (ripgrep's `current_dir`); absent: the tree's top. */
+  cwd?: string;
   /** What standard input holds (a pipe); absent: it is /dev/null, which ripgrep does not read. */
   stdin?: string;
   stdout: string;
@@ -1265,4 +1269,6 @@ export const CASES: CompatCase[] = [
   ...MESSAGE_CASES,
   ...MAX_COLUMNS_CASES,
   ...FLAG_CASES,
+  ...FEATURE_CASES,
+  ...REGRESSION_CASES,
 ];

@@ -11,6 +11,9 @@ but Doctor Watson has to have it taken out for him and dusted,
 and exhibited clearly, with a label attached.
 `;
 
+/** SHERLOCK with CRLF line ends (ripgrep's SHERLOCK_CRLF). */
+export const SHERLOCK_CRLF = SHERLOCK.replace(/\n/g, '\r\n');
+
 export function sherlockNul(): Buffer {
   const lines: string[] = [];
   for (let n = 1; n <= 2133; n++) {
