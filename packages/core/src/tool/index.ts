@@ -11,6 +11,7 @@
  * ```
  */
 
+export { type AgentTreeAdmission, agentTree } from './agent-tree.js';
 export {
   type ArchiveMember,
   listArchiveMembers,
@@ -50,6 +51,7 @@ export {
   countPruned,
   describeSurvey,
   type SurveyRequest,
+  type SurveyScope,
   surveyTree,
   TreeAdmission,
   type TreeRules,

@@ -3,11 +3,10 @@
  * `index.ts`, the barrel the rest of the engine imports from; only what is named here is the package's API.
  */
 export {
-  AGENT_TREE_RULES,
+  type AgentTreeAdmission,
   type ArchiveMember,
-  countPruned,
+  agentTree,
   defaultResourceRouter,
-  describeSurvey,
   listArchiveMembers,
   loadSearchToolInputSchema,
   type MemberList,
@@ -20,16 +19,12 @@ export {
   SearchToolError,
   type SearchToolOptions,
   type SearchToolResult,
-  type SurveyRequest,
+  type SurveyScope,
   searchTool,
   searchToolDescription,
   sniffArchiveFormat,
-  surveyTree,
   TagCache,
-  TreeAdmission,
-  type TreeRules,
   type TreeSurvey,
-  treeWalkOptions,
   type UnenteredDir,
   type UnenteredReason,
 } from './index.js';

@@ -64,12 +64,16 @@ export interface TreeSurvey {
 }
 
 /** What to survey, under which rules and budgets (surveyTree). */
-export interface SurveyRequest {
+export interface SurveyRequest extends SurveyScope {
+  rules: TreeRules;
+}
+
+/** What to survey and within which budgets, whatever the rules. */
+export interface SurveyScope {
   /** Paths are shown relative to this. */
   cwd: string;
   /** Absolute roots (directories) the answer walked. */
   roots: readonly string[];
-  rules: TreeRules;
   /** The caller's exclusions (the fence, `!globs`): what they take is never named. */
   exclude?: (canonical: string) => boolean;
   /** Budgets (tests shrink them). */

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import { redactValues } from '@trawl/core/redact';
-import { AGENT_TREE_RULES, TreeAdmission, type UnenteredReason } from '@trawl/core/tool';
+import { agentTree, type UnenteredReason } from '@trawl/core/tool';
 import { z } from 'zod';
 import { FILE_INFO_MAX_LINE_COUNT_BYTES, FILE_INFO_SNIFF_BYTES } from '../limits.js';
 
@@ -97,7 +97,7 @@ export function registerFileInfoTool(server: McpServer, options: FileInfoRegistr
           : st.isFile()
             ? 'file'
             : 'other';
-      const why = abs === root ? null : new TreeAdmission(root, AGENT_TREE_RULES).why(abs, kind === 'dir');
+      const why = abs === root ? null : agentTree.admission(root).why(abs, kind === 'dir');
       const info: FileInfo = {
         path: path.relative(root, abs) || '.',
         kind,

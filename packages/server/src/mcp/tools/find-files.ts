@@ -3,13 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import { NAME_LIMITS, type NameKinds, type NameResult, searchNames, walkNameSearch } from '@trawl/core/names';
 import { redactedWords } from '@trawl/core/redact';
-import {
-  AGENT_TREE_RULES,
-  describeSurvey,
-  surveyTree,
-  TreeAdmission,
-  type TreeSurvey,
-} from '@trawl/core/tool';
+import { agentTree, type TreeSurvey } from '@trawl/core/tool';
 import { z } from 'zod';
 import { FIND_SKIPPED_BUDGET_MS, FIND_SKIPPED_SHOWN } from '../limits.js';
 import { entryRowShape, NameRedaction, unenteredShape } from './entry-row.js';
@@ -138,7 +132,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
           isError: true,
         };
       }
-      const view = new TreeAdmission(root, AGENT_TREE_RULES);
+      const view = agentTree.admission(root);
       const answer = await searchNames({
         query,
         roots: [root],
@@ -148,7 +142,7 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
         dotFiles: true,
         fence,
         walk: {
-          skipDirs: AGENT_TREE_RULES.skipDirs,
+          skipDirs: agentTree.walkOptions.skipDirs,
           dotDirs: true,
           admit: (abs, isDir) => view.why(abs, isDir) === null,
         },
@@ -157,17 +151,16 @@ export function registerFindFilesTool(server: McpServer, options: FindFilesRegis
       const names = new NameRedaction(options.redact !== false);
       const results = answer.results.map((r) => ({ ...r, ...names.row(root, r) }));
       let text = formatFound(query, results, root, limit, answer.partial === true);
-      const survey = surveyTree({
+      const survey = agentTree.survey({
         cwd: root,
         roots: [root],
-        rules: AGENT_TREE_RULES,
         exclude: (abs) => fence.isSensitiveCanonical(abs),
       });
       if (answer.results.length === 0) {
         const hidden = await namesNotEntered(query, root, args.kinds ?? 'all', fence, survey);
         if (hidden) text += `\n${names.text(hidden)}`;
       }
-      const note = describeSurvey(
+      const note = agentTree.describe(
         survey,
         'entered',
         'To look there, list_dir the directory, or `search` with paths naming it.',

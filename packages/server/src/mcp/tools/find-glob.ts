@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SensitiveFence } from '@trawl/core/fence';
-import { AGENT_TREE_RULES, treeWalkOptions } from '@trawl/core/tool';
+import { agentTree } from '@trawl/core/tool';
 import { Walker } from '@trawl/core/walk';
 import { FIND_GLOB_BUDGET_MS, FIND_GLOB_MAX_DIRS } from '../limits.js';
 
@@ -37,7 +37,7 @@ export function findByGlob(
   const walker = new Walker({
     roots: [''],
     cwd: root,
-    ...treeWalkOptions(AGENT_TREE_RULES),
+    ...agentTree.walkOptions,
     globs: [...globs],
     globBase: 'root',
     globMode: 'filter',

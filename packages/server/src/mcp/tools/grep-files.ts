@@ -11,7 +11,7 @@ import {
   grepQuery,
 } from '@trawl/core/grep';
 import { redactedWords } from '@trawl/core/redact';
-import { AGENT_TREE_RULES, describeSurvey, surveyTree, treeWalkOptions } from '@trawl/core/tool';
+import { agentTree } from '@trawl/core/tool';
 import { z } from 'zod';
 import { unenteredShape } from './entry-row.js';
 
@@ -116,17 +116,16 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
           regex: args.regex === true,
           ...(options.engine ? { engine: options.engine } : {}),
           ...(options.index ? { index: options.index } : {}),
-          walk: treeWalkOptions(AGENT_TREE_RULES),
+          walk: agentTree.walkOptions,
           ...(options.redact === false ? { raw: true } : {}),
           ...options.grep,
         });
-        const survey = surveyTree({
+        const survey = agentTree.survey({
           cwd: root,
           roots: [root],
-          rules: AGENT_TREE_RULES,
           exclude: (abs) => fence.isSensitiveCanonical(abs),
         });
-        const note = describeSurvey(
+        const note = agentTree.describe(
           survey,
           'searched',
           'To look there, use `search` with paths naming the directory (gitignore: false for ignored files).',

@@ -4,14 +4,7 @@ import { listCompletion, PATH_COMPLETE_LIMITS } from '@trawl/core/complete';
 import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import type { NameResult } from '@trawl/core/names';
 import { redactedWords } from '@trawl/core/redact';
-import {
-  AGENT_TREE_RULES,
-  countPruned,
-  describeSurvey,
-  TreeAdmission,
-  type TreeSurvey,
-  type UnenteredReason,
-} from '@trawl/core/tool';
+import { agentTree, type TreeSurvey, type UnenteredReason } from '@trawl/core/tool';
 import { z } from 'zod';
 import { entryRowShape, NameRedaction, unenteredShape } from './entry-row.js';
 import { type ArchiveLevel, archiveLevel } from './list-archive.js';
@@ -138,7 +131,7 @@ export function registerListDirTool(server: McpServer, options: ListDirRegistrat
             text += `\n\nShowing entries ${skip + 1}-${end} of ${counted}.${end < inView.length ? ` Use skip=${end} for the next page.` : ' The last page.'}`;
           else if (lines.length > 0) text += `\n\n${counted}.`;
           const note = survey
-            ? describeSurvey(survey, 'listed', 'Name one as dir to list it; `search` takes it in paths.')
+            ? agentTree.describe(survey, 'listed', 'Name one as dir to list it; `search` takes it in paths.')
             : null;
           if (note) text += `\n\n${names.text(note)}`;
           if (o.scanned >= PATH_COMPLETE_LIMITS.maxScan) {
@@ -233,7 +226,7 @@ function viewOf(
   rows: NameResult[],
   fence: SensitiveFence,
 ): { inView: NameResult[]; survey: TreeSurvey } {
-  const view = new TreeAdmission(root, AGENT_TREE_RULES);
+  const view = agentTree.admission(root);
   const inView: NameResult[] = [];
   const out: Array<{ abs: string; isDir: boolean; reason: UnenteredReason }> = [];
   for (const r of rows) {
@@ -243,7 +236,7 @@ function viewOf(
   }
   return {
     inView,
-    survey: countPruned(out, { cwd: root, exclude: (abs) => fence.isSensitiveCanonical(abs) }),
+    survey: agentTree.count(out, { cwd: root, exclude: (abs) => fence.isSensitiveCanonical(abs) }),
   };
 }
 
