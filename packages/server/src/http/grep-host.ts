@@ -11,6 +11,7 @@ import {
 } from './limits.js';
 import { PoolBusyError, PoolTimeoutError, TaskFailedError } from './pool.js';
 import type { FenceConfig, GrepPayloadTask, GrepTaskResult } from './tasks.js';
+import { endWorker } from './worker-end.js';
 
 /** What the grep host's thread starts with (plain data: it crosses to the worker). */
 export interface GrepHostData {
@@ -135,15 +136,7 @@ export class GrepHost {
     const w = this.worker;
     this.worker = undefined;
     this.abandon();
-    if (!w) return;
-    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
-    w.postMessage({ type: 'end' } satisfies GrepHostRequest);
-    let grace: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      grace = setTimeout(() => resolve('late'), 5_000);
-    });
-    if ((await Promise.race([exited, late])) === 'late') await w.terminate().catch(() => {});
-    clearTimeout(grace);
+    if (w) await endWorker(w, { type: 'end' } satisfies GrepHostRequest);
   }
 
   private dispatch(job: Job): void {

@@ -1,12 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { AdmissionQueue } from './admission.js';
-import {
-  POOL_ADMIT_MS,
-  POOL_END_GRACE_MS,
-  POOL_IDLE_MS,
-  POOL_MAX_WAITING,
-  POOL_WORKER_HEAP_MB,
-} from './limits.js';
+import { POOL_ADMIT_MS, POOL_IDLE_MS, POOL_MAX_WAITING, POOL_WORKER_HEAP_MB } from './limits.js';
+import { endWorker } from './worker-end.js';
 
 /** Named tasks: what each takes and what it answers (the server's is `ServerTasks` in tasks.ts). */
 export type TaskTable<T> = { [K in keyof T]: { payload: unknown; result: unknown } };
@@ -191,14 +186,7 @@ export class WorkerPool<T extends TaskTable<T>> implements TaskRunner<T> {
   private async end(slot: Slot): Promise<void> {
     clearTimeout(slot.idleTimer);
     slot.leaving = true;
-    const exited = new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()));
-    slot.worker.postMessage({ end: true } satisfies EndMessage);
-    let grace: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      grace = setTimeout(() => resolve('late'), this.options.endGraceMs ?? POOL_END_GRACE_MS);
-    });
-    if ((await Promise.race([exited, late])) === 'late') await slot.worker.terminate().catch(() => {});
-    clearTimeout(grace);
+    await endWorker(slot.worker, { end: true } satisfies EndMessage, this.options.endGraceMs);
   }
 
   private idleSlot(): Slot | undefined {
