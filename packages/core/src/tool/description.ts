@@ -1,4 +1,5 @@
 import type { OutputFormat } from './format.js';
+import { loadSearchToolInputSchema } from './input.js';
 import {
   LIST_PAGE_FILES,
   MAX_CONTEXT_LINES,
@@ -11,6 +12,26 @@ import {
 
 /** The tool's name as hosts register it (`search`). */
 export const SEARCH_TOOL_NAME = 'search';
+
+/**
+ * What a host registers the tool with: its name (`search`), what the model is told ({@link searchToolDescription},
+ * for the output `format` and resource `schemes` the host serves) and the input shape (zod, tolerant of the
+ * spellings models send; JSON Schema is generated from it). Async: the schema module (zod) loads on first use.
+ */
+export async function searchToolDefinition(
+  options: { format?: OutputFormat; schemes?: string[] } = {},
+): Promise<{
+  name: 'search';
+  description: string;
+  inputShape: typeof import('./input-schema.js')['tolerantSearchToolInputShape'];
+}> {
+  const { tolerantSearchToolInputShape } = await loadSearchToolInputSchema();
+  return {
+    name: SEARCH_TOOL_NAME,
+    description: searchToolDescription(options),
+    inputShape: tolerantSearchToolInputShape,
+  };
+}
 
 /** What a model is told about the tool: syntax, targets, output shape and paging, in our words. */
 export function searchToolDescription(options: { format?: OutputFormat; schemes?: string[] } = {}): string {

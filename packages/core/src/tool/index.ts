@@ -19,7 +19,7 @@ export {
   parseArchiveSelector,
   sniffArchiveFormat,
 } from './archive.js';
-export { SEARCH_TOOL_NAME, searchToolDescription } from './description.js';
+export { SEARCH_TOOL_NAME, searchToolDefinition, searchToolDescription } from './description.js';
 export { SearchToolError, type SearchToolErrorCode } from './errors.js';
 export type { OutputFormat } from './format.js';
 export { hashlineTag, normaliseForTag } from './hashline.js';

@@ -4,13 +4,11 @@ import type { EngineChoice } from '@trawl/core/engine';
 import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import {
   defaultResourceRouter,
-  loadSearchToolInputSchema,
   prepareSearchTool,
   type ResourceRouter,
-  SEARCH_TOOL_NAME,
   SearchToolError,
   searchTool,
-  searchToolDescription,
+  searchToolDefinition,
   TagCache,
 } from '@trawl/core/tool';
 import { z } from 'zod';
@@ -78,17 +76,17 @@ export async function registerSearchTool(
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
   };
-  const { tolerantSearchToolInputShape } = await loadSearchToolInputSchema();
+  const tool = await searchToolDefinition({ format: 'hashline', schemes: resources.schemes });
   server.registerTool(
-    SEARCH_TOOL_NAME,
+    tool.name,
     {
       title: 'Search file contents',
       description:
-        searchToolDescription({ format: 'hashline', schemes: resources.schemes }) +
+        tool.description +
         (options.allowOutside
           ? ''
           : `\n\nRoots: ${(options.roots ?? [options.root]).join(', ')}. Relative paths resolve in the first; a path outside every root (../, an absolute path elsewhere, a link leading out) is refused.`),
-      inputSchema: tolerantSearchToolInputShape,
+      inputSchema: tool.inputShape,
       outputSchema: z.looseObject(detailsShape),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
