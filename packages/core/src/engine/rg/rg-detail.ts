@@ -32,8 +32,6 @@ export function detailHorizonApplies(run: EngineRun): boolean {
  */
 export async function* withDetailHorizon(run: EngineRun, rg: (run: EngineRun) => Source): Source {
   const horizon = run.detailFiles!;
-  // The lines are read by a worker: started now, it is warm when the count run ends.
-  if (horizon > 0) prewarmSearchWorker();
   const counting: EngineRun = {
     ...run,
     // Context lines are not counted (ripgrep's -c -m N -A M would count matches inside the last one's context).
@@ -60,7 +58,12 @@ export async function* withDetailHorizon(run: EngineRun, rg: (run: EngineRun) =>
     return yield* linesOf(run, detail);
   };
   let read: SearchSummary | null = null;
-  for await (const batch of rg(counting)) {
+  const counted = rg(counting);
+  // The first step runs the engine to its first wait, rg spawned. The lines are read by a worker, started after
+  // the spawn (a thread booting while this process forks made the spawn ~15 ms slower) and warm when the count ends.
+  const first = counted.next();
+  if (horizon > 0) prewarmSearchWorker();
+  for await (const batch of startedWith(first, counted)) {
     const out: SearchEvent[] = [];
     for (const e of batch) {
       if (e.type === 'end' && e.stats.matchedLines > 0) {
@@ -82,6 +85,20 @@ export async function* withDetailHorizon(run: EngineRun, rg: (run: EngineRun) =>
       } else out.push(e);
     }
     if (out.length > 0) yield out;
+  }
+}
+
+/** `source` iterated from a `next()` already asked of it; left early, it is left too (as `for await` leaves it). */
+async function* startedWith<T>(
+  first: Promise<IteratorResult<T, void>>,
+  source: AsyncGenerator<T, void, undefined>,
+) {
+  let done = false;
+  try {
+    for (let r = await first; !r.done; r = await source.next()) yield r.value;
+    done = true;
+  } finally {
+    if (!done) await source.return();
   }
 }
 
