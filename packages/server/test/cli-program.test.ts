@@ -33,7 +33,9 @@ async function run(argv: string[]) {
   };
   const wide: RegisterCommand = (program, _io, setExit) => {
     const cmd = program.command('wide').description('a command of many flags').argument('[what]', 'a thing');
-    return () => {
+    // It loads what it needs first (as `rg` loads its flag modules): runCommands waits for it.
+    return async () => {
+      await Promise.resolve();
       completed++;
       cmd.option('--many <n>', 'one of its many flags').action((_what: string, flags: { many?: string }) => {
         ran = `wide ${flags.many}`;

@@ -8,10 +8,10 @@ import { registerRg } from '../src/cli/commands/rg.js';
 import type { CliIO } from '../src/cli/io.js';
 
 describe('trawl rg --help', () => {
-  it('names every accepted flag, the hidden spellings included', () => {
+  it('names every accepted flag, the hidden spellings included', async () => {
     const program = new Command('trawl');
     const io = { cwd: '/', env: {} } as unknown as CliIO;
-    registerRg(program, io, () => {})?.();
+    await registerRg(program, io, () => {})?.();
     const rg = program.commands.find((c) => c.name() === 'rg')!;
     const help = rg.helpInformation();
     const hidden = rg.options.filter((o) => o.hidden);

@@ -32,7 +32,7 @@ export async function runCommands(argv: string[], io: CliIO, commands: RegisterC
   // one needlessly (a pattern spelled like it), never too late.
   for (const [cmd, complete] of pending) {
     if (!argv.includes(cmd.name())) continue;
-    complete();
+    await complete();
     pending.delete(cmd);
   }
   if (pending.size > 0) {
@@ -64,8 +64,11 @@ export type RegisterCommand = (
   setExit: (code: number) => void,
 ) => undefined | CompleteCommand;
 
-/** The rest of a subcommand's registration (its flags and action), deferred until the command is named. */
-export type CompleteCommand = () => void;
+/**
+ * The rest of a subcommand's registration (its flags and action), deferred until the command is named; it may
+ * load the modules it needs first.
+ */
+export type CompleteCommand = () => void | Promise<void>;
 
 function reportError(err: unknown, io: CliIO): number {
   if (err instanceof CommanderError) {
