@@ -14,6 +14,7 @@ import {
   type TestServerOptions,
   withTestServer,
 } from './http-helpers.js';
+import { judgedRoot } from './roots.js';
 
 // Fake HOME and data dir under a temp dir: the real ~/.ssh and ~/.local/share are never touched.
 let trees: TempTrees;
@@ -544,6 +545,24 @@ describe('GET /api/file-search: the index fast path', () => {
       expect(new Set(a.body.results!.map((r) => r['kind']))).toEqual(new Set(['dir']));
       expect(s.audit.last('file_search')!.resources).toMatch(/indexed=true/);
     });
+  });
+});
+
+describe('GET /api/file-search: projects the caller judged', () => {
+  it('indexes a project at the root the caller judged it to, without judging its spelling again', async () => {
+    const root = widgets();
+    const spelling = `${root}-link`;
+    fs.symlinkSync(root, spelling);
+    const judged = await judgedRoot(spelling);
+    // Judged again, the spelling would now name nothing and the project would be left unindexed.
+    fs.rmSync(spelling);
+    await withTestServer(
+      { projects: [{ lexical: spelling, root: judged }], home, dataDir, indexes: undefined },
+      async (s) => {
+        const host = s.server.context.indexes as IndexHost;
+        expect(await host.whenSettled(judged)).toMatchObject({ ready: true });
+      },
+    );
   });
 });
 

@@ -2,7 +2,12 @@
 // pools or tasks run inline so a test can install seams (tripwires, openers, clocks).
 import type { AuditEvent, AuditSink, Refusal } from '../src/audit/index.js';
 import type { IndexProvider } from '../src/http/index-host.js';
-import { type RunningServer, type ServeOptions, startServer } from '../src/http/server.js';
+import {
+  type JudgedProject,
+  type RunningServer,
+  type ServeOptions,
+  startServer,
+} from '../src/http/server.js';
 import {
   createTaskContext,
   InlineRunner,
@@ -39,7 +44,7 @@ export class MemoryAudit implements AuditSink {
 }
 
 export interface TestServerOptions {
-  projects: string[];
+  projects: Array<string | JudgedProject>;
   home: string;
   dataDir: string;
   env?: Record<string, string>;

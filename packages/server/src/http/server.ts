@@ -39,8 +39,11 @@ import type { FenceConfig, ServerTaskRunner, ServerTasks } from './tasks.js';
 const DATA_SUBDIRS = [CONVERSATIONS_DIR, 'content-index', AUDIT_DIR, path.dirname(AUDIT_KEY_FILE)];
 
 export interface ServeOptions {
-  /** Known projects given on the command line (absolute paths of existing directories). */
-  projects: readonly string[];
+  /**
+   * Known projects given on the command line: absolute spellings, judged here by the root policy for the hosts that
+   * index them, or already judged by the caller (`trawl serve`: cliRoot), whose root is then taken as it is.
+   */
+  projects: readonly (string | JudgedProject)[];
   /** trawl's data directory (audit log, key, recent projects). Sensitive to every endpoint. */
   dataDir: string;
   port?: number;
@@ -79,6 +82,12 @@ export interface ServeOptions {
   webDist?: string | null;
   /** Monotonic clock (ms) for the recent-projects re-read interval (default `performance.now`; tests). */
   now?: () => number;
+}
+
+/** A project the caller judged by the root policy: the spelling the operator gave, and where it led. */
+export interface JudgedProject {
+  lexical: string;
+  root: CanonicalRoot;
 }
 
 export interface RunningServer {
@@ -129,18 +138,25 @@ function openGrepHost(
 }
 
 /**
- * The command line's projects, each judged once by the root policy, for the hosts that index them. One the policy
- * refuses now (gone, or made a link into a store) is left unindexed; the routes judge every request afresh anyway.
+ * The command line's projects as roots for the hosts that index them: a spelling judged here, once, by the root
+ * policy (one it refuses — gone, or a link into a store — is left unindexed; the routes judge every request afresh
+ * anyway); a project the caller judged, at the root it was judged to.
  */
 async function judgedRoots(
-  projects: readonly string[],
+  projects: readonly (string | JudgedProject)[],
   fence: SensitiveFence,
   home: string,
 ): Promise<CanonicalRoot[]> {
   const roots: CanonicalRoot[] = [];
   for (const p of projects) {
-    const r = await resolveUserRoot(p, { fence, home });
-    if (r.ok && !roots.includes(r.root)) roots.push(r.root);
+    let root: CanonicalRoot;
+    if (typeof p !== 'string') root = p.root;
+    else {
+      const r = await resolveUserRoot(p, { fence, home });
+      if (!r.ok) continue;
+      root = r.root;
+    }
+    if (!roots.includes(root)) roots.push(root);
   }
   return roots;
 }
@@ -245,7 +261,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
 
   const projects = new KnownProjects({
-    dirs: options.projects,
+    // The allow-list keeps the operator's spellings (`/api/path-complete` matches them lexically).
+    dirs: options.projects.map((p) => (typeof p === 'string' ? p : p.lexical)),
     dataDir,
     home,
     ...(options.now ? { now: options.now } : {}),

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolveAgentCommand } from '../../conversations/agent-command.js';
 import { splitShellWords } from '../../conversations/shell-words.js';
+import type { JudgedProject } from '../../http/server.js';
 import { UsageError, write } from '../io.js';
 import { untilStopped } from '../lifetime.js';
 import { MAX_GREP_DEADLINE_S, MIN_GREP_DEADLINE_S } from '../limits.js';
@@ -139,12 +140,16 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
     import('../../audit/key.js'),
   ]);
 
-  const fence = new SensitiveFence({ home, env });
-  const projects: string[] = [];
+  const dataDir = flags.dataDir
+    ? path.resolve(io.cwd, expandHome(flags.dataDir, home))
+    : defaultDataDir(env, home);
+  // The server's table (its data directory fenced too), so what is judged here need not be judged again.
+  const fence = new SensitiveFence({ home, env, extra: [dataDir] });
+  // Judged once, here: the server indexes each at the root it was judged to, and keeps the operator's spelling.
+  const projects: JudgedProject[] = [];
   for (const d of dirs.length > 0 ? dirs : ['.']) {
-    // Known projects keep the spelling the operator gave (`/api/path-complete` matches it lexically).
-    const { lexical } = await cliRoot(d, io, { fence });
-    if (!projects.includes(lexical)) projects.push(lexical);
+    const judged = await cliRoot(d, io, { fence });
+    if (!projects.some((p) => p.lexical === judged.lexical)) projects.push(judged);
   }
   const port = parsePort(flags.port ?? env['TRAWL_PORT']);
   if (flags.token !== undefined && flags.tokenFile !== undefined)
@@ -173,9 +178,6 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
     if ('error' in resolved) throw new UsageError(resolved.error);
     agent = resolved.argv;
   }
-  const dataDir = flags.dataDir
-    ? path.resolve(io.cwd, expandHome(flags.dataDir, home))
-    : defaultDataDir(env, home);
   const log = (line: string) => io.stderr.write(`${line}\n`);
 
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -209,7 +211,7 @@ async function runServe(dirs: string[], flags: ServeFlags, io: IO): Promise<numb
   // cleanly (server closed, audit flushed), not by the signal's default.
   const lifetime = untilStopped();
   await write(io.stdout, `${server.url}\n`);
-  log(`trawl serve: ${projects.length} project(s): ${projects.join(', ')}`);
+  log(`trawl serve: ${projects.length} project(s): ${projects.map((p) => p.lexical).join(', ')}`);
   log(
     agent
       ? `trawl serve: agent (runs in the project): ${agent.join(' ')}`
