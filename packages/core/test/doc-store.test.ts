@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDocumentStores, documentStoreFile } from '../src/content-index/documents.js';
-import { openIndex } from '../src/content-index/index.js';
+import { ContentIndexRegistry, openIndex, type SearchIndex } from '../src/content-index/index.js';
 import { gramQuery } from '../src/content-index/query.js';
 import { extractDocument } from '../src/docs/extract.js';
 import { type DocumentExtractor, DocumentTextStore } from '../src/docs/store.js';
@@ -243,6 +243,54 @@ describe('the document text store', () => {
       await index.close();
     }
     expect(fs.existsSync(documentStoreFile(dataDir, root))).toBe(true);
+  });
+
+  it('leaves a document the store lacks to the background extraction while it runs: counted as not extracted, not parsed', async () => {
+    const root = tree({ 'a.docx': docx(['the WIDGET plan']), 'b.docx': docx(['a widget too']) });
+    const { store, extracted } = counted();
+    await grep(root, 'widget', { documents: store, include: ['a.docx'] });
+    let extracting = true;
+    // An index as a search sees it: it selects nothing (the text pass scans) and reports its extraction's state.
+    const index: SearchIndex = {
+      select: async () => ({ use: { used: false, reason: 'a stand-in' } }),
+      documentsFor: () => store,
+      extractingDocuments: () => extracting,
+    };
+    const during = await grep(root, 'widget', { index });
+    expect(during.results.map((r) => r.file)).toEqual(['a.docx']);
+    expect(during).toMatchObject({ skipped_docs: 1, partial_reasons: ['doc_not_extracted'] });
+    expect(during.total_files).toBeUndefined();
+    expect(extracted).toHaveLength(1);
+    extracting = false;
+    const after = await grep(root, 'widget', { index });
+    expect(after.results.map((r) => r.file)).toEqual(['a.docx', 'b.docx']);
+    expect(after).toMatchObject({ skipped_docs: 0, total_files: 2 });
+    expect(extracted).toHaveLength(2);
+  });
+
+  it("says it is extracting an indexed root's documents while the background extraction runs, and not after", async () => {
+    const root = tree({ 'a.docx': docx(['one']), 'b.docx': docx(['two']) });
+    const registry = new ContentIndexRegistry();
+    const seen: Array<[string, boolean]> = [];
+    const index = registry.add(
+      openIndex(root, {
+        dataDir: trees.fresh('data'),
+        fence,
+        watch: false,
+        buildIn: 'inline',
+        onDocumentProgress: (p) => seen.push([p.state, registry.extractingDocuments(root)]),
+      }),
+    );
+    try {
+      await index.whenDocumentsExtracted();
+      expect(seen).toEqual([
+        ['extracting', true],
+        ['extracting', true],
+        ['done', false],
+      ]);
+    } finally {
+      await registry.close();
+    }
   });
 
   it("extracts an indexed root's documents in the background once the text index is ready, and says so", async () => {

@@ -24,6 +24,8 @@ export interface SearchIndex {
   ): Promise<{ pruned: readonly PrunedEntry[]; dirs: number } | null>;
   /** The document text store of the index covering `root` (content-index/documents.ts), when there is one. */
   documentsFor?(root: string): DocumentTextStore | undefined;
+  /** Whether the index covering `root` is extracting its documents into that store in the background now. */
+  extractingDocuments?(root: string): boolean;
 }
 
 /**
@@ -71,6 +73,10 @@ export class ContentIndexRegistry implements SearchIndex {
 
   documentsFor(root: string): DocumentTextStore | undefined {
     return this.covering([root])?.documentsFor(root);
+  }
+
+  extractingDocuments(root: string): boolean {
+    return this.covering([root])?.status().documents?.state === 'extracting';
   }
 
   walkEntries(

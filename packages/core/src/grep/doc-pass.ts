@@ -42,13 +42,22 @@ export interface DocPassOptions {
    * one is extracted whole and kept for the next search.
    */
   documents?: DocumentTextStore;
+  /**
+   * A document `documents` lacks is not extracted by this search but counted as not searched (`doc_not_extracted`):
+   * an index is extracting its documents in the background and will store it, so a search does not spend its budget
+   * parsing documents (every search at once, the same ones).
+   */
+  deferExtraction?: boolean;
   /** The query's grams: a stored document that lacks one cannot match and is not searched. */
   grams?: GramQuery;
 }
 
 export interface DocPassResult {
   hits: RawHit[];
-  /** A floor of documents the pass did not search: oversize ones, and at least one when time ran out first. */
+  /**
+   * A floor of documents the pass did not search: oversize ones, ones left to the background extraction, and at least
+   * one when time ran out first.
+   */
   skipped: number;
   /** The answer is short: time, room, the directory budget, or a document read in part. */
   truncated: boolean;
@@ -100,7 +109,11 @@ export async function docPass(options: DocPassOptions): Promise<DocPassResult> {
     try {
       const stored = options.documents?.get(entry.canon, opened.identity, options.extract?.maxChars);
       if (stored) found = searchStored(stored, options);
-      else {
+      else if (options.documents && options.deferExtraction) {
+        out.skipped++;
+        out.reasons.add('doc_not_extracted');
+        continue;
+      } else {
         const read = readDocument(opened.fd, opened.size, options.maxDocBytes);
         if (read === 'too-large') {
           out.skipped++;

@@ -243,6 +243,8 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
   // is read in (the reads yield: the loop is not held).
   const documents = request.documents ?? request.index?.documentsFor?.(root) ?? storeIn(request, root);
   await documents?.refresh();
+  // While the covering index extracts its documents in the background, one it has not stored yet is left to it.
+  const deferExtraction = documents !== undefined && request.index?.extractingDocuments?.(root) === true;
   // On an indexed root the documents come from the index's kept walk (the text pass listed it): no second walk.
   const listed = (await request.index?.walkEntries?.({ walk: walkRules, deadline, now })) ?? null;
   const docs = await docPass({
@@ -255,7 +257,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     ...(request.extract ? { extract: request.extract } : {}),
     sensitive,
     fenced,
-    ...(documents ? { documents, grams: gramQuery(compiled.required) } : {}),
+    ...(documents ? { documents, grams: gramQuery(compiled.required), deferExtraction } : {}),
     ...(listed ? { entries: listed } : {}),
   });
   // Counts come last: they only annotate rows, so the document pass is not kept waiting for them.
