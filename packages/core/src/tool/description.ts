@@ -9,14 +9,16 @@ import {
   PAGE_FILES,
   SINGLE_FILE_MATCHES,
 } from './limits.js';
+import { defaultResourceRouter } from './resources.js';
 
 /** The tool's name as hosts register it (`search`). */
 export const SEARCH_TOOL_NAME = 'search';
 
 /**
  * What a host registers the tool with: its name (`search`), what the model is told ({@link searchToolDescription},
- * for the output `format` and resource `schemes` the host serves) and the input shape (zod, tolerant of the
- * spellings models send; JSON Schema is generated from it). Async: the schema module (zod) loads on first use.
+ * for the output `format` and the resource `schemes` served: by default those of a search given no router) and
+ * the input shape (zod, tolerant of the spellings models send; JSON Schema is generated from it). Async: the schema
+ * module (zod) loads on first use.
  */
 export async function searchToolDefinition(
   options: { format?: OutputFormat; schemes?: string[] } = {},
@@ -26,9 +28,11 @@ export async function searchToolDefinition(
   inputShape: typeof import('./input-schema.js')['tolerantSearchToolInputShape'];
 }> {
   const { tolerantSearchToolInputShape } = await loadSearchToolInputSchema();
+  // The schemes default to those a search serves when given no router of its own.
+  const schemes = options.schemes ?? defaultResourceRouter().schemes;
   return {
     name: SEARCH_TOOL_NAME,
-    description: searchToolDescription(options),
+    description: searchToolDescription({ ...options, schemes }),
     inputShape: tolerantSearchToolInputShape,
   };
 }

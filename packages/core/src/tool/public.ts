@@ -6,7 +6,6 @@ export {
   type AgentTreeAdmission,
   type ArchiveMember,
   agentTree,
-  defaultResourceRouter,
   listArchiveMembers,
   type MemberList,
   type OutputFormat,

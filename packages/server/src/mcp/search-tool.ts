@@ -3,9 +3,7 @@ import type { SearchIndex } from '@trawl/core/content-index';
 import type { EngineChoice } from '@trawl/core/engine';
 import type { CanonicalRoot, SensitiveFence } from '@trawl/core/fence';
 import {
-  defaultResourceRouter,
   prepareSearchTool,
-  type ResourceRouter,
   SearchToolError,
   searchTool,
   searchToolDefinition,
@@ -24,7 +22,6 @@ export interface SearchToolRegistration {
   allowOutside?: boolean;
   engine?: EngineChoice;
   deadlineMs?: number;
-  resources?: ResourceRouter;
   /** The content index searches go through (they scan while it is not ready). */
   index?: SearchIndex;
   /** Operational log lines (stderr for the stdio server). */
@@ -60,7 +57,6 @@ export async function registerSearchTool(
   server: McpServer,
   options: SearchToolRegistration,
 ): Promise<{ prepare(): Promise<number> }> {
-  const resources = options.resources ?? defaultResourceRouter();
   // One cache per server: an agent paging through a tree does not re-hash the files it has seen.
   const tagCache = new TagCache();
   const toolOptions = {
@@ -71,12 +67,11 @@ export async function registerSearchTool(
     // Its answers name what they did not enter, as the server's other tools do (one view of the tree).
     nameUnentered: true,
     redact: options.redact !== false,
-    resources,
     tagCache,
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
   };
-  const tool = await searchToolDefinition({ format: 'hashline', schemes: resources.schemes });
+  const tool = await searchToolDefinition({ format: 'hashline' });
   server.registerTool(
     tool.name,
     {
