@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Freshness } from '../src/content-index/freshness.js';
 import { type ContentIndex, openIndex } from '../src/content-index/index.js';
 import { type SearchRequest, search } from '../src/engine/search.js';
 import type { SearchSummary } from '../src/search/events.js';
@@ -110,20 +111,15 @@ describe('content index: select', () => {
       fs.writeFileSync(path.join(root, 'd5', 'new.txt'), 'a new rare_token_xyz\n');
       fs.rmSync(path.join(root, 'd2', 'f50.txt'));
       fs.appendFileSync(path.join(root, 'd4', 'f4.txt'), 'unrelated\n');
-      const judged: string[] = [];
-      const proto = Object.getPrototypeOf(index) as {
-        judgeChanged: (rel: string, ...rest: unknown[]) => unknown;
-      };
-      const judge = proto.judgeChanged;
-      proto.judgeChanged = function (this: unknown, rel: string, ...rest: unknown[]) {
-        judged.push(rel);
-        return judge.call(this, rel, ...rest);
-      };
+      // A changed file is judged by first asking whether it is still pending (selection.ts judgeChanged).
+      const pending = vi.spyOn(Freshness.prototype, 'isPending');
+      let judged: string[];
       let through: Answer;
       try {
         through = await answer({ ...q, index });
+        judged = pending.mock.calls.map(([rel]) => rel);
       } finally {
-        proto.judgeChanged = judge;
+        pending.mockRestore();
       }
       expect(judged.sort()).toEqual(['d0/f0.txt', 'd3/f3.txt', 'd4/f4.txt', 'd5/new.txt']);
       const scan = await answer(q);

@@ -6,8 +6,10 @@
  * varints), format.ts (the persisted file: atomic write, checked read), tree.ts (the index's own walk),
  * blocks.ts (files are indexed in 64 KiB blocks), build.ts (+ index-worker.ts: a build off the caller's
  * thread), query.ts (required literals → gram query → candidate files), overlay.ts (files re-indexed in
- * memory), watch.ts (directory watchers), content-index.ts (ContentIndex: base + overlay + watchers +
- * barrier; what a search asks of it).
+ * memory), watch.ts (directory watchers), base.ts (a loaded base and its stale records), freshness.ts (watchers,
+ * the barrier, what changed since the base), walk-cache.ts (a search's walk, kept under a key no walk option escapes),
+ * selection.ts (which walked files a search reads), content-index.ts (ContentIndex: the lifecycle, and the
+ * engine's SearchIndex, engine/search-index.ts, that a search asks).
  *
  *   const index = openIndex('/src/linux', { dataDir });
  *   await index.whenReady();
@@ -17,6 +19,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ContentIndex, type ContentIndexOptions } from './content-index.js';
 
+export type {
+  IndexSelection,
+  IndexSelectRequest,
+  IndexUse,
+  IndexWalkOptions,
+  IndexWalkRequest,
+  SearchIndex,
+} from '../engine/search-index.js';
 export {
   ensurePrivateDir,
   type PrivateDirCode,
@@ -31,12 +41,9 @@ export {
   type ContentIndexState,
   type ContentIndexStatus,
   type DocumentExtractionStatus,
-  type IndexSelection,
-  type IndexSelectRequest,
-  type IndexUse,
   indexDirFor,
 } from './content-index.js';
-export { ContentIndexRegistry, type SearchIndex } from './registry.js';
+export { ContentIndexRegistry } from './registry.js';
 
 export class IndexRootError extends Error {
   readonly code = 'index_root_invalid';

@@ -1,32 +1,15 @@
 import * as path from 'node:path';
 import type { DocumentTextStore } from '../docs/store.js';
-import { isWithin } from '../util/fs-safety.js';
-import type { PrunedEntry, WalkEntry } from '../walk/walker.js';
 import type {
-  ContentIndex,
-  ContentIndexStatus,
   IndexSelection,
   IndexSelectRequest,
-} from './content-index.js';
-
-/** What a search needs of an index: one, or a set of them (a server with several roots). */
-export interface SearchIndex {
-  select(req: IndexSelectRequest): Promise<IndexSelection>;
-  /** Lists and keeps a walk ahead of the searches that will ask for it (ContentIndex.prepareWalk). */
-  prepareWalk?(req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>): Promise<boolean>;
-  /** The walk's entries from the index's kept list, or null: walk instead (ContentIndex.walkEntries). */
-  walkEntries?(
-    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
-  ): Promise<WalkEntry[] | null>;
-  /** What the walk's rules left out, from the index's kept list, or null: walk instead (ContentIndex.walkPruned). */
-  walkPruned?(
-    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
-  ): Promise<{ pruned: readonly PrunedEntry[]; dirs: number } | null>;
-  /** The document text store of the index covering `root` (content-index/documents.ts), when there is one. */
-  documentsFor?(root: string): DocumentTextStore | undefined;
-  /** Whether the index covering `root` is extracting its documents into that store in the background now. */
-  extractingDocuments?(root: string): boolean;
-}
+  IndexWalkOptions,
+  IndexWalkRequest,
+  SearchIndex,
+} from '../engine/search-index.js';
+import { isWithin } from '../util/fs-safety.js';
+import type { PrunedEntry, WalkEntry } from '../walk/walker.js';
+import type { ContentIndex, ContentIndexStatus } from './content-index.js';
 
 /**
  * The indexes of a long-lived process (one per root of `trawl mcp` or `trawl serve`). A search goes to the
@@ -67,7 +50,7 @@ export class ContentIndexRegistry implements SearchIndex {
     return index.select(req);
   }
 
-  prepareWalk(req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>): Promise<boolean> {
+  prepareWalk(req: IndexWalkRequest): Promise<boolean> {
     return this.coveringWalk(req.walk)?.prepareWalk(req) ?? Promise.resolve(false);
   }
 
@@ -79,19 +62,15 @@ export class ContentIndexRegistry implements SearchIndex {
     return this.covering([root])?.status().documents?.state === 'extracting';
   }
 
-  walkEntries(
-    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
-  ): Promise<WalkEntry[] | null> {
+  walkEntries(req: IndexWalkRequest): Promise<WalkEntry[] | null> {
     return this.coveringWalk(req.walk)?.walkEntries(req) ?? Promise.resolve(null);
   }
 
-  walkPruned(
-    req: Pick<IndexSelectRequest, 'walk' | 'deadline' | 'signal' | 'now'>,
-  ): Promise<{ pruned: readonly PrunedEntry[]; dirs: number } | null> {
+  walkPruned(req: IndexWalkRequest): Promise<{ pruned: readonly PrunedEntry[]; dirs: number } | null> {
     return this.coveringWalk(req.walk)?.walkPruned(req) ?? Promise.resolve(null);
   }
 
-  private coveringWalk(walk: IndexSelectRequest['walk']): ContentIndex | undefined {
+  private coveringWalk(walk: IndexWalkOptions): ContentIndex | undefined {
     return this.covering(walk.roots.map((r) => path.resolve(walk.cwd, r === '' ? '.' : r)));
   }
 

@@ -1,7 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { IndexSelection, IndexSelectRequest, IndexUse } from '../content-index/content-index.js';
-import type { SearchIndex } from '../content-index/registry.js';
 import {
   COMPILED_PATTERNS_KEPT,
   JS_ENGINE_DEFAULT_DEADLINE_MS,
@@ -28,6 +26,7 @@ import {
   type PatternForEngines,
   type SpawnRg,
 } from './run.js';
+import type { IndexSelection, IndexSelectRequest, IndexUse, SearchIndex } from './search-index.js';
 
 export { EngineUnavailableError } from './run.js';
 

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import { documentStoreFor } from '../content-index/documents.js';
 import { gramQuery } from '../content-index/query.js';
-import type { SearchIndex } from '../content-index/registry.js';
 import { DOCUMENT_EXTENSIONS, documentKindOf } from '../docs/extract.js';
 import type { DocumentTextStore } from '../docs/store.js';
 import type { ExtractOptions } from '../docs/types.js';
 import type { SpawnRg } from '../engine/run.js';
 import type { EngineChoice } from '../engine/search.js';
+import type { SearchIndex } from '../engine/search-index.js';
 import type { SensitiveFence } from '../fence/fence.js';
 import { compileGlob, escapeGlob, GlobError } from '../glob/glob.js';
 import { boundedMatcher, compilePattern } from '../match/index.js';

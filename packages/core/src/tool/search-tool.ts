@@ -1,7 +1,6 @@
 import * as path from 'node:path';
-import type { IndexSelection } from '../content-index/content-index.js';
-import type { SearchIndex } from '../content-index/registry.js';
 import type { SearchRequest } from '../engine/index.js';
+import type { IndexSelection, SearchIndex } from '../engine/search-index.js';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import { homeDir } from '../fence/root.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';

@@ -1,5 +1,5 @@
-import type { SearchIndex } from '../content-index/registry.js';
 import type { EngineChoice } from '../engine/index.js';
+import type { SearchIndex } from '../engine/search-index.js';
 import type { SensitiveFence } from '../fence/index.js';
 import { AGENT_SKIP_DIRS } from '../walk/skip-dirs.js';
 import type { OutputFormat, ShownFile } from './format.js';
