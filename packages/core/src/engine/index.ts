@@ -4,8 +4,10 @@
  * binary) — producing the `rg --json`-shaped {@link SearchEvent} stream. `auto` picks rg when one is vetted.
  *
  * Module map: search.ts (`search`, `searchBatches`: the request, the engine choice, the walk options passed
- * through), files.ts (`listFiles`: ripgrep's --files), js/ (the js engine: worker pool, batching, reorder window, partial answers; `searchContent` for bytes
- * the caller holds), rg/ (resolving and running ripgrep, translating its JSON), run.ts (what both engines share).
+ * through), files.ts (`listFiles`: ripgrep's --files), rg-flags.ts (`rgFlags`: what ripgrep's flags mean beyond a
+ * request's fields, for a ripgrep-compatible command line), js/ (the js engine: worker pool, batching, reorder
+ * window, partial answers; `searchContent` for bytes the caller holds), rg/ (resolving and running ripgrep,
+ * translating its JSON), run.ts (what both engines share).
  *
  * @example
  * ```ts
@@ -17,7 +19,6 @@
  * ```
  */
 export { PatternError } from '../match/index.js';
-export { combineRgPatterns, smartCaseInsensitive } from '../match/rg-patterns.js';
 export type {
   EngineName,
   FileStats,
@@ -28,17 +29,15 @@ export type {
   SkipReason,
   Submatch,
 } from '../search/events.js';
-export { FILE_TYPES } from '../walk/file-types.js';
 export { type FileListing, listFiles } from './files.js';
 export { searchContent } from './js/content-search.js';
 export { keepSearchWorkersWarm, searchWorkerStats } from './js/worker-pool.js';
 export { type RgResolution, type RgSource, resolveRipgrep, type VettedRg } from './rg/resolve-rg.js';
+export { rgFlags } from './rg-flags.js';
 export type { SpawnRg } from './run.js';
 export {
   type EngineChoice,
   EngineUnavailableError,
-  patternMatchesNewline,
-  replacerFor,
   type SearchRequest,
   search,
   searchBatches,

@@ -4,17 +4,14 @@
  * package's API.
  */
 export {
-  combineRgPatterns,
   type EngineChoice,
   EngineUnavailableError,
-  FILE_TYPES,
   type FileStats,
   keepSearchWorkersWarm,
   type LineRecord,
   listFiles,
   PatternError,
-  patternMatchesNewline,
-  replacerFor,
+  rgFlags,
   type SearchEvent,
   type SearchOutcome,
   type SearchRequest,
@@ -22,5 +19,4 @@ export {
   type Submatch,
   search,
   searchBatches,
-  smartCaseInsensitive,
 } from './index.js';

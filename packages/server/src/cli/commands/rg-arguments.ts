@@ -64,7 +64,7 @@ export async function rgArguments(
   last: LastWins,
   io: CliIO,
 ): Promise<RgArguments> {
-  const types = fileTypeTable(core.FILE_TYPES, flags);
+  const types = fileTypeTable(core.rgFlags.fileTypes, flags);
   if (flags.typeList) {
     let text = '';
     for (const name of Object.keys(types).sort())
@@ -136,12 +136,12 @@ export async function rgArguments(
   const fixedStrings = flags.fixedStrings ?? false;
   const caseInsensitive =
     last.caseMode === 'insensitive' ||
-    (last.caseMode === 'smart' && core.smartCaseInsensitive(patterns, fixedStrings));
+    (last.caseMode === 'smart' && core.rgFlags.smartCaseInsensitive(patterns, fixedStrings));
   // ripgrep searches nothing when no match is possible: no pattern (an empty -f file), or -m 0. Inverted,
   // no pattern matches every line: a pattern that matches nothing stands in.
   if ((patterns.length === 0 && !flags.invertMatch) || flags.maxCount === 0) return { kind: 'no-match' };
   if (patterns.length === 0) patterns.push('[a&&b]');
-  const rgPatterns = core.combineRgPatterns(patterns, {
+  const rgPatterns = core.rgFlags.combinePatterns(patterns, {
     fixedStrings,
     lineRegexp: flags.lineRegexp ?? false,
   });
@@ -218,7 +218,7 @@ export async function rgArguments(
     trim: flags.trim ?? false,
     ...(flags.replace !== undefined
       ? {
-          replace: core.replacerFor(
+          replace: core.rgFlags.replacerFor(
             { ...request, pattern, fixedStrings: combined.fixedStrings },
             flags.replace,
           ),
@@ -232,7 +232,9 @@ export async function rgArguments(
     ...(colors ? { colors } : {}),
     includeZero: flags.includeZero ?? false,
     countMatchesOnly:
-      mode === 'count' && request.multiline === true && core.patternMatchesNewline({ ...request, pattern }),
+      mode === 'count' &&
+      request.multiline === true &&
+      core.rgFlags.patternMatchesNewline({ ...request, pattern }),
     contextSeparator:
       flags.contextSeparator === false ? null : unescapeSeparator(flags.contextSeparator ?? '--'),
     fieldMatchSeparator: unescapeSeparator(flags.fieldMatchSeparator ?? ':'),
