@@ -46,13 +46,24 @@ describe("the PDF child's own watchdog", () => {
   }, 120_000);
 
   it('lets a document that ended keep its process (no wall time runs between documents)', async () => {
+    // A document with no wall time at all: were its wall time still running after end(), the watchdog's next check
+    // would be past it and kill the process; checked() resolves only after that check.
     const end = await run(`
       const dog = await startPdfWatchdog(4096, 5);
-      dog.begin(20);
+      dog.begin(0);
       dog.end();
-      await new Promise((r) => setTimeout(r, 200));
+      await dog.checked();
       process.stdout.write('alive');`);
     expect(end).toMatchObject({ code: 0, signal: null, stdout: 'alive' });
+  }, 120_000);
+
+  it('kills a document past its wall time at the check that checked() waits for', async () => {
+    const end = await run(`
+      const dog = await startPdfWatchdog(4096, 5);
+      dog.begin(0);
+      await dog.checked();
+      process.stdout.write('alive');`);
+    expect(end).toMatchObject({ signal: 'SIGKILL', stdout: '' });
   }, 120_000);
 
   it('ends the process when its parent is gone, even with the main thread blocked', async () => {

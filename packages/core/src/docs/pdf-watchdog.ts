@@ -6,6 +6,11 @@ export interface PdfWatchdog {
   begin(wallMs: number): void;
   /** The document ended (answered, or drained after a stop): no wall time runs. */
   end(): void;
+  /**
+   * Resolves after the watchdog's next check of its ceilings that follows this call (every message sent before it
+   * has been taken into account) — the event that shows a ceiling was looked at and not passed.
+   */
+  checked(): Promise<void>;
 }
 
 /**
@@ -32,9 +37,21 @@ export async function startPdfWatchdog(maxRssMb: number, pollMs: number): Promis
     worker.once('error', reject);
   });
   worker.unref();
+  // Callers waiting for the next check; the thread is held open (ref'd) only while one waits.
+  const waiting: (() => void)[] = [];
+  worker.on('message', () => {
+    for (const resolve of waiting.splice(0)) resolve();
+    worker.unref();
+  });
   return {
     begin: (wallMs) => worker.postMessage({ wallMs }),
     end: () => worker.postMessage({ wallMs: null }),
+    checked: () =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        worker.ref();
+        worker.postMessage({ check: true });
+      }),
   };
 }
 
@@ -46,13 +63,19 @@ function watch(): void {
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   const { maxRssMb, pollMs, ppid } = workerData as { maxRssMb: number; pollMs: number; ppid: number };
   let until = Number.POSITIVE_INFINITY;
-  parentPort!.on('message', (m: { wallMs: number | null }) => {
-    until = m.wallMs === null ? Number.POSITIVE_INFINITY : performance.now() + m.wallMs;
+  let checkAsked = false;
+  parentPort!.on('message', (m: { wallMs: number | null } | { check: true }) => {
+    if ('check' in m) checkAsked = true;
+    else until = m.wallMs === null ? Number.POSITIVE_INFINITY : performance.now() + m.wallMs;
   });
   setInterval(() => {
     const rssMb = process.memoryUsage.rss() / (1024 * 1024);
     if (rssMb > maxRssMb || performance.now() > until || process.ppid !== ppid)
       process.kill(process.pid, 'SIGKILL');
+    if (checkAsked) {
+      checkAsked = false;
+      parentPort!.postMessage('checked');
+    }
   }, pollMs);
   parentPort!.postMessage('watching');
 }
