@@ -3,7 +3,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ContentIndex, openIndex } from '../src/content-index/index.js';
+import { walkKey } from '../src/content-index/walk-cache.js';
+import type { IndexSelection, IndexWalkOptions, SearchIndex } from '../src/engine/search-index.js';
 import { prepareSearchTool, searchTool } from '../src/tool/index.js';
+import { callWalks } from '../src/tool/search-tool.js';
 import { Walker } from '../src/walk/walker.js';
 
 /**
@@ -88,8 +91,56 @@ describe('prepareSearchTool', () => {
     }
   });
 
+  it('walks only the walks it keeps: no survey of what calls do not enter, no search', async () => {
+    const index = await readyIndex('surveying');
+    const walks = vi.spyOn(Walker.prototype, 'entries');
+    const opts = { cwd: root, format: 'hashline' as const, index, nameUnentered: true };
+    expect(await prepareSearchTool(opts)).toBe(2);
+    expect(walks.mock.calls.length).toBe(2);
+    walks.mockRestore();
+  });
+
   it('keeps nothing for an index that cannot answer for the paths', async () => {
     const index = await readyIndex('outside');
     expect(await prepareSearchTool({ cwd: tmp, format: 'hashline', index })).toBe(0);
+  });
+});
+
+describe('callWalks', () => {
+  /** The walks a real call asks the index for, with an index that answers every one with no candidate. */
+  async function askedWalks(args: Record<string, unknown>): Promise<IndexWalkOptions[]> {
+    const asked: IndexWalkOptions[] = [];
+    const recorder: SearchIndex = {
+      select: async (req): Promise<IndexSelection> => {
+        asked.push(req.walk);
+        return {
+          use: { used: true, reason: 'recording', candidates: 0, files: 0 },
+          walk: { entries: [], stats: { entries: 0, dirs: 0, files: 0, errors: [], missingRoots: [] } },
+        };
+      },
+    };
+    await searchTool(args, { cwd: root, format: 'hashline', index: recorder });
+    return asked;
+  }
+  const keys = (walks: IndexWalkOptions[]) => walks.map(walkKey).sort();
+
+  it.each([
+    { pattern: 'rare_token', paths: '.' },
+    { pattern: 'rare_token', paths: ['d1', 'd2/f2.txt'] },
+    { pattern: 'rare_token', paths: ['d*/f1*.txt'] },
+    { pattern: 'rare_token', paths: ['.', 'd3/**'], hidden: false, gitignore: false, type: 'md' },
+    { pattern: 'rare_token', paths: '.', exclude: 'd0' },
+  ])(
+    'names the walks the call %o asks the index for (its own and its hidden-match check’s)',
+    async (args) => {
+      const asked = await askedWalks(args);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(keys(await callWalks(args, { cwd: root, format: 'hashline' }))).toEqual(keys(asked));
+    },
+  );
+
+  it('names no tree walk for a call on named files only, nor for one that asks for rg by name', async () => {
+    expect(await callWalks({ pattern: 'x', paths: ['d1/f1.txt'] }, { cwd: root })).toEqual([]);
+    expect(await callWalks({ pattern: 'x', paths: '.' }, { cwd: root, engine: 'rg' })).toEqual([]);
   });
 });

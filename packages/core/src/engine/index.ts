@@ -41,4 +41,5 @@ export {
   type SearchRequest,
   search,
   searchBatches,
+  walkOf,
 } from './search.js';

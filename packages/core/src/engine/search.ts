@@ -480,7 +480,7 @@ function prepareRun(
   }
   const run: EngineRun = {
     pattern: patternForEngines(request, compiled),
-    walk: walkOptionsOf(request, roots, cwd),
+    walk: walkOf(request),
     searcher: {
       mode: request.mode ?? 'lines',
       ...(request.invertMatch ? { invert: true } : {}),
@@ -541,6 +541,15 @@ function compiledFor(pattern: string, options: Parameters<typeof compilePattern>
   if (compiledPatterns.size > COMPILED_PATTERNS_KEPT)
     compiledPatterns.delete(compiledPatterns.keys().next().value!);
   return compiled;
+}
+
+/**
+ * The walk a search of `request` makes, as it asks an index for it: its paths (none: the working directory)
+ * under its walk rules.
+ */
+export function walkOf(request: Omit<SearchRequest, 'pattern'>): EngineRun['walk'] {
+  const roots = request.paths && request.paths.length > 0 ? request.paths : [''];
+  return walkOptionsOf(request, roots, path.resolve(request.cwd ?? process.cwd()));
 }
 
 /** The walk a request asks for, with ripgrep's defaults filled in. */

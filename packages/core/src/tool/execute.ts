@@ -1,5 +1,12 @@
 import * as path from 'node:path';
-import { EngineUnavailableError, type SearchRequest, searchBatches, searchContent } from '../engine/index.js';
+import {
+  EngineUnavailableError,
+  type SearchRequest,
+  searchBatches,
+  searchContent,
+  walkOf,
+} from '../engine/index.js';
+import type { IndexWalkOptions } from '../engine/search-index.js';
 import { type CompiledPattern, PatternError } from '../match/index.js';
 import { LineRedactor } from '../redact/tool-output.js';
 import type { FileStats, SearchEvent, SearchSummary } from '../search/events.js';
@@ -53,9 +60,7 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
     const listed = listRequest(ctx, g.ranges !== null);
     await runEngine(
       {
-        ...ctx.baseRequest,
-        paths: g.roots.map((r) => r.abs),
-        skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS),
+        ...groupRequest(g, ctx),
         ...(listed ??
           (g.ranges === null
             ? { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted + g.roots.length }
@@ -71,22 +76,53 @@ export async function runGroup(g: Group, ctx: RunContext): Promise<void> {
     );
     return;
   }
-  // Globs narrow the walk; they never re-admit what the ignore rules exclude (engine 'filter' mode).
   const listed = listRequest(ctx, false);
   await runEngine(
     {
-      ...ctx.baseRequest,
-      paths: [g.baseAbs],
-      globs: g.globs,
-      globBase: 'root',
-      globMode: 'filter',
-      skipDirs: ctx.skipDirs ?? g.skipDirs,
+      ...groupRequest(g, ctx),
       ...(listed ?? { maxCount: ctx.cap + 1, detailFiles: ctx.state.detailWanted }),
     },
     ctx,
     (abs) => walkedFile(abs, ctx),
     listed === null || listed.mode === 'lines',
   );
+}
+
+/** What a group's engine call searches and how it walks (runGroup adds what it asks of the matches). */
+function groupRequest(g: Exclude<Group, { type: 'memory' }>, ctx: RunContext): SearchRequest {
+  if (g.type === 'engine')
+    return {
+      ...ctx.baseRequest,
+      paths: g.roots.map((r) => r.abs),
+      skipDirs: ctx.skipDirs ?? new Set(SKIP_DIRS),
+    };
+  // Globs narrow the walk; they never re-admit what the ignore rules exclude (engine 'filter' mode).
+  return {
+    ...ctx.baseRequest,
+    paths: [g.baseAbs],
+    globs: g.globs,
+    globBase: 'root',
+    globMode: 'filter',
+    skipDirs: ctx.skipDirs ?? g.skipDirs,
+  };
+}
+
+/** Whether a group walks a directory (a glob's base, or a directory among an engine group's roots). */
+function walksTree(g: Group): g is Exclude<Group, { type: 'memory' }> {
+  return g.type === 'glob' || (g.type === 'engine' && g.roots.some((r) => r.walks));
+}
+
+/**
+ * The walks a call of these groups can ask an index for: every walking group's own, then that of its check for
+ * hidden matches (made when the call finds nothing). Made from the same requests runGroup and findHiddenMatches
+ * make, so what a host readies ahead (prepareSearchTool) is what the calls ask for.
+ */
+export function walksOf(groups: readonly Group[], ctx: RunContext): IndexWalkOptions[] {
+  // rg asked for by name never asks the index (engine/search.ts).
+  if (ctx.baseRequest.engine === 'rg') return [];
+  const walking = groups.filter(walksTree);
+  const hidden = hiddenCheckContext(ctx, new RunState(0, NOTE_MAX_NAMES));
+  return [ctx, hidden].flatMap((c) => walking.map((g) => walkOf(groupRequest(g, c))));
 }
 
 /** A names-only walk: the first match of each file is enough. */
@@ -324,19 +360,23 @@ export interface HiddenMatches {
  */
 export async function findHiddenMatches(groups: readonly Group[], ctx: RunContext): Promise<HiddenMatches> {
   const sub = new RunState(0, NOTE_MAX_NAMES);
-  const subCtx: RunContext = {
-    ...ctx,
-    state: sub,
-    output: 'files',
-    skipDirs: new Set(['.git']),
-    baseRequest: { ...ctx.baseRequest, ignoreFiles: false, hidden: true },
-  };
-  for (const g of groups) {
-    if (g.type === 'memory' || (g.type === 'engine' && !g.roots.some((r) => r.walks))) continue;
+  const subCtx = hiddenCheckContext(ctx, sub);
+  for (const g of groups.filter(walksTree)) {
     if (sub.timedOut) break;
     await runGroup(g, subCtx);
   }
   return { files: sub.page.map((e) => e.file.display), total: sub.total, exact: !sub.timedOut };
+}
+
+/** The check's run: names only, ignore files off, hidden files in, only `.git` skipped, its own page `state`. */
+function hiddenCheckContext(ctx: RunContext, state: RunState): RunContext {
+  return {
+    ...ctx,
+    state,
+    output: 'files',
+    skipDirs: new Set(['.git']),
+    baseRequest: { ...ctx.baseRequest, ignoreFiles: false, hidden: true },
+  };
 }
 
 /**

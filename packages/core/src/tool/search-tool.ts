@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { SearchRequest } from '../engine/index.js';
-import type { IndexSelection, SearchIndex } from '../engine/search-index.js';
+import type { IndexWalkOptions, SearchIndex } from '../engine/search-index.js';
 import { createSensitiveFence, type SensitiveFence } from '../fence/index.js';
 import { homeDir } from '../fence/root.js';
 import { type CompiledPattern, compilePattern, PatternError } from '../match/index.js';
@@ -8,7 +8,7 @@ import { redactedWords, redactValues } from '../redact/tool-output.js';
 import { compose } from './compose.js';
 import { SearchToolError } from './errors.js';
 import { canonical, type Exclusion, exclusionPredicate, idleExclusions, namedPaths } from './exclusions.js';
-import { countCapped, type RunContext, runGroup } from './execute.js';
+import { countCapped, type RunContext, runGroup, walksOf } from './execute.js';
 import { explainEmpty, noteUnentered } from './explain.js';
 import type { OutputFormat, ShownFile } from './format.js';
 import { pageFilesFor, parseSearchToolArgs } from './input.js';
@@ -51,6 +51,142 @@ export type { FileMatchCount, SearchToolDetails, SearchToolOptions, SearchToolRe
  * aborted call rejects with the signal's reason.
  */
 export async function searchTool(args: unknown, options: SearchToolOptions = {}): Promise<SearchToolResult> {
+  const call = await planCall(args, options);
+  const { input, cwd, format, output, multiline, resolved, exclusions, notes, missingPaths } = call;
+  const { unreadableMembers, runnable, notSearched, single, cap, skip, fence, state, ctx, groups } = call;
+  const { started, clock, deadline, deadlineMs, signal } = call;
+  for (const g of groups) {
+    if (state.timedOut) break;
+    if (clock() >= deadline) {
+      state.timedOut = true;
+      break;
+    }
+    // One root (a walk, a glob's base, one file in memory) yields each file once.
+    state.lastUnique = g === groups.at(-1) && (g.type !== 'engine' || g.roots.length === 1);
+    await runGroup(g, ctx);
+    signal?.throwIfAborted();
+  }
+  signal?.throwIfAborted();
+  if (state.total === 0 && !state.timedOut) {
+    await explainEmpty(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
+    signal?.throwIfAborted();
+  }
+  // A capped file says how many matching lines it did not show.
+  // (Not for a multi-line pattern: the cap counts matches, a count counts the lines they span.)
+  if (output === 'content' && !multiline && !state.timedOut) {
+    const capped = state.page.filter((e) => e.shaped?.more && e.file.abs && e.file.ranges === null);
+    const counts = await countCapped(
+      capped.map((e) => e.file.abs!),
+      ctx,
+    );
+    for (const e of capped) {
+      const n = counts.get(e.file.abs!);
+      if (n !== undefined && e.shaped) e.shaped.totalMatches = n;
+    }
+    signal?.throwIfAborted();
+  }
+  if (exclusions.length > 0 && !state.timedOut) noteIdleExclusions(exclusions, groups, ctx, fence, cwd);
+  const unentered =
+    state.timedOut || options.nameUnentered !== true
+      ? []
+      : await noteUnentered(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
+
+  // Tags for the files shown (hashline mode), read once each, concurrently.
+  // A file the deadline left without its lines (counted, then not fetched in time) is still shown, by
+  // name: the page and its count must agree (issue 11 item 2). Fetched files whose matches all fell
+  // outside their ranges are not matches at all.
+  const pageEntries: Array<{ file: PendingFile; shaped: ShapedLines; count?: number | null }> = [];
+  for (const e of state.page) {
+    const shaped = e.shaped ?? unfetchedLines();
+    if (shaped.unfetched || shaped.matches > 0 || output !== 'content')
+      pageEntries.push({ file: e.file, shaped, count: e.count });
+  }
+  const tags = await Promise.all(
+    pageEntries.map((e) =>
+      format === 'hashline' && output === 'content' && e.file.taggable && e.file.abs
+        ? readTag(e.file.abs, options.tagCache ?? null)
+        : Promise.resolve(null),
+    ),
+  );
+  // Redaction (MCP): lines were redacted as they were shaped; the names and the notes are redacted here, so every
+  // line of the answer is, and the count covers what this page shows.
+  let redacted = 0;
+  const clean = (s: string) => {
+    const r = redactValues(s);
+    redacted += r.count;
+    return r.text;
+  };
+  if (options.redact) {
+    for (const e of pageEntries) {
+      redacted += e.shaped.redacted;
+      e.file = { ...e.file, display: clean(e.file.display) };
+    }
+    notes.rewrite(clean);
+    for (const list of [state.unreadable, state.engineErrors, state.walkedTooLarge, missingPaths])
+      list.splice(0, list.length, ...list.map(clean));
+    for (const n of notSearched) n.path = clean(n.path);
+    if (redacted > 0) notes.add(redactedWords(redacted));
+  }
+  const page: ShownFile[] = pageEntries.map((e, k) => ({
+    display: e.file.display,
+    kind: e.file.kind,
+    tag: tags[k] ?? null,
+    lines: e.shaped.lines,
+  }));
+
+  const result = compose({
+    input: { skip, single, cap, format, output },
+    page,
+    pageEntries,
+    state,
+    notes,
+    missingPaths,
+    notSearched: [...notSearched, ...unreadableMembers],
+    unentered,
+    searchedTargets: runnable.length,
+    scopePath: resolved.map((t) => scopeSpelling(t, cwd)).join(', '),
+    searchPath: searchPathOf(runnable, cwd),
+    started,
+    clock,
+    deadlineMs,
+  });
+  if (options.redact) result.details.redacted = redacted;
+  return result;
+}
+
+/** A call made ready to run: its input, what it searches (`groups`) and the context they run in. */
+interface PlannedCall {
+  input: Awaited<ReturnType<typeof parseSearchToolArgs>>;
+  cwd: string;
+  format: OutputFormat;
+  output: RunContext['output'];
+  multiline: boolean;
+  resolved: Target[];
+  exclusions: Exclusion[];
+  notes: Notes;
+  missingPaths: string[];
+  unreadableMembers: Awaited<ReturnType<typeof readArchives>>['unreadableMembers'];
+  runnable: Awaited<ReturnType<typeof refuseUnsearchable>>['runnable'];
+  notSearched: Awaited<ReturnType<typeof refuseUnsearchable>>['notSearched'];
+  single: boolean;
+  cap: number;
+  skip: number;
+  fence: SensitiveFence;
+  state: RunState;
+  ctx: RunContext;
+  groups: Group[];
+  started: number;
+  clock: () => number;
+  deadline: number;
+  deadlineMs: number;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * Everything of a call before its first search: the arguments checked, the targets resolved and refused, the
+ * pattern compiled, the groups planned. Throws the call's SearchToolErrors.
+ */
+async function planCall(args: unknown, options: SearchToolOptions): Promise<PlannedCall> {
   const clock = options.clock ?? Date.now;
   const started = clock();
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
@@ -173,103 +309,32 @@ export async function searchTool(args: unknown, options: SearchToolOptions = {})
   };
 
   const groups = planGroups(runnable, cwd, fileRanges, memberRanges, virtualRanges, archiveReads);
-  for (const g of groups) {
-    if (state.timedOut) break;
-    if (clock() >= deadline) {
-      state.timedOut = true;
-      break;
-    }
-    // One root (a walk, a glob's base, one file in memory) yields each file once.
-    state.lastUnique = g === groups.at(-1) && (g.type !== 'engine' || g.roots.length === 1);
-    await runGroup(g, ctx);
-    signal?.throwIfAborted();
-  }
-  signal?.throwIfAborted();
-  if (state.total === 0 && !state.timedOut) {
-    await explainEmpty(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
-    signal?.throwIfAborted();
-  }
-  // A capped file says how many matching lines it did not show.
-  // (Not for a multi-line pattern: the cap counts matches, a count counts the lines they span.)
-  if (output === 'content' && !multiline && !state.timedOut) {
-    const capped = state.page.filter((e) => e.shaped?.more && e.file.abs && e.file.ranges === null);
-    const counts = await countCapped(
-      capped.map((e) => e.file.abs!),
-      ctx,
-    );
-    for (const e of capped) {
-      const n = counts.get(e.file.abs!);
-      if (n !== undefined && e.shaped) e.shaped.totalMatches = n;
-    }
-    signal?.throwIfAborted();
-  }
-  if (exclusions.length > 0 && !state.timedOut) noteIdleExclusions(exclusions, groups, ctx, fence, cwd);
-  const unentered =
-    state.timedOut || options.nameUnentered !== true
-      ? []
-      : await noteUnentered(groups, ctx, { gitignore: input.gitignore, hidden: input.hidden });
-
-  // Tags for the files shown (hashline mode), read once each, concurrently.
-  // A file the deadline left without its lines (counted, then not fetched in time) is still shown, by
-  // name: the page and its count must agree (issue 11 item 2). Fetched files whose matches all fell
-  // outside their ranges are not matches at all.
-  const pageEntries: Array<{ file: PendingFile; shaped: ShapedLines; count?: number | null }> = [];
-  for (const e of state.page) {
-    const shaped = e.shaped ?? unfetchedLines();
-    if (shaped.unfetched || shaped.matches > 0 || output !== 'content')
-      pageEntries.push({ file: e.file, shaped, count: e.count });
-  }
-  const tags = await Promise.all(
-    pageEntries.map((e) =>
-      format === 'hashline' && output === 'content' && e.file.taggable && e.file.abs
-        ? readTag(e.file.abs, options.tagCache ?? null)
-        : Promise.resolve(null),
-    ),
-  );
-  // Redaction (MCP): lines were redacted as they were shaped; the names and the notes are redacted here, so every
-  // line of the answer is, and the count covers what this page shows.
-  let redacted = 0;
-  const clean = (s: string) => {
-    const r = redactValues(s);
-    redacted += r.count;
-    return r.text;
-  };
-  if (options.redact) {
-    for (const e of pageEntries) {
-      redacted += e.shaped.redacted;
-      e.file = { ...e.file, display: clean(e.file.display) };
-    }
-    notes.rewrite(clean);
-    for (const list of [state.unreadable, state.engineErrors, state.walkedTooLarge, missingPaths])
-      list.splice(0, list.length, ...list.map(clean));
-    for (const n of notSearched) n.path = clean(n.path);
-    if (redacted > 0) notes.add(redactedWords(redacted));
-  }
-  const page: ShownFile[] = pageEntries.map((e, k) => ({
-    display: e.file.display,
-    kind: e.file.kind,
-    tag: tags[k] ?? null,
-    lines: e.shaped.lines,
-  }));
-
-  const result = compose({
-    input: { skip, single, cap, format, output },
-    page,
-    pageEntries,
-    state,
+  return {
+    input,
+    cwd,
+    format,
+    output,
+    multiline,
+    resolved,
+    exclusions,
     notes,
     missingPaths,
-    notSearched: [...notSearched, ...unreadableMembers],
-    unentered,
-    searchedTargets: runnable.length,
-    scopePath: resolved.map((t) => scopeSpelling(t, cwd)).join(', '),
-    searchPath: searchPathOf(runnable, cwd),
+    unreadableMembers,
+    runnable,
+    notSearched,
+    single,
+    cap,
+    skip,
+    fence,
+    state,
+    ctx,
+    groups,
     started,
     clock,
+    deadline,
     deadlineMs,
-  });
-  if (options.redact) result.details.redacted = redacted;
-  return result;
+    signal,
+  };
 }
 
 /** A `!glob` that took nothing out of the walked paths is said: a typo there silently searches everything. */
@@ -313,9 +378,6 @@ function noteIdleExclusions(
  * nothing), are listed and kept now, so the first real calls do not walk the tree (~0.5 s each on the Linux tree).
  * For a long-lived host, once its index is ready; it runs on this thread in slices, as a search's own walk does.
  * Returns how many walks were kept.
- *
- * It is the tool's own call, so the walks are exactly those a real call asks for: answered by a stand-in for the
- * index that lists each walk it is asked for and reports no candidate (the call's answer is dropped).
  */
 export async function prepareSearchTool(
   options: SearchToolOptions & { index: SearchIndex },
@@ -323,17 +385,27 @@ export async function prepareSearchTool(
 ): Promise<number> {
   const index = options.index;
   if (!index.prepareWalk) return 0;
+  // Within the deadline such a call has: a walk it would not finish in time is not kept for it either.
+  const { groups, ctx } = await planCall({ pattern: 'prepare', paths }, options);
   let kept = 0;
-  const lister: SearchIndex = {
-    select: async (req): Promise<IndexSelection> => {
-      if (await index.prepareWalk!(req)) kept++;
-      return {
-        use: { used: true, reason: 'preparing the walk', candidates: 0, files: 0 },
-        walk: { entries: [], stats: { entries: 0, dirs: 0, files: 0, errors: [], missingRoots: [] } },
-      };
-    },
-  };
-  // Any pattern with a literal goes to the index; nothing is read for it (no candidate).
-  await searchTool({ pattern: 'prepare', paths }, { ...options, index: lister });
+  for (const walk of walksOf(groups, ctx)) {
+    ctx.signal?.throwIfAborted();
+    const req = {
+      walk,
+      deadline: ctx.deadline,
+      now: ctx.clock,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    };
+    if (await index.prepareWalk(req)) kept++;
+  }
   return kept;
+}
+
+/**
+ * The walks a call of this tool with `args` can ask an index for (execute.ts walksOf), found by planning the
+ * call (its targets resolved and judged, as the call would) without searching.
+ */
+export async function callWalks(args: unknown, options: SearchToolOptions = {}): Promise<IndexWalkOptions[]> {
+  const { groups, ctx } = await planCall(args, options);
+  return walksOf(groups, ctx);
 }
