@@ -4,7 +4,12 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openIndex } from '../src/content-index/index.js';
 import { search } from '../src/engine/search.js';
-import { ensurePrivateDir, PrivateDirError, privateSubdir } from '../src/util/private-dir.js';
+import {
+  ensurePrivateDataDir,
+  ensurePrivateDir,
+  PrivateDirError,
+  privateSubdir,
+} from '../src/util/private-dir.js';
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-private-dir-')));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -69,6 +74,20 @@ describe.runIf(posix)('the data directory is this account’s alone', () => {
     fs.symlinkSync(elsewhere, path.join(dir, 'content-index', 'abc'));
     expect(codeOf(() => privateSubdir(dir, ['content-index', 'abc']))).toBe('data_dir_link');
     expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('a data directory and its named subdirectories are made or checked in one call, a linked one refused', () => {
+    const dir = path.join(fresh(), 'data');
+    ensurePrivateDataDir(dir, ['conversations', 'content-index']);
+    for (const d of [dir, path.join(dir, 'conversations'), path.join(dir, 'content-index')])
+      expect(fs.statSync(d).mode & 0o777).toBe(0o700);
+    fs.chmodSync(dir, 0o777);
+    expect(codeOf(() => ensurePrivateDataDir(dir))).toBe('data_dir_mode');
+    fs.chmodSync(dir, 0o700);
+    const elsewhere = fresh();
+    fs.mkdirSync(elsewhere, { mode: 0o700 });
+    fs.symlinkSync(elsewhere, path.join(dir, 'audit'));
+    expect(codeOf(() => ensurePrivateDataDir(dir, ['conversations', 'audit']))).toBe('data_dir_link');
   });
 
   it('a content index under a linked content-index/ fails (nothing written through the link) and searches scan', async () => {

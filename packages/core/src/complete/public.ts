@@ -15,7 +15,6 @@ export {
   PATH_COMPLETE_LIMITS,
   type ProjectPathRequest,
   type ProjectPathStatus,
-  procFdOpener,
   readProjectDocument,
   readProjectFile,
   splitCompletionToken,

@@ -28,6 +28,7 @@ export type {
   SearchIndex,
 } from '../engine/search-index.js';
 export {
+  ensurePrivateDataDir,
   ensurePrivateDir,
   type PrivateDirCode,
   PrivateDirError,

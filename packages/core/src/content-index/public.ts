@@ -11,10 +11,9 @@ export {
   closeDocumentStores,
   type DocumentExtractionStatus,
   type DocumentTextStoreStats,
-  ensurePrivateDir,
+  ensurePrivateDataDir,
   type IndexUse,
   openIndex,
   PrivateDirError,
-  privateSubdir,
   type SearchIndex,
 } from './index.js';

@@ -73,6 +73,16 @@ export function privateSubdir(
   return at;
 }
 
+/**
+ * Makes or checks a data directory ({@link ensurePrivateDir}) and each subdirectory of it named, one level below it
+ * ({@link privateSubdir}): this account's alone, none of the subdirectories a link. Throws PrivateDirError when one
+ * is not; other failures (EACCES, ENOTDIR) as they come.
+ */
+export function ensurePrivateDataDir(dataDir: string, subdirs: readonly string[] = []): void {
+  ensurePrivateDir(dataDir);
+  for (const sub of subdirs) privateSubdir(dataDir, [sub]);
+}
+
 function judge(dir: string, st: fs.Stats, options: PrivateDirOptions): void {
   if ((options.platform ?? process.platform) === 'win32') return;
   const uid = options.uid ?? process.getuid?.();

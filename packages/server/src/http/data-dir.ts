@@ -1,7 +1,7 @@
 // trawl's data directory: where it is and how it is checked. Apart from server.ts so that a command that only keeps
 // files there (`trawl grep`'s document text, `trawl index`) does not load the HTTP server to find it.
 import * as path from 'node:path';
-import { ensurePrivateDir, PrivateDirError, privateSubdir } from '@trawl/core/content-index';
+import { ensurePrivateDataDir, PrivateDirError } from '@trawl/core/content-index';
 
 /**
  * The data directory cannot be made or used (a file in its place, no permission: `data_dir`), or is not this
@@ -42,8 +42,7 @@ export function dataDirProblem(dataDir: string, err: unknown): DataDirError {
  */
 export function checkDataDir(dataDir: string, subdirs: readonly string[]): void {
   try {
-    ensurePrivateDir(dataDir);
-    for (const sub of subdirs) privateSubdir(dataDir, [sub]);
+    ensurePrivateDataDir(dataDir, subdirs);
   } catch (err) {
     throw dataDirProblem(dataDir, err);
   }
