@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as tar from 'tar';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { archives } from '../src/tool/public.js';
 import { type Engine, makeTree, refusal, run } from './fixtures/tool/helpers.js';
 import { zip } from './fixtures/zip.js';
 
@@ -175,5 +176,23 @@ describe('search tool: archives write nothing to disk', () => {
     expect(res.stdout).toContain('## foo.ts\n');
     expect(res.stdout).toContain('*2|needle in tar');
     expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+});
+
+describe('archives: the members as search reads them, for a tool outside core', () => {
+  it('tells an archive by its bytes, finds the selector in an entry, and lists the members', async () => {
+    expect(Object.isFrozen(archives)).toBe(true);
+    expect(archives.formatOf(path.join(dir, 'payload.bin'))).toBe('zip');
+    expect(archives.formatOf(path.join(dir, 'rel.tgz'))).toBe('tar');
+    expect(archives.formatOf(path.join(dir, 'note.txt'))).toBeNull();
+    const formatOf = (p: string) => archives.formatOf(path.join(dir, p));
+    expect(archives.parseSelector('payload.bin:src/foo.ts', formatOf)).toEqual({
+      archive: 'payload.bin',
+      member: 'src/foo.ts',
+      format: 'zip',
+    });
+    const listed = await archives.listMembers(path.join(dir, 'rel.tar'), 'tar');
+    expect(listed).toMatchObject({ ok: true, complete: true });
+    expect(listed.ok && listed.members.filter((m) => !m.dir).map((m) => m.path)).toEqual(['docs/notes.md']);
   });
 });

@@ -381,3 +381,16 @@ async function listTar(abs: string, signal?: AbortSignal): Promise<MemberList> {
     input.on('end', () => parser.end());
   });
 }
+
+/**
+ * Archive members as the search tool reads them (`bundle.zip:src/a.ts`), for a tool outside this package that shows
+ * them (the MCP server's `list_dir` of an archive), so it finds and lists archives as `search` does.
+ */
+export const archives = Object.freeze({
+  /** An existing file's archive format from its first bytes (`zip`, `tar`), or null (a missing file included). */
+  formatOf: sniffArchiveFormat,
+  /** `<archive>:<member>` found in an entry; `formatOf` says which prefixes are archives (see parseArchiveSelector). */
+  parseSelector: parseArchiveSelector,
+  /** An archive's members, bounded by the entry and scan caps (`complete` false when one stops it), none extracted. */
+  listMembers: listArchiveMembers,
+});

@@ -12,13 +12,7 @@
  */
 
 export { type AgentTreeAdmission, agentTree } from './agent-tree.js';
-export {
-  type ArchiveMember,
-  listArchiveMembers,
-  type MemberList,
-  parseArchiveSelector,
-  sniffArchiveFormat,
-} from './archive.js';
+export { type ArchiveMember, archives, type MemberList } from './archive.js';
 export { SEARCH_TOOL_NAME, searchToolDefinition, searchToolDescription } from './description.js';
 export { SearchToolError, type SearchToolErrorCode } from './errors.js';
 export type { OutputFormat } from './format.js';

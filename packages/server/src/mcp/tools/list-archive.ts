@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SensitiveFence } from '@trawl/core/fence';
-import { listArchiveMembers, parseArchiveSelector, sniffArchiveFormat } from '@trawl/core/tool';
+import { archives } from '@trawl/core/tool';
 
 /** One level of an archive, as list_dir shows it: the names, and what a page and the totals are. */
 export interface ArchiveLevel {
@@ -28,7 +28,7 @@ export async function archiveLevel(
   };
   const sniff = (p: string) => {
     const abs = inRoot(p);
-    return abs ? sniffArchiveFormat(abs) : null;
+    return abs ? archives.formatOf(abs) : null;
   };
   let archive: string;
   let prefix: string;
@@ -38,7 +38,7 @@ export async function archiveLevel(
     prefix = '';
     if (archive === '' || sniff(archive) === null) return null;
   } else {
-    const sel = parseArchiveSelector(spelled, sniff);
+    const sel = archives.parseSelector(spelled, sniff);
     if (!sel || sniff(sel.archive) === null) return null;
     archive = sel.archive;
     prefix = sel.member.replace(/^\/+/, '');
@@ -54,9 +54,9 @@ export async function archiveLevel(
     return `${archive} leads outside the project root.`;
   if (fence.isSensitiveCanonical(real))
     return `${archive} is a sensitive location (credentials); it is not listed.`;
-  const format = sniffArchiveFormat(real);
+  const format = archives.formatOf(real);
   if (!format) return null;
-  const listed = await listArchiveMembers(real, format);
+  const listed = await archives.listMembers(real, format);
   if (!listed.ok) return `${archive}: ${listed.reason}`;
   const base = prefix === '' ? '' : `${prefix.replace(/\/+$/, '')}/`;
   const level = new Map<string, { dir: boolean; size: number }>();
