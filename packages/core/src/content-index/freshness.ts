@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { privateSubdir } from '../util/private-dir.js';
 import { type Base, markStale, setStale } from './base.js';
+import { IgnoreFilesWatch } from './ignore-watch.js';
 import { BARRIER_TIMEOUT_MS, MAX_WATCHED_DIRS, REINDEX_PER_SEARCH } from './limits.js';
 import type { LoadCheck } from './load.js';
 import { FileReindexer, type OverlayFile } from './overlay.js';
@@ -78,12 +79,24 @@ export class Freshness {
   private readonly burstLimit = Math.floor(inotifyQueueLimit() / 2);
   private readonly reindexer: FileReindexer;
   private readonly watchDir: WatchDir;
+  private readonly ignoreWatch: IgnoreFilesWatch;
 
   constructor(
     private readonly host: FreshnessHost,
     options: FreshnessOptions,
   ) {
     this.watchDir = options.watchDir ?? nodeWatchDir;
+    // Its events share the tree watchers' queue: they count toward a burst that may have overflowed it.
+    this.ignoreWatch = new IgnoreFilesWatch(host.root, (dir, onEvent, onError) =>
+      this.watchDir(
+        dir,
+        (kind, name) => {
+          this.countBurst();
+          onEvent(kind, name);
+        },
+        onError,
+      ),
+    );
     this.reindexer = new FileReindexer(options.now);
     this.trust = options.watch && watchingTrustworthy(options.platform);
     this.why = !options.watch
@@ -265,28 +278,12 @@ export class Freshness {
     }
   }
 
-  /** Size and mtime of the ignore files a walk reads that no watcher sees: above the root, `.git/info/exclude`. */
+  /**
+   * What the ignore files a walk reads that no tree watcher sees (above the root, `.git/info/exclude`) look like
+   * now (ignore-watch.ts: they are watched). Only asked while trusted: an untrusted index keeps no walk.
+   */
   ignoreSignature(parents: boolean): string {
-    const parts: string[] = [];
-    const sig = (p: string) => {
-      let st: fs.Stats | undefined;
-      try {
-        st = fs.statSync(p, { throwIfNoEntry: false });
-      } catch {
-        st = undefined; // ENOTDIR (`.git` is a file in a worktree), EACCES: read as absent, as the walk does
-      }
-      parts.push(st ? `${st.size}:${st.mtimeMs}:${st.ino}` : '-');
-    };
-    const { root } = this.host;
-    if (parents) {
-      for (let d = path.dirname(root); ; d = path.dirname(d)) {
-        for (const f of ['.gitignore', '.ignore', '.rgignore', '.git', '.git/info/exclude'])
-          sig(path.join(d, f));
-        if (path.dirname(d) === d) break;
-      }
-    }
-    for (const g of [...this.gitDirs].sort()) sig(path.join(absOf(root, g), '.git/info/exclude'));
-    return parts.join('|');
+    return this.trust ? this.ignoreWatch.signature(parents, this.gitDirs) : 'untrusted';
   }
 
   /** Stops watching; a search waiting on the barrier goes on. */
@@ -297,6 +294,7 @@ export class Freshness {
     this.barrierWatcher = null;
     for (const resolve of this.barrierWaiters.values()) resolve();
     this.barrierWaiters.clear();
+    this.ignoreWatch.close();
   }
 
   private watch(rel: string): void {
@@ -363,6 +361,7 @@ export class Freshness {
     if (!this.trust) return;
     this.trust = false;
     this.why = reason;
+    this.ignoreWatch.close();
     this.host.onDistrust();
   }
 
