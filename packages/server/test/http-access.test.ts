@@ -198,6 +198,22 @@ describe('access control: Host and Origin 🔒', () => {
     expect(a.status).toBe(200);
     expect(JSON.parse(a.body)).toEqual({ status: 'ok' });
   });
+
+  it('/api/health says more only to a request that would pass the Host and token checks', async () => {
+    const tries: Array<Record<string, string>> = [
+      { host: host() },
+      { host: host(), authorization: 'Bearer wrong-token-of-some-length' },
+      { host: 'evil.com', ...bearer() },
+    ];
+    for (const headers of tries) {
+      const a = await raw('/api/health', headers);
+      expect(a.status).toBe(200);
+      expect(JSON.parse(a.body)).toEqual({ status: 'ok' });
+    }
+    const a = await raw('/api/health', { host: host(), ...bearer() });
+    expect(a.status).toBe(200);
+    expect(JSON.parse(a.body)).toMatchObject({ status: 'ok', indexes: expect.any(Array) });
+  });
 });
 
 describe('answers are JSON and coded', () => {

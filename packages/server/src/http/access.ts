@@ -77,6 +77,16 @@ function bearer(c: Context): string | undefined {
 }
 
 /**
+ * Whether a request would pass the `Host` and token checks of {@link accessControl}, judged without refusing or
+ * auditing: `/api/health` is open to all and says more only to a caller holding the token.
+ */
+export function presentsAccess(c: Context, options: AccessOptions): boolean {
+  const host = hostHeader(c)?.toLowerCase();
+  if (!host || !allowedHosts(options.port(), options.allowHosts).has(host)) return false;
+  return tokenMatches(bearer(c), options.token);
+}
+
+/**
  * Access control (decision 5 of docs/architecture.md), before routing, on every request but `/api/health`:
  * 1. `Host` must be a loopback name with the bound port (or an operator-allowed name): else 403 `bad_host`. This
  *    defeats DNS rebinding, where a page on another site resolves its own name to 127.0.0.1.

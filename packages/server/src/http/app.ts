@@ -2,12 +2,13 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MESSAGE_BODY_LIMIT_BYTES } from '../conversations/limits.js';
 import type { ProjectsResponse } from '../wire.js';
-import { type AccessOptions, accessControl } from './access.js';
+import { type AccessOptions, accessControl, presentsAccess } from './access.js';
 import type { ServerContext } from './context.js';
 import { type ConversationsDeps, conversationRoutes } from './conversations.js';
 import { fileGrep } from './file-grep.js';
 import { fileSearch } from './file-search.js';
 import { SECURITY_HEADERS } from './headers.js';
+import { healthDetail } from './health.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { openProjectRoute } from './open-project.js';
 import { pathComplete } from './path-complete.js';
@@ -74,7 +75,10 @@ export function createApp(options: AppOptions): Hono {
     ),
   );
 
-  app.get('/api/health', (c) => c.json({ status: 'ok' }));
+  // Open to all as a liveness probe; the indexes' state (roots are paths) only to a caller holding the token.
+  app.get('/api/health', (c) =>
+    c.json(presentsAccess(c, options.access) ? healthDetail(ctx) : { status: 'ok' }),
+  );
   for (const r of ['/', '/favicon.svg', '/assets/*']) app.get(r, (c) => serveStatic(c, options.webDist));
   app.get('/api/projects', async (c) => {
     const projects = await ctx.projects.list();

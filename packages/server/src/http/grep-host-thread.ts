@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { type ContentIndex, ContentIndexRegistry, openIndex } from '@trawl/core/content-index';
 import { closeSharedPdfPool } from '@trawl/core/docs';
-import type { GrepHostData, GrepHostReply, GrepHostRequest } from './grep-host.js';
+import type { GrepHostData, GrepHostReply, GrepHostRequest, HostedIndexStatus } from './grep-host.js';
 import { createTaskContext, type GrepPayloadTask, lowerThreadPriority, runTask } from './tasks.js';
 
 /** How often every index's status is sent to the event loop's mirror (besides each change of state). */
@@ -24,15 +24,26 @@ export function serveGrepHost(port: MessagePort, data: GrepHostData, seams: Grep
   const registry = new ContentIndexRegistry();
   // The budget (`--grep-deadline`) stays in the context's limits; the index is added beside it.
   context.grep = { ...context.grep, index: registry };
+  const opened: ContentIndex[] = [];
   const report = () =>
-    port.postMessage({ type: 'status', statuses: registry.status() } satisfies GrepHostReply);
+    port.postMessage({ type: 'status', statuses: opened.map(hostedStatus) } satisfies GrepHostReply);
   for (const root of data.roots) {
     let index: ContentIndex;
     try {
-      index = registry.add(openIndex(root, { dataDir: data.dataDir, fence: context.fence }));
+      index = registry.add(
+        openIndex(root, {
+          dataDir: data.dataDir,
+          fence: context.fence,
+          // The end of the extraction is told at once (health shows it); progress rides the periodic report.
+          onDocumentProgress: (p) => {
+            if (p.state === 'done') report();
+          },
+        }),
+      );
     } catch {
       continue; // no index of this root: its greps scan
     }
+    opened.push(index);
     void index.whenReady().then(report);
   }
   report();
@@ -63,4 +74,13 @@ export function serveGrepHost(port: MessagePort, data: GrepHostData, seams: Grep
           } satisfies GrepHostReply),
       );
   });
+}
+
+/** An index's status with its document store's counters once the background extraction has made the store. */
+function hostedStatus(index: ContentIndex): HostedIndexStatus {
+  const status = index.status();
+  // documentsFor makes the store on first use: asked only once the extraction runs, so a report never loads it early.
+  const store =
+    status.documents && status.documents.state !== 'waiting' ? index.documentsFor(status.root) : undefined;
+  return store ? { ...status, documentStore: store.stats() } : status;
 }

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ContentIndexStatus } from '@trawl/core/content-index';
+import type { ContentIndexStatus, DocumentTextStoreStats } from '@trawl/core/content-index';
 import type { CanonicalRoot } from '@trawl/core/fence';
 import { builtScriptUrl } from '../built-script.js';
 import { AdmissionQueue } from './admission.js';
@@ -21,12 +21,17 @@ export interface GrepHostData {
   roots: readonly CanonicalRoot[];
 }
 
+/** An index's status as the host reports it: with its document text store's counters once the store is made. */
+export interface HostedIndexStatus extends ContentIndexStatus {
+  documentStore?: DocumentTextStoreStats;
+}
+
 /** Loop → host. */
 export type GrepHostRequest = { type: 'grep'; id: number; task: GrepPayloadTask } | { type: 'end' };
 
 /** Host → loop. `unusable`: the host cannot answer this root through an index (the caller scans instead). */
 export type GrepHostReply =
-  | { type: 'status'; statuses: ContentIndexStatus[] }
+  | { type: 'status'; statuses: HostedIndexStatus[] }
   | { type: 'result'; id: number; result: GrepTaskResult }
   | { type: 'result'; id: number; unusable: string }
   | { type: 'result'; id: number; error: string };
@@ -61,8 +66,12 @@ interface Job {
  */
 export class GrepHost {
   private worker: Worker | undefined;
-  private statusList: ContentIndexStatus[] = [];
-  private readonly settled: Array<{ root: string; resolve: (s: ContentIndexStatus) => void }> = [];
+  private statusList: HostedIndexStatus[] = [];
+  private readonly watchers: Array<{
+    root: string;
+    until: (s: HostedIndexStatus) => boolean;
+    resolve: (s: HostedIndexStatus) => void;
+  }> = [];
   private readonly active = new Map<number, Job>();
   private readonly waiting: AdmissionQueue<Job>;
   private nextId = 1;
@@ -74,7 +83,7 @@ export class GrepHost {
   }
 
   /** Every index's last status as the host reported it. */
-  statuses(): readonly ContentIndexStatus[] {
+  statuses(): readonly HostedIndexStatus[] {
     return this.statusList;
   }
 
@@ -93,10 +102,15 @@ export class GrepHost {
   }
 
   /** Resolves with the root's index status once it is ready or failed (tests and logs wait on it, never poll). */
-  whenSettled(root: string): Promise<ContentIndexStatus> {
+  whenSettled(root: string): Promise<HostedIndexStatus> {
+    return this.whenStatus(root, isSettled);
+  }
+
+  /** Resolves with the first status of the root's index (reported from now on, or the last one) that `until` accepts. */
+  whenStatus(root: string, until: (s: HostedIndexStatus) => boolean): Promise<HostedIndexStatus> {
     const s = this.statusList.find((x) => x.root === root);
-    if (s && isSettled(s)) return Promise.resolve(s);
-    return new Promise((resolve) => this.settled.push({ root, resolve }));
+    if (s && until(s)) return Promise.resolve(s);
+    return new Promise((resolve) => this.watchers.push({ root, until, resolve }));
   }
 
   /** Greps answered busy, for diagnostics and benchmarks. */
@@ -199,11 +213,11 @@ export class GrepHost {
   private onMessage(msg: GrepHostReply): void {
     if (msg.type === 'status') {
       this.statusList = msg.statuses;
-      for (let i = this.settled.length - 1; i >= 0; i--) {
-        const w = this.settled[i]!;
+      for (let i = this.watchers.length - 1; i >= 0; i--) {
+        const w = this.watchers[i]!;
         const s = msg.statuses.find((x) => x.root === w.root);
-        if (s && isSettled(s)) {
-          this.settled.splice(i, 1);
+        if (s && w.until(s)) {
+          this.watchers.splice(i, 1);
           w.resolve(s);
         }
       }
