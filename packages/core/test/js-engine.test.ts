@@ -1,12 +1,68 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runJsEngine } from '../src/engine/js/js-engine.js';
+import type { LeaseHandlers, WorkerLease } from '../src/engine/js/worker-pool.js';
 import type { EngineRun } from '../src/engine/run.js';
-import { REORDER_WINDOW_BATCHES, WORKER_BATCH_FILES } from '../src/limits.js';
+import { REORDER_WINDOW_BATCHES, WORKER_BATCH_FILES, WORKER_OUTPUT_CREDIT } from '../src/limits.js';
 import type { SearchEvent } from '../src/search/events.js';
 import { RUNAWAY_LINE, RUNAWAY_PATTERN } from './fixtures/runaway.js';
+
+/**
+ * The traffic between the engine and its workers, seen through a transparent wrapper of the lease: batches posted,
+ * answers and final answers received, and each worker's output credit. A slow consumer below waits on these events
+ * (never on a clock) for what it means to let happen while it holds the engine at a yield.
+ */
+const traffic = vi.hoisted(() => ({
+  posted: 0,
+  answered: 0,
+  messages: 0,
+  credits: [] as Int32Array[],
+  waiters: new Set<() => void>(),
+}));
+vi.mock('../src/engine/js/worker-pool.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/engine/js/worker-pool.js')>();
+  const leaseSearchWorker = (handlers: LeaseHandlers): WorkerLease => {
+    const lease = real.leaseSearchWorker({
+      onMessage: (m) => {
+        handlers.onMessage(m);
+        traffic.messages++;
+        if (m.type === 'results' && m.partial === undefined) traffic.answered++;
+        for (const w of traffic.waiters) w();
+      },
+      onError: (e) => handlers.onError(e),
+    });
+    return {
+      post: (m, transfer) => {
+        if (m.type === 'batch') traffic.posted++;
+        if (m.type === 'setup' && m.setup.outputCredit)
+          traffic.credits.push(new Int32Array(m.setup.outputCredit));
+        lease.post(m, transfer);
+      },
+      release: () => lease.release(),
+      discard: () => lease.discard(),
+    };
+  };
+  return { ...real, leaseSearchWorker };
+});
+
+/** Resolves once `done()` holds, looked at after each message from a worker. */
+function until(done: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const look = () => {
+      if (!done()) return;
+      traffic.waiters.delete(look);
+      resolve();
+    };
+    traffic.waiters.add(look);
+    look();
+  });
+}
+
+function resetTraffic(): void {
+  Object.assign(traffic, { posted: 0, answered: 0, messages: 0, credits: [] });
+}
 
 let dir: string;
 
@@ -71,9 +127,10 @@ describe('js engine', () => {
   it('keeps going when a slow consumer lets every batch in flight finish before it asks for more', async () => {
     let begins = 0;
     let outcome = '';
+    resetTraffic();
     for await (const batch of runJsEngine(run('needle', { workers: 1 }))) {
-      // Long enough for the worker to answer everything it holds while we are suspended at the yield.
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      // The worker answers everything it holds while the engine is suspended at this yield (its wake-ups spent).
+      await until(() => traffic.answered === traffic.posted);
       for (const e of batch) {
         if (e.type === 'begin') begins++;
         if (e.type === 'summary') outcome = e.summary.outcome;
@@ -184,12 +241,17 @@ describe('js engine: output larger than the workers may send ahead', () => {
     const r = run('needle', { walk: { roots: [big], cwd: big } });
     let matches = 0;
     const order: string[] = [];
+    resetTraffic();
     for await (const batch of runJsEngine(r)) {
       for (const e of batch) {
         if (e.type === 'match') matches++;
         if (e.type === 'begin') order.push(e.path);
       }
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      // Something arrives while the engine is held at this yield, whenever something can: a worker past its
+      // credit sends nothing until the engine takes more, and one with nothing in flight has nothing to send.
+      const seen = traffic.messages;
+      if (!traffic.credits.some((c) => Atomics.load(c, 0) > WORKER_OUTPUT_CREDIT))
+        await until(() => traffic.messages > seen || traffic.answered === traffic.posted);
     }
     expect(matches).toBe(FILES * LINES);
     expect(order).toEqual([...order].sort());
