@@ -162,31 +162,62 @@ function visitSignatures(sym, from, seen) {
   seen.add(sym);
   for (const decl of sym.declarations ?? []) {
     if (!decl.getSourceFile().fileName.startsWith(srcDir)) continue;
-    const visit = (node) => {
-      // Private and protected members are no part of the surface; neither are function bodies or initialisers.
-      if (hidden(node) && node !== decl) return;
-      if (ts.isBlock(node) || (ts.isVariableDeclaration(node) && node.type === undefined)) return;
-      if (
-        ts.isTypeReferenceNode(node) ||
-        ts.isExpressionWithTypeArguments(node) ||
-        ts.isTypeQueryNode(node)
-      ) {
-        const name = ts.isTypeReferenceNode(node)
-          ? node.typeName
-          : ts.isTypeQueryNode(node)
-            ? node.exprName
-            : node.expression;
-        const target = checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name);
-        const t = target && resolved(target);
-        const at = t?.declarations?.[0]?.getSourceFile().fileName;
-        if (t && at?.startsWith(srcDir) && !(t.flags & ts.SymbolFlags.TypeParameter)) {
-          if (!publicSymbols.has(t) && !unexported.has(t.name)) unexported.set(t.name, from);
-          if (!publicSymbols.has(t)) visitSignatures(t, from, seen);
-        }
-      }
-      ts.forEachChild(node, visit);
-    };
-    ts.forEachChild(decl, visit);
+    // A constant with no written type (an object of functions: `agentTree`, `rgFlags`) shows a caller its
+    // inferred type: the members' signatures are followed to their own declarations.
+    if (ts.isVariableDeclaration(decl) && decl.type === undefined) {
+      visitInferred(checker.getTypeOfSymbolAtLocation(sym, decl), from, seen, new Set());
+      continue;
+    }
+    visitDeclaration(decl, from, seen);
+  }
+}
+function visitDeclaration(decl, from, seen) {
+  const visit = (node) => {
+    // Private and protected members are no part of the surface; neither are function bodies or initialisers.
+    if (hidden(node) && node !== decl) return;
+    if (ts.isBlock(node) || (ts.isVariableDeclaration(node) && node.type === undefined)) return;
+    if (ts.isArrowFunction(node.parent) && node === node.parent.body) return;
+    if (ts.isTypeReferenceNode(node) || ts.isExpressionWithTypeArguments(node) || ts.isTypeQueryNode(node)) {
+      const name = ts.isTypeReferenceNode(node)
+        ? node.typeName
+        : ts.isTypeQueryNode(node)
+          ? node.exprName
+          : node.expression;
+      const target = checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name);
+      if (target) meet(resolved(target), from, seen);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(decl, visit);
+}
+/** A named type of ours met in a public signature: listed when no entry point exports it, and followed. */
+function meet(t, from, seen) {
+  const at = t.declarations?.[0]?.getSourceFile().fileName;
+  if (!at?.startsWith(srcDir) || t.flags & ts.SymbolFlags.TypeParameter) return;
+  if (publicSymbols.has(t)) return;
+  if (!unexported.has(t.name)) unexported.set(t.name, from);
+  visitSignatures(t, from, seen);
+}
+const NAMED_TYPE =
+  ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Enum;
+function visitInferred(type, from, seen, types) {
+  if (types.has(type)) return;
+  types.add(type);
+  // A library's wrapper (`Readonly<…>`, `Record<…>`) is looked through; a type of ours is met by name.
+  const ours = (sym) => sym?.declarations?.[0]?.getSourceFile().fileName.startsWith(srcDir) === true;
+  const named = ours(type.aliasSymbol)
+    ? type.aliasSymbol
+    : type.symbol && type.symbol.flags & NAMED_TYPE && ours(type.symbol)
+      ? type.symbol
+      : undefined;
+  if (named) return meet(named, from, seen);
+  for (const t of type.aliasTypeArguments ?? []) visitInferred(t, from, seen, types);
+  if (type.isUnionOrIntersection()) for (const t of type.types) visitInferred(t, from, seen, types);
+  for (const sig of type.getCallSignatures())
+    if (sig.declaration) visitDeclaration(sig.declaration, from, seen);
+  for (const prop of type.getProperties()) {
+    const decl = prop.valueDeclaration ?? prop.declarations?.[0];
+    if (decl) visitInferred(checker.getTypeOfSymbolAtLocation(prop, decl), from, seen, types);
   }
 }
 for (const sym of publicSymbols)

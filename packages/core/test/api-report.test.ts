@@ -81,6 +81,25 @@ describe('scripts/api-report.mjs', () => {
     expect(r.report).not.toContain('exported by no entry point');
   });
 
+  it('follows the members of a constant with no written type to the types their signatures name', () => {
+    const r = reportOf({
+      'src/index.ts': "export { tools } from './open.js';\n",
+      'src/open.ts': [
+        '/** What open gives. */',
+        'export interface Opened { ok: boolean }',
+        '/** Opens. */',
+        'export function open(): Opened { return { ok: true }; }',
+        '/** The tools, bound. */',
+        'export const tools = Object.freeze({ open, opener: open });',
+        '',
+      ].join('\n'),
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const unexported =
+      r.report.split('## named in a public signature, exported by no entry point\n')[1] ?? '';
+    expect(unexported.trim().split('\n')).toEqual(['Opened (met in tools)']);
+  });
+
   it('fails on an export without a doc comment, naming it', () => {
     const r = reportOf({ 'src/index.ts': 'export const answer = 42;\n' });
     expect(r.status).toBe(1);
