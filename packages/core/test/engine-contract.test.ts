@@ -169,6 +169,49 @@ describe.each(['js', 'rg'] as const)('engine %s: a walked file with a NUL after 
   });
 });
 
+// Apart: walked files past a size cap (sparse: no block is written), beside a small one that matches.
+const sized = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-contract-size-')));
+afterAll(() => fs.rmSync(sized, { recursive: true, force: true }));
+fs.mkdirSync(path.join(sized, 'sub'));
+fs.writeFileSync(path.join(sized, 'a.txt'), 'needle\n');
+fs.writeFileSync(path.join(sized, 'b.bin'), '');
+fs.truncateSync(path.join(sized, 'b.bin'), 8192);
+fs.writeFileSync(path.join(sized, 'sub', 'huge.log'), `needle\n${'x'.repeat(8192)}\n`);
+fs.writeFileSync(path.join(sized, 'z.txt'), 'needle\n');
+
+describe.each(['js', 'rg'] as const)('engine %s: walked files past the size cap', (engine) => {
+  for (const held of [true, false]) {
+    it(`are named and counted as skipped (${held ? 'output held' : 'output streamed'})`, async () => {
+      const { events } = await collect({
+        pattern: 'needle',
+        cwd: sized,
+        engine,
+        maxFilesize: 4096,
+        ...(held ? {} : { rgHeldOutputBytes: 0 }),
+      });
+      const skips = events.filter((e) => e.type === 'skip');
+      expect(skips.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
+        { type: 'skip', path: 'b.bin', reason: 'too-large', message: 'larger than 4096 bytes' },
+        { type: 'skip', path: 'sub/huge.log', reason: 'too-large', message: 'larger than 4096 bytes' },
+      ]);
+      expect(events.filter((e) => e.type === 'end').map((e) => e.path)).toEqual(['a.txt', 'z.txt']);
+      expect(summaryOf(events).skipped['too-large']).toBe(2);
+    });
+  }
+
+  it('a file past the cap that the caller excludes is neither named nor counted', async () => {
+    const { events } = await collect({
+      pattern: 'needle',
+      cwd: sized,
+      engine,
+      maxFilesize: 4096,
+      exclude: (canonical) => canonical.endsWith('/sub/huge.log'),
+    });
+    expect(events.filter((e) => e.type === 'skip').map((e) => e.path)).toEqual(['b.bin']);
+    expect(summaryOf(events).skipped['too-large']).toBe(1);
+  });
+});
+
 describe('auto: rg → js inside the engine', () => {
   /** An rg that cannot be started (its binary is gone). */
   const missing: SpawnRg = (_cmd, args, options) => spawn(path.join(dir, 'no-such-rg'), args, options);

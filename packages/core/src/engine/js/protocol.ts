@@ -50,6 +50,11 @@ export function fromMatcherSpec(spec: MatcherSpec): LineMatcher {
   };
 }
 
+/** Why a file larger than the size cap was not searched, worded alike by both engines. */
+export function tooLargeMessage(maxFilesize: number): string {
+  return `larger than ${maxFilesize} bytes`;
+}
+
 export interface WorkerSetup {
   matcher: MatcherSpec;
   config: Omit<SearcherConfig, 'binary'>;

@@ -30,6 +30,7 @@ import {
   type FromWorker,
   fromMatcherSpec,
   type ToWorker,
+  tooLargeMessage,
   type WorkerSetup,
 } from './protocol.js';
 
@@ -156,7 +157,7 @@ function tooLarge(task: FileTask): FileOutcome {
     seq: task.seq,
     skip: 'too-large',
     code: 'EFBIG',
-    message: `larger than ${setup.maxFilesize} bytes`,
+    message: tooLargeMessage(setup.maxFilesize),
   };
 }
 

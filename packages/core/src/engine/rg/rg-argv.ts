@@ -92,8 +92,9 @@ export function buildRgArgs(
     for (const g of run.rgExcludeIglobs ?? []) args.push('--iglob', g);
   }
   if (run.rgNoMmap) args.push('--no-mmap');
+  // rg names the files it skips for size only in its debug log (read by rg-stderr.ts), as the js engine names them.
   if (!named && Number.isFinite(run.maxFilesize) && !run.sizesWithinCap)
-    args.push('--max-filesize', String(run.maxFilesize));
+    args.push('--max-filesize', String(run.maxFilesize), '--debug');
   if (!pathsOnly && s.maxCount !== undefined) args.push('--max-count', String(s.maxCount));
   if (s.mode === 'lines') {
     if (s.afterContext > 0) args.push('--after-context', String(s.afterContext));

@@ -14,6 +14,7 @@ import { compareUtf8 } from '../../util/path-order.js';
 import { belowRoot, resolvePlain } from '../../util/resolve-plain.js';
 import { Walker } from '../../walk/walker.js';
 import { runJsEngine } from '../js/js-engine.js';
+import { tooLargeMessage } from '../js/protocol.js';
 import { type EngineRun, EngineUnavailableError, emptySummary } from '../run.js';
 import { holdNamedFiles } from './held-files.js';
 import { PathOrderWindow } from './path-order-window.js';
@@ -27,9 +28,7 @@ import {
   readCounts,
   readJson,
 } from './rg-output.js';
-
-/** stderr kept for error reporting; rg can be chatty about unreadable files. */
-const STDERR_CAP_BYTES = 64 * 1024;
+import { RgStderr } from './rg-stderr.js';
 
 /**
  * The rg engine: runs a vetted ripgrep with `--json` and translates its output into our events. rg's
@@ -348,6 +347,7 @@ function fencedLinkCheck(run: EngineRun): (p: string) => boolean {
 /** Takes a file left out after rg reported it back out of the summary's counts. */
 function unreport(b: FileBlock, summary: SearchSummary): void {
   const end = b.events.at(-1);
+  if (end?.type === 'skip' && end.reason === 'too-large') summary.skipped['too-large']--;
   if (end?.type === 'end' && end.stats.matchedLines > 0) {
     summary.filesWithMatch--;
     summary.matches -= end.stats.matches;
@@ -507,11 +507,9 @@ async function* rgBlocks(
     child.stdin!.on('error', () => {}); // rg may exit before reading; EPIPE is not our failure
     child.stdin!.end(stdin);
   }
-  let stderr = '';
+  const stderr = new RgStderr();
   child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (chunk: string) => {
-    if (stderr.length < STDERR_CAP_BYTES) stderr += chunk;
-  });
+  child.stderr!.on('data', (chunk: string) => stderr.push(chunk));
 
   const kill = (why: SearchOutcome) => {
     if (control.outcome === 'complete') control.outcome = why;
@@ -526,10 +524,10 @@ async function* rgBlocks(
       : null;
 
   let finished = false;
+  const spelled = outputSpelling(roots, named);
+  const spell = held?.spelling.size ? (p: string) => held.spelling.get(p) ?? spelled(p) : spelled;
   try {
     const read = run.reportUnmatched || run.searcher.mode !== 'lines' ? readCounts : readJson;
-    const spelled = outputSpelling(roots, named);
-    const spell = held?.spelling.size ? (p: string) => held.spelling.get(p) ?? spelled(p) : spelled;
     const judged = new Set(held?.spelling.values());
     const stopped = () => control.outcome !== 'complete';
     for await (const b of read(child.stdout!, spell, run, summary, stopped, control)) {
@@ -543,11 +541,26 @@ async function* rgBlocks(
     run.signal?.removeEventListener('abort', onAbort);
     killChild(child);
     const code = await exited;
+    stderr.end();
     // Killed because the consumer stopped reading: rg's complaints about the cut are not errors.
     if (!spawnError && (finished || control.outcome !== 'complete'))
-      collectErrors(stderr, summary, code, held?.spelling);
+      collectErrors(stderr.text, summary, code, held?.spelling);
   }
   if (spawnError) throw new EngineUnavailableError(`cannot run rg: ${(spawnError as Error).message}`);
+  // The files rg skipped for their size, named and counted as the js engine does: rg's log holds them all once it
+  // has exited, so they come after its files (held output is put in path order; streamed output has them last).
+  for (const p of stderr.tooLarge) {
+    const spelledPath = spell(p);
+    summary.skipped['too-large']++;
+    yield {
+      path: spelledPath,
+      rootIndex: 0,
+      events: [
+        { type: 'skip', path: spelledPath, reason: 'too-large', message: tooLargeMessage(run.maxFilesize) },
+      ],
+      bytes: 0,
+    };
+  }
 }
 
 function killChild(child: ChildProcess): void {
@@ -560,6 +573,7 @@ type Counters = Pick<
 > & {
   errors: number;
   unreadable: number;
+  tooLarge: number;
 };
 
 function countersOf(s: SearchSummary): Counters {
@@ -571,6 +585,7 @@ function countersOf(s: SearchSummary): Counters {
     bytesSearched: s.bytesSearched,
     errors: s.errors.length,
     unreadable: s.skipped.unreadable,
+    tooLarge: s.skipped['too-large'],
   };
 }
 
@@ -583,4 +598,5 @@ function restoreCounters(s: SearchSummary, c: Counters): void {
   s.bytesSearched = c.bytesSearched;
   s.errors.length = c.errors;
   s.skipped.unreadable = c.unreadable;
+  s.skipped['too-large'] = c.tooLarge;
 }
