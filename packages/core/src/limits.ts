@@ -126,6 +126,13 @@ export const WORKER_YOUNG_GENERATION_MB = 4;
  */
 export const JS_FILE_WINDOW_BYTES = 1024 * 1024;
 
+/**
+ * A search worker's heap may grow this far (MB) past what its last full collection left before it collects again
+ * (engine/js/heap-budget.ts). Lines live until their batch part is posted, outlive the small young generation and are
+ * promoted; V8 left the dead ones in each worker's old generation up to ~75 MB (`\w+\d{4}` over drivers/net).
+ */
+export const WORKER_HEAP_SLACK_MB = 16;
+
 /** A warm worker's reusable read buffer is shrunk back to this when a new search begins. */
 export const WORKER_KEPT_BUFFER_BYTES = 4 * 1024 * 1024;
 

@@ -6,6 +6,7 @@ import {
   OUTPUT_LINE_OVERHEAD,
   PARTIAL_ANSWER_LINES,
   PARTIAL_ANSWER_UNITS,
+  WORKER_HEAP_SLACK_MB,
   WORKER_KEPT_BUFFER_BYTES,
   WORKER_OUTPUT_CREDIT,
 } from '../../limits.js';
@@ -23,6 +24,7 @@ import {
 import { countNewlines, searchWindows, windowable } from '../../search/windows.js';
 import { describeError } from '../../util/errors.js';
 import { descriptorIs, FENCED_LINK_MESSAGE, isFencedDescriptor, staleError } from '../../util/fs-safety.js';
+import { HeapBudget } from './heap-budget.js';
 import {
   type BatchResults,
   type FileOutcome,
@@ -42,6 +44,8 @@ import {
  * of this state.
  */
 let setup: WorkerSetup;
+/** The lines this worker has posted die in its old generation: collected once they outgrow the slack. */
+const heap = new HeapBudget(WORKER_HEAP_SLACK_MB * 1024 * 1024);
 let matcher: LineMatcher;
 let prefilter: Prefilter;
 let mode: SearcherConfig['mode'];
@@ -425,6 +429,7 @@ parentPort!.on('message', (msg: ToWorker) => {
     r.outputUnits = units;
     if (credit) Atomics.add(credit, 0, units);
     parentPort!.postMessage(r satisfies FromWorker);
+    heap.check();
     reply = fresh();
     lines = 0;
     units = 0;
