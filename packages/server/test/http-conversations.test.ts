@@ -608,7 +608,7 @@ process.stdin.on('end', () => {
       expect((await json(s, 'DELETE', `/api/conversations/${id}`)).status).toBe(404);
       expect((await json(s, 'GET', `/api/conversations/${id}/messages`)).status).toBe(404);
     });
-    await new Promise((r) => setTimeout(r, 0));
+    // The server's close waited for the stopped run to be written (or to find nothing to write to).
     expect(fs.readdirSync(path.join(dataDir, CONVERSATIONS_DIR)).filter((f) => !f.endsWith('.tmp'))).toEqual(
       [],
     );
