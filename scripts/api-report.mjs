@@ -5,8 +5,9 @@
 //
 //   node scripts/api-report.mjs           write the report
 //   node scripts/api-report.mjs --check   exit 1, with a diff, when the code's surface differs from the report
+//   node scripts/api-report.mjs --docs    only the doc-comment check (the server's `trawl/wire` has no report)
 //
-// Either way it exits 1 when an exported declaration has no doc comment.
+// Every way it exits 1 when an exported declaration has no doc comment.
 //
 // Read from the sources through the TypeScript compiler API already in devDependencies (no build needed).
 // api-extractor was the alternative; it analyses one entry point per run and bundles its own TypeScript compiler
@@ -23,6 +24,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkgDir = path.resolve(repo, process.env['TRAWL_API_PACKAGE'] ?? 'packages/core');
 const reportPath = path.join(pkgDir, 'api-report.txt');
 const check = process.argv.includes('--check');
+const docsOnly = process.argv.includes('--docs');
 
 const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
 const entries = Object.entries(pkg.exports)
@@ -123,7 +125,12 @@ function documented(exported) {
   return (sym.declarations ?? []).some((d) => {
     // `export const X = …`: the comment sits on the statement, not on the declarator.
     const node = ts.isVariableDeclaration(d) ? d.parent.parent : d;
-    return ts.getJSDocCommentsAndTags(node).length > 0;
+    // A file's header comment attaches to its first statement: it documents the module, not that declaration,
+    // when a blank line parts them.
+    const text = node.getSourceFile().text;
+    return ts
+      .getJSDocCommentsAndTags(node)
+      .some((doc) => !/\n[ \t]*\r?\n/.test(text.slice(doc.end, node.getStart())));
   });
 }
 const undocumented = new Set();
@@ -238,7 +245,9 @@ if (undocumented.size > 0) {
   process.exitCode = 1;
 }
 
-if (!check) {
+if (docsOnly) {
+  // The check above is all that was asked.
+} else if (!check) {
   fs.writeFileSync(reportPath, text);
   console.log(`wrote ${path.relative(repo, reportPath)}`);
 } else {

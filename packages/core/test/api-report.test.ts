@@ -100,6 +100,16 @@ describe('scripts/api-report.mjs', () => {
     expect(unexported.trim().split('\n')).toEqual(['Opened (met in tools)']);
   });
 
+  it("takes a file's header comment, parted by a blank line, for the module's and not the first export's", () => {
+    const r = reportOf({
+      'src/index.ts':
+        "/**\n * The module.\n */\n\nexport type Mode = 'r';\n/** Documented. */\nexport type Other = 'w';\n",
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('fixture: Mode');
+    expect(r.stderr).not.toContain('fixture: Other');
+  });
+
   it('fails on an export without a doc comment, naming it', () => {
     const r = reportOf({ 'src/index.ts': 'export const answer = 42;\n' });
     expect(r.status).toBe(1);

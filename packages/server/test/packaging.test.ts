@@ -99,6 +99,17 @@ describe('trawl/wire, the wire types of the HTTP API', () => {
     expect(seen.size).toBeGreaterThan(1);
     expect([...seen].filter((f) => !files.includes(f))).toEqual([]);
   });
+
+  it('documents every type it exports (scripts/api-report.mjs --docs, as for @trawl/core)', () => {
+    const r = spawnSync(process.execPath, [path.join(repo, 'scripts/api-report.mjs'), '--docs'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, TRAWL_API_PACKAGE: 'packages/server' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'packages/server/api-report.txt'))).toBe(false);
+  });
 });
 
 describe('one version for the workspace (scripts/version.mjs)', () => {

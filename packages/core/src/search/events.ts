@@ -1,8 +1,9 @@
 /**
- * The one event stream both engines produce, modelled on `rg --json` (begin, match, context, end, summary),
- * so consumers never know which engine ran. Offsets are bytes, as ripgrep's are.
+ * The one event stream both engines produce, modelled on `rg --json` (begin, match, context, end, summary; skip is
+ * ours), so consumers never know which engine ran. Offsets are bytes, as ripgrep's are.
  */
 
+/** One match within a `match` event's text: `[start, end)`, in bytes. */
 export interface Submatch {
   /** Byte offset within `text` (for a multiline match, within the first line's start). */
   start: number;
@@ -39,7 +40,7 @@ export interface FileStats {
 
 export type SkipReason = 'binary' | 'too-large' | 'unreadable' | 'not-a-file';
 
-/** One event of a search, in the shape of `rg --json`: begin, match, context, end, summary. */
+/** One event of a search, shaped as `rg --json`'s: begin, match, context, end, skip (a file not searched), summary. */
 export type SearchEvent =
   | { type: 'begin'; path: string }
   | ({ type: 'match'; path: string } & LineRecord)

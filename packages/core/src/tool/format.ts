@@ -6,6 +6,7 @@
  * directory heading was already printed above a subdirectory's gets `# dir/name#TAG` (headings never repeat).
  */
 
+/** The output's shape (above): `hashline` (tags for editable files, the default) or `plain` (`*N|` lines only). */
 export type OutputFormat = 'hashline' | 'plain';
 
 export interface ShownLine {

@@ -4,6 +4,7 @@
  * `import type`, so nothing of the server reaches the browser bundle.
  */
 
+/** One conversation: its id, title and project, when it was made and last changed (ISO 8601, UTC). */
 export interface Conversation {
   id: string;
   title: string;
@@ -13,6 +14,7 @@ export interface Conversation {
   updated_at: string;
 }
 
+/** A reply's state: being written (`streaming`), ended by the agent (`done`), stopped by the user, or `failed`. */
 export type MessageStatus = 'streaming' | 'done' | 'stopped' | 'failed';
 
 /** An attached file: the absolute path a `[attached_file N]` marker stands for, and its name. */
@@ -33,6 +35,7 @@ export interface MessageMeta {
   dirs?: DirRef[];
 }
 
+/** One message of a conversation: a user's, or the agent's reply to one. */
 export interface Message {
   id: string;
   role: 'user' | 'assistant';
