@@ -125,11 +125,14 @@ export function App() {
   };
 
   // Ctrl+P (⌘P on a Mac) opens quick open over the project, as in an editor; the browser's print stays on the menu.
+  // The composer is up as soon as the conversations are known, and the project list may answer after them: a press
+  // made meanwhile is kept, and quick open shows once the project is known (a press is never lost).
+  const projectsPending = projects.isPending;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'p') {
         e.preventDefault();
-        if (project) {
+        if (project || projectsPending) {
           quickOpenReturn.current = document.activeElement;
           setQuickOpen(true);
         }
@@ -137,7 +140,11 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [project]);
+  }, [project, projectsPending]);
+  // The list came with no project: a kept press has nothing to open (and must not pop up later).
+  useEffect(() => {
+    if (!projectsPending && !project) setQuickOpen(false);
+  }, [project, projectsPending]);
 
   /**
    * Shows a project file in the viewer (on a narrow screen, in its own File pane) and remembers it among the

@@ -77,7 +77,11 @@ describeWorkbench(
   'search surfaces end to end',
   { prefix: 'e2e-surfaces', files, serveArgs: ['--grep-deadline', '30'] },
   (wb) => {
-    const open = (width: number, scheme: 'light' | 'dark' = 'light') => wb.open({ width, scheme });
+    const open = (
+      width: number,
+      scheme: 'light' | 'dark' = 'light',
+      beforeLoad?: (page: Page) => Promise<void>,
+    ) => wb.open({ width, scheme, ...(beforeLoad ? { beforeLoad } : {}) });
 
     /** What each option shows: its name, its (dim) directory and the characters marked. */
     const optionRows = (page: Page) =>
@@ -308,6 +312,29 @@ describeWorkbench(
       }
       await context.close();
     }, 120_000);
+    it('a Ctrl+P pressed before the project list has arrived opens quick open when it arrives', async () => {
+      // The composer is up once the conversations are known; the project list may answer later (on a fast machine
+      // it often does). Held here so the press lands strictly before it.
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      const { context, page } = await open(1280, 'light', async (p) => {
+        await p.route('**/api/projects', async (route) => {
+          await released;
+          await route.continue();
+        });
+      });
+      await page.keyboard.press('Control+P');
+      release();
+      const field = page.getByRole('combobox', { name: 'Go to file' });
+      await field.waitFor();
+      await field.pressSequentially('Butt');
+      await page
+        .getByRole('dialog', { name: 'Go to file' })
+        .locator('.row-name', { hasText: 'Button.tsx' })
+        .waitFor();
+      await context.close();
+    }, 120_000);
+
     it('quick open opened while a message is being sent keeps focus when the send completes', async () => {
       const { context, page } = await open(1280);
       const box = await settledConversation(page);

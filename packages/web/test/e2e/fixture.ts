@@ -36,6 +36,8 @@ export interface OpenOptions {
   scheme?: 'light' | 'dark';
   /** Lets a test check the renderer itself, without the page's CSP in front of it. */
   bypassCSP?: boolean;
+  /** Runs on the new page before it loads the workbench (to route its requests). */
+  beforeLoad?: (page: Page) => Promise<void>;
 }
 
 export interface Opened {
@@ -121,6 +123,7 @@ export function describeWorkbench(name: string, setup: WorkbenchSetup, body: (wb
         page.setDefaultTimeout(60_000);
         const errors: string[] = [];
         page.on('pageerror', (e) => errors.push(e.message));
+        await opts.beforeLoad?.(page);
         await page.goto(wb.server.url);
         await page.getByLabel('Message', { exact: true }).waitFor();
         return { context, page, errors };
