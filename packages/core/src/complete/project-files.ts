@@ -162,9 +162,9 @@ export function listProjectDir(
  * A text file of a project for the viewer, never through a link at any component: the parent directory is reached
  * through held descriptors and the file opened relative to it with O_NOFOLLOW (and O_NONBLOCK, so a FIFO cannot
  * block). At most `maxBytes` are read (`truncated` beyond; a UTF-8 sequence cut by the cap is dropped, not
- * mangled); a NUL in the first 8 KiB makes it `binary` with no text. With `line` (1-based), the `maxBytes` read
- * are a window of whole lines around that line instead of the file's start (`firstLine` says where it starts), so
- * a hit past the first MiB can be shown.
+ * mangled); a NUL in the first 64 KiB (BINARY_SNIFF_BYTES) makes it `binary` with no text. With `line` (1-based),
+ * the `maxBytes` read are a window of whole lines around that line instead of the file's start (`firstLine` says
+ * where it starts), so a hit past the first MiB can be shown.
  */
 export function readProjectFile(
   req: ProjectPathRequest & {

@@ -77,9 +77,8 @@ interface WalkContext {
 
 /**
  * An in-memory name index of one canonical root: files and directories (empty ones too), dot files kept apart (a
- * search offers them when asked, `dotFiles`), dot
- * directories offered but not entered, skip directories neither, sensitive targets refused (symlinks resolved
- * through the fence). Kept exact by per-directory watchers (or mtime polling where watching is unavailable) and
+ * search offers them when asked, `dotFiles`), dot directories offered but not entered, skip directories neither,
+ * sensitive targets refused (symlinks resolved through the fence). Kept exact by per-directory watchers (or mtime polling where watching is unavailable) and
  * corrected by periodic full rebuilds; a result whose file vanished is dropped at search time.
  */
 export class FileIndex {

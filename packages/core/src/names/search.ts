@@ -18,7 +18,7 @@ export interface NameSearchRequest {
   kinds?: unknown;
   /** Offer dot files too (the workbench's picker; default false). */
   dotFiles?: boolean;
-  /** The index registered for the single scoped root, if any: used only when it is that root's, ready and not truncated. */
+  /** The index of the single scoped root, if any: used only when it is that root's, ready and not truncated. */
   index?: FileIndex | undefined;
   fs?: NameSearchFs;
   fence?: SensitiveFence;
@@ -42,7 +42,10 @@ export interface NameSearchResponse {
   partial?: boolean;
 }
 
-/** Normalised limit with the endpoint's rules. */
+/**
+ * A caller's raw page size as name search reads it: anything but an integer is NAME_LIMITS.defaultLimit (15), then
+ * clamped to [1, NAME_LIMITS.maxLimit] (60).
+ */
 export function normaliseNameLimit(raw: unknown): number {
   return clampNameLimit(raw ?? NAME_DEFAULT_LIMIT, NAME_DEFAULT_LIMIT, NAME_LIMIT_FLOOR, NAME_LIMIT_CEILING);
 }
