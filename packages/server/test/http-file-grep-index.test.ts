@@ -38,6 +38,8 @@ beforeAll(async () => {
   const host = indexed.server.context.grepHost;
   if (!host) throw new Error('the server opened no content index');
   await host.whenSettled(root);
+  // Until the background extraction has visited the documents, the index leaves them unsearched (doc_not_extracted).
+  await host.whenStatus(root, (st) => st.documents?.state === 'done');
 }, 120_000);
 afterAll(async () => {
   await indexed?.close();
