@@ -140,17 +140,51 @@ describe.each(grepEngines())('content grep on the %s engine', (engine) => {
 
   it('reports the row cap as truncated, and exactly the cap is not truncated', async () => {
     const files = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`f${i}.txt`, 'needle\n']));
-    const capped = await run(fresh(files), 'needle', { limits: { maxResults: 3 } });
+    const capped = await run(fresh(files), 'needle', { limits: { maxResults: 3, countPastCapMs: 0 } });
     expect(capped.results.map((r) => r.file)).toEqual(['f1.txt', 'f2.txt', 'f3.txt']);
     expect(capped.truncated).toBe(true);
     expect(capped.partial_reasons).toEqual(['cap']);
     expect(formatGrepText(capped, undefined, 'needle')).toContain(
-      'Partial (cap): More files match than the 3 shown',
+      'Partial (cap): at least 4 files match, 3 shown',
     );
     const exact = await run(fresh(files), 'needle', { limits: { maxResults: 6 } });
     expect(exact.results).toHaveLength(6);
     expect(exact.truncated).toBe(false);
     expect(exact.partial_reasons).toBeUndefined();
+  });
+
+  it('says how many files match in all past the row cap, or at least how many when the count is cut', async () => {
+    const files = Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((i) => [`f${i}.txt`, 'needle\nneedle\n']));
+    const root = fresh(files);
+    // Time enough to count every file: the true total, though only the cap's rows are read.
+    const counted = await run(root, 'needle', {
+      limits: { maxResults: 3, countPastCapMs: 600_000, timeBudgetMs: 600_000 },
+    });
+    expect(counted.results.map((r) => r.file)).toEqual(['f1.txt', 'f2.txt', 'f3.txt']);
+    expect(counted).toMatchObject({ truncated: true, partial_reasons: ['cap'], total_files: 7 });
+    expect(counted.total_files_at_least).toBeUndefined();
+    expect(formatGrepText(counted, undefined, 'needle')).toContain('Partial (cap): 7 files match, 3 shown');
+    // Per-file rows: the cap and the total are still of files.
+    const lines = await run(root, 'needle', {
+      perFile: 2,
+      limits: { maxResults: 3, countPastCapMs: 600_000, timeBudgetMs: 600_000 },
+    });
+    expect(lines.results).toHaveLength(6);
+    expect(lines.total_files).toBe(7);
+    // No time past the cap: the count stops at the first file past it, and says it is a floor.
+    const cut = await run(root, 'needle', { limits: { maxResults: 3, countPastCapMs: 0 } });
+    expect(cut.results).toHaveLength(3);
+    expect(cut.total_files).toBeUndefined();
+    expect(cut.total_files_at_least).toBe(4);
+    expect(formatGrepText(cut, undefined, 'needle')).toContain(
+      'Partial (cap): at least 4 files match, 3 shown',
+    );
+    // A capped text pass leaves the documents unsearched: the total of the text files is only a floor.
+    const withDocs = await run(specDocs(fresh(files)), 'needle', {
+      limits: { maxResults: 3, countPastCapMs: 600_000, timeBudgetMs: 600_000 },
+    });
+    expect(withDocs.total_files).toBeUndefined();
+    expect(withDocs.total_files_at_least).toBe(7);
   });
 
   it('with perFile, gives each text file its first matching lines and its count of matching lines', async () => {

@@ -37,6 +37,35 @@ function post(s: TestServer, body: unknown, init: RequestInit = {}): Promise<Ans
   });
 }
 
+describe('POST /api/file-grep past the row cap', () => {
+  it('says how many files match in all, or at least how many when the count past the cap is cut', async () => {
+    const root = fresh(Object.fromEntries([1, 2, 3, 4, 5].map((i) => [`f${i}.txt`, 'needle\n'])));
+    const answer = async (countPastCapMs: number) => {
+      let body: Answer['body'] = {};
+      await withTestServer(
+        {
+          projects: [root],
+          home,
+          dataDir,
+          inline: { grep: { limits: { countPastCapMs, timeBudgetMs: ROOMY_MS } } },
+        },
+        async (s) => {
+          body = (await post(s, { root, q: 'needle', limit: 2 })).body;
+        },
+      );
+      return body;
+    };
+    const counted = await answer(ROOMY_MS);
+    expect(counted.results!.map((r) => r['file'])).toEqual(['f1.txt', 'f2.txt']);
+    expect(counted).toMatchObject({ truncated: true, partial_reasons: ['cap'], total_files: 5 });
+    expect(counted['total_files_at_least']).toBeUndefined();
+    const cut = await answer(0);
+    expect(cut.results).toHaveLength(2);
+    expect(cut['total_files']).toBeUndefined();
+    expect(cut['total_files_at_least']).toBe(3);
+  });
+});
+
 describe('POST /api/file-grep through the worker pools', () => {
   let s: TestServer;
   let root: string;
@@ -114,11 +143,11 @@ describe('POST /api/file-grep through the worker pools', () => {
     }
   });
 
-  it('answers at most limit rows, says it is capped, and knows no total then', async () => {
+  it('answers at most limit rows and says it is capped', async () => {
     const a = await post(s, { root, q: 'needle', limit: 2 });
     expect(a.body.results!.map((r) => r['file'])).toEqual(['alpha.py', 'ignored.py']);
     expect(a.body['truncated']).toBe(true);
-    expect(a.body['total_files']).toBeUndefined();
+    expect(a.body['partial_reasons']).toEqual(['cap']);
     // Out of range is clamped (0 → 1); another type counts as absent.
     expect((await post(s, { root, q: 'needle', limit: 0 })).body.results).toHaveLength(1);
     expect((await post(s, { root, q: 'needle', limit: '2' })).body.results).toHaveLength(4);

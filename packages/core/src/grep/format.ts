@@ -33,7 +33,7 @@ export function grepNotes(payload: GrepPayload, detail: GrepDetail | undefined):
   const budget = (detail?.budgetMs ?? GREP_TIME_BUDGET_MS) / 1000;
   const words: Record<GrepPartialReason, string> = {
     budget: `Partial (budget): The ${budget} s budget ran out before every file was searched: files not reached are not listed.`,
-    cap: `Partial (cap): More files match than the ${payload.results.length} shown; use a more specific query, or include/exclude globs, to see others.`,
+    cap: `Partial (cap): ${capWords(payload)}; use a more specific query, or include/exclude globs, to see others.`,
     walk_budget:
       'Partial (walk budget): The walk stopped at its directory budget: parts of the tree were not searched.',
     doc_not_extracted:
@@ -48,4 +48,13 @@ export function grepNotes(payload: GrepPayload, detail: GrepDetail | undefined):
     notes.push(`${docs(payload.skipped_docs)} not searched (not reached in time).`);
   if (notes.length === 0) notes.push('Partial: The search stopped early.');
   return notes;
+}
+
+/** How many files a capped answer shows, of how many that match (known, at least, or only "more"). */
+function capWords(payload: GrepPayload): string {
+  const shown = new Set(payload.results.map((r) => r.file)).size;
+  if (payload.total_files !== undefined) return `${payload.total_files} files match, ${shown} shown`;
+  if (payload.total_files_at_least !== undefined)
+    return `at least ${payload.total_files_at_least} files match, ${shown} shown`;
+  return `More files match than the ${shown} shown`;
 }

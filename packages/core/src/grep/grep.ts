@@ -16,6 +16,7 @@ import { docPass } from './doc-pass.js';
 import { countMatchingLines } from './file-counts.js';
 import {
   GREP_ANSWER_RESERVE_MS,
+  GREP_COUNT_PAST_CAP_MS,
   GREP_DOC_MAX_BYTES,
   GREP_LINE_READ_BYTES,
   GREP_MAX_DIRS_VISITED,
@@ -104,11 +105,14 @@ export interface GrepLimits {
   maxFileBytes: number;
   maxDocBytes: number;
   maxDirs: number;
+  /** How long matching files are still counted once the rows are full (GREP_COUNT_PAST_CAP_MS). */
+  countPastCapMs: number;
 }
 
 export const DEFAULT_GREP_LIMITS: GrepLimits = {
   timeBudgetMs: GREP_TIME_BUDGET_MS,
   maxResults: GREP_MAX_RESULTS,
+  countPastCapMs: GREP_COUNT_PAST_CAP_MS,
   maxFileBytes: GREP_MAX_FILE_BYTES,
   maxDocBytes: GREP_DOC_MAX_BYTES,
   maxDirs: GREP_MAX_DIRS_VISITED,
@@ -121,8 +125,13 @@ export interface GrepPayload {
   engine: 'rg' | 'js' | '';
   skipped_docs: number;
   root: string;
-  /** How many files matched in all, when the search knows (every file searched); absent otherwise. */
+  /**
+   * How many files matched in all, when the search knows: every file was searched, or the answer was capped and the
+   * matching files past the cap were all counted (every document searched). Absent otherwise.
+   */
   total_files?: number;
+  /** A capped answer whose count past the cap was cut (time, or documents not searched): at least this many files match. */
+  total_files_at_least?: number;
   /** Why the answer is partial (reasons.ts), when it is (`truncated`, or documents skipped); absent otherwise. */
   partial_reasons?: GrepPartialReason[];
 }
@@ -226,6 +235,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     request: textRequest,
     engine: request.engine ?? 'auto',
     cap: limits.maxResults,
+    countPastCapMs: limits.countPastCapMs,
     deadline,
     now,
     sensitive,
@@ -284,6 +294,14 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
 
   // Every file was searched and none was left out for room: the rows are all the files that match.
   const known = !truncated && docs.skipped === 0;
+  // Capped: the text files the engine counted (past the cap too) and the documents that matched; exact only when the
+  // count ran to its end and every document was searched (a capped text pass leaves the document pass no room).
+  const capTotal = reasons.has('cap')
+    ? {
+        files: text.files + new Set(docs.hits.map((h) => h.file)).size,
+        exact: text.filesExact && !docs.truncated && docs.skipped === 0,
+      }
+    : undefined;
   return {
     payload: {
       results: rows,
@@ -292,6 +310,11 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
       skipped_docs: docs.skipped,
       root,
       ...(known ? { total_files: new Set(rows.map((r) => r.file)).size } : {}),
+      ...(capTotal
+        ? capTotal.exact
+          ? { total_files: capTotal.files }
+          : { total_files_at_least: capTotal.files }
+        : {}),
       ...(reasons.size > 0 ? { partial_reasons: GREP_PARTIAL_REASONS.filter((r) => reasons.has(r)) } : {}),
     },
     detail: {

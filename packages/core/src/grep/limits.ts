@@ -14,6 +14,12 @@ export const GREP_ANSWER_RESERVE_MS = 200;
 /** Rows per answer (one per file): a side panel shows a screenful, and the cap bounds the work behind it. */
 export const GREP_MAX_RESULTS = 200;
 /**
+ * Once the rows are full, the engine goes on counting matching files (no line read) this much longer, so a capped
+ * answer says how many files match in all (or at least how many, if the count is cut): a broad query on a large
+ * tree is still answered in a fraction of the budget.
+ */
+export const GREP_COUNT_PAST_CAP_MS = 250;
+/**
  * Matching lines per file an answer may carry (`perFile`, /api/file-grep `per_file`): a side panel shows a file's
  * first few under its name, and 200 files × 20 lines × 400 characters keeps the answer a few MiB at worst.
  */

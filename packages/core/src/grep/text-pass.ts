@@ -9,6 +9,12 @@ export interface TextPassResult {
   hits: RawHit[];
   /** More files matched than the cap let through. */
   more: boolean;
+  /**
+   * Files that matched, counted past the cap for as long as `countPastCapMs` let the engine run (their lines are not
+   * read): the true number when `filesExact`, else a lower bound.
+   */
+  files: number;
+  filesExact: boolean;
   outcome: SearchOutcome;
   engine: EngineName;
   /** Why the js engine ran after rg was tried (rg failed or was refused), if it did. */
@@ -20,6 +26,11 @@ export interface TextPassOptions {
   request: Omit<SearchRequest, 'engine' | 'deadlineMs' | 'timeoutMs'>;
   engine: EngineChoice;
   cap: number;
+  /**
+   * How long the engine may go on counting matching files once the cap is reached (bounded by `deadline`); 0 or
+   * absent: it stops at the first file past the cap, and `files` is only a lower bound.
+   */
+  countPastCapMs?: number;
   deadline: number;
   now: () => number;
   /** The authoritative per-hit fence (canonical absolute path → sensitive). */
@@ -31,7 +42,8 @@ export interface TextPassOptions {
  * The text pass: one engine run, the first `maxCount` matching lines per file (the grep asks 1, or its `perFile`), the lines of the first cap + 1
  * matching files only (the engine's detail horizon: on rg a count run, then those files' lines; rg's own JSON
  * would carry every matching line whole, and a minified bundle's line is megabytes), stopped once one file more
- * than the cap has matched (so "capped" is known, not guessed). An rg that fails before finding anything is the
+ * than the cap has matched (so "capped" is known, not guessed) — or, with `countPastCapMs`, once that much longer
+ * has gone by counting the matching files past it (counted ends: no line is read). An rg that fails before finding anything is the
  * engine's to replace with the js engine (`auto` only); its summary says so, and so does `fallback`.
  */
 export async function textPass(options: TextPassOptions): Promise<TextPassResult> {
@@ -39,12 +51,18 @@ export async function textPass(options: TextPassOptions): Promise<TextPassResult
   let files = 0;
   let lastFile: string | undefined;
   let more = false;
+  /** Counting past the cap stopped before the engine's end: `files` is a lower bound. */
+  let cut = false;
+  let countUntil = Number.POSITIVE_INFINITY;
   let outcome: SearchOutcome = 'complete';
   let ran: EngineName = options.engine === 'rg' ? 'rg' : 'js';
   let fallback: string | undefined;
   const remaining = options.deadline - options.now();
-  if (remaining <= 0) return { hits, more, outcome: 'timeout', engine: ran };
+  if (remaining <= 0) return { hits, more, files, filesExact: false, outcome: 'timeout', engine: ran };
   const { exclude } = options.request;
+  // Ends the count past the cap when its time is up even if no file more arrives to check the clock on.
+  const stop = new AbortController();
+  let stopTimer: NodeJS.Timeout | undefined;
   const batches = searchBatches({
     ...options.request,
     // Sensitive files are left out by the walk, so none takes a place within the horizon.
@@ -52,29 +70,51 @@ export async function textPass(options: TextPassOptions): Promise<TextPassResult
     engine: options.engine,
     detailFiles: options.cap + 1,
     deadlineMs: remaining,
+    signal: options.request.signal ? AbortSignal.any([options.request.signal, stop.signal]) : stop.signal,
   });
-  outer: for await (const batch of batches) {
-    for (const e of batch) {
-      if (e.type === 'match' || (e.type === 'end' && e.counted)) {
-        if (options.sensitive(path.join(options.root, e.path))) continue;
-        // The cap is of files: a file's second line is not a file more.
-        if (e.path !== lastFile) {
-          if (files >= options.cap) {
-            more = true;
-            break outer; // leaving the loop ends the engine (workers stopped, rg reaped)
+  try {
+    outer: for await (const batch of batches) {
+      for (const e of batch) {
+        if (e.type === 'match' || (e.type === 'end' && e.counted)) {
+          if (options.sensitive(path.join(options.root, e.path))) continue;
+          // The cap is of files: a file's second line is not a file more.
+          if (e.path !== lastFile) {
+            lastFile = e.path;
+            files++;
+            if (files > options.cap && !more) {
+              more = true;
+              countUntil = Math.min(options.deadline, options.now() + (options.countPastCapMs ?? 0));
+              stopTimer = setTimeout(() => stop.abort(), Math.max(0, countUntil - options.now()));
+            }
+            if (more && options.now() >= countUntil) {
+              cut = true;
+              break outer; // leaving the loop ends the engine (workers stopped, rg reaped)
+            }
           }
-          files++;
-          lastFile = e.path;
+          // An end only closes its file; a file counted past the horizon, or past the cap, has no line to show.
+          if (e.type === 'end' || more) continue;
+          hits.push({ file: e.path, line: e.lineNumber, text: e.text });
+        } else if (e.type === 'summary') {
+          ran = e.summary.engine;
+          fallback = e.summary.fallback;
+          // Past the cap only the count was left to finish: its being cut makes the count short, not the rows.
+          if (more) cut ||= e.summary.outcome !== 'complete';
+          else outcome = e.summary.outcome;
         }
-        // An end only closes its file; a file counted past the horizon has no line to show.
-        if (e.type === 'end') continue;
-        hits.push({ file: e.path, line: e.lineNumber, text: e.text });
-      } else if (e.type === 'summary') {
-        outcome = e.summary.outcome;
-        ran = e.summary.engine;
-        fallback = e.summary.fallback;
       }
     }
+  } finally {
+    clearTimeout(stopTimer);
   }
-  return { hits, more, outcome, engine: ran, ...(fallback ? { fallback } : {}) };
+  // An engine stopped by the count's time may end without a summary.
+  if (stop.signal.aborted) cut = true;
+  return {
+    hits,
+    more,
+    files,
+    filesExact: !cut && outcome === 'complete',
+    outcome,
+    engine: ran,
+    ...(fallback ? { fallback } : {}),
+  };
 }

@@ -83,6 +83,7 @@ export function registerGrepFilesTool(server: McpServer, options: GrepFilesRegis
         skipped_docs: z.number(),
         root: z.string(),
         total_files: z.number().optional(),
+        total_files_at_least: z.number().optional(),
         partial_reasons: z.array(z.string()).optional(),
         unentered: z.array(unenteredShape).optional(),
         redacted: z.number().optional(),
