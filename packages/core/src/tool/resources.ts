@@ -32,6 +32,7 @@ export interface ResourceHandler {
 export class ResourceRouter {
   private readonly handlers = new Map<string, ResourceHandler>();
 
+  /** Serves `scheme://…` URLs by `handler` (`notes` or `notes://`; `file` is refused: file URLs are paths). */
   register(scheme: string, handler: ResourceHandler): this {
     const s = scheme.toLowerCase().replace(/:\/\/$/, '');
     if (!/^[a-z][a-z0-9+.-]*$/.test(s)) throw new Error(`invalid URL scheme: ${scheme}`);
@@ -40,10 +41,12 @@ export class ResourceRouter {
     return this;
   }
 
+  /** The handler registered for `scheme`, if any (case-insensitive). */
   handler(scheme: string): ResourceHandler | undefined {
     return this.handlers.get(scheme.toLowerCase());
   }
 
+  /** The schemes registered, sorted (a refusal of an unregistered one names them). */
   get schemes(): string[] {
     return [...this.handlers.keys()].sort();
   }
