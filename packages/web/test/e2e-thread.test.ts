@@ -248,6 +248,26 @@ describeWorkbench(
           .conversations;
       });
 
+    it('keeps following a streaming reply when the scroll event of its own follow comes after the content grew again', async () => {
+      const { context, page } = await wb.open({ height: 600 });
+      const reply = await ask(page, 'gate g5');
+      await reply.getByText('first line of g5').waitFor();
+      // Following scrolled the box to the bottom; its scroll event is dispatched at the next rendering update, and a
+      // busy page can paint more of the reply before that. Both here at once: the reply 600 px taller, then the event.
+      await page.getByRole('log', { name: 'Messages' }).evaluate((el) => {
+        const bubble = [...el.querySelectorAll<HTMLElement>('[data-testid="assistant-message"]')].at(-1)!;
+        bubble.style.minHeight = `${bubble.offsetHeight + 600}px`;
+        el.dispatchEvent(new Event('scroll'));
+      });
+      fs.writeFileSync(path.join(wb.tmp, 'g5'), '');
+      await reply.getByText('end of g5').waitFor();
+      await settled(page);
+      // The reader never scrolled: still at the bottom, nothing to jump to.
+      expect(await atBottom(page)).toBe(true);
+      expect(await page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0);
+      await context.close();
+    }, 120_000);
+
     it('follows a streaming reply to its end while the reader is at the bottom; scrolled up, keeps their place and offers Jump to latest', async () => {
       const { context, page, errors } = await wb.open({ height: 600 });
       const reply = await ask(page, 'gate g1');

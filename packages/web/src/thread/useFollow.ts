@@ -13,6 +13,8 @@ export function useFollow(
 ): { pinned: boolean; jump: () => void } {
   const [pinned, setPinned] = useState(true);
   const pinnedRef = useRef(true);
+  // Where following (or the reader, at the bottom) last left the box: scrollTop as the browser clamped it.
+  const followedTo = useRef(0);
 
   const setBoth = useCallback((p: boolean) => {
     if (pinnedRef.current === p) return;
@@ -24,6 +26,7 @@ export function useFollow(
     const el = scroller.current;
     if (!el) return;
     el.scrollTop = el.scrollHeight;
+    followedTo.current = el.scrollTop;
     setBoth(true);
   }, [scroller, setBoth]);
 
@@ -31,12 +34,26 @@ export function useFollow(
     const el = scroller.current;
     const inner = content.current;
     if (!el || !inner) return;
-    // Only the reader's scrolling unpins: a scroll event comes after they moved, or after we followed (at bottom).
-    const onScroll = () => setBoth(el.scrollHeight - el.scrollTop - el.clientHeight <= AT_BOTTOM_PX);
+    const toBottom = () => {
+      el.scrollTop = el.scrollHeight;
+      followedTo.current = el.scrollTop;
+    };
+    // Only the reader's scrolling unpins. A scroll event also comes after we followed, and by the time it is
+    // dispatched the content may have grown again (chunks painted in between): the box is then short of the bottom
+    // but no higher than where we put it, so it is our scroll, still pinned, and follows on. Higher than that, and
+    // not within the slack of the bottom, it is the reader's.
+    const onScroll = () => {
+      const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= AT_BOTTOM_PX;
+      if (pinnedRef.current && !atBottom && el.scrollTop >= followedTo.current) toBottom();
+      else {
+        if (atBottom) followedTo.current = el.scrollTop;
+        setBoth(atBottom);
+      }
+    };
     // Content grew (a chunk painted, a message added, code highlighted) or the box was resized: follow if pinned;
     // else see whether the bottom came into view (the content shrank).
     const follow = () => {
-      if (pinnedRef.current) el.scrollTop = el.scrollHeight;
+      if (pinnedRef.current) toBottom();
       else onScroll();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
