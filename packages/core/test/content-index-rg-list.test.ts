@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ContentIndex } from '../src/content-index/index.js';
-import { type SearchEvent, type SearchRequest, type SpawnRg, search } from '../src/engine/index.js';
+import type { SearchEvent, SpawnRg } from '../src/engine/index.js';
+import { type SeamedSearchRequest, searchWithSeams } from '../src/engine/search.js';
 import type { SearchSummary } from '../src/search/events.js';
 import { withIndex as openedIndex } from './fixtures/with-index.js';
 
@@ -53,7 +54,7 @@ interface Ran {
 }
 
 /** The search's events (the summary's timing, reasons and bytes read aside) and every rg argv it ran. */
-async function run(root: string, q: Partial<SearchRequest>, index?: ContentIndex): Promise<Ran> {
+async function run(root: string, q: Partial<SeamedSearchRequest>, index?: ContentIndex): Promise<Ran> {
   const argvs: string[][] = [];
   const spawnRg: SpawnRg = (cmd, args, options) => {
     argvs.push([...args]);
@@ -61,7 +62,7 @@ async function run(root: string, q: Partial<SearchRequest>, index?: ContentIndex
   };
   const events: SearchEvent[] = [];
   let summary: SearchSummary | null = null;
-  for await (const e of search({
+  for await (const e of searchWithSeams({
     pattern: 'needle',
     cwd: root,
     ...q,
@@ -91,7 +92,7 @@ const listed = (r: Ran) => r.summary.index?.used === true && /rg reads the list/
 /** Each case runs tens of searches, rg processes and index syncs: no machine-speed bound (a loaded box is slow). */
 const SEARCHES_TIMEOUT = 600_000;
 
-const QUERIES: Array<Partial<SearchRequest>> = [
+const QUERIES: Array<Partial<SeamedSearchRequest>> = [
   {},
   { mode: 'files-with-matches' },
   { mode: 'count' },
@@ -105,7 +106,7 @@ const QUERIES: Array<Partial<SearchRequest>> = [
 async function sameAsScan(
   root: string,
   index: ContentIndex,
-  extra: Partial<SearchRequest> = {},
+  extra: Partial<SeamedSearchRequest> = {},
   queries = QUERIES,
 ): Promise<Ran[]> {
   const out: Ran[] = [];
@@ -292,7 +293,7 @@ describe('rg over the index candidate list', () => {
         const controller = new AbortController();
         let spawned = 0;
         const events: SearchEvent[] = [];
-        for await (const e of search({
+        for await (const e of searchWithSeams({
           pattern: 'needle',
           cwd: root,
           index,

@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ContentIndex } from '../src/content-index/index.js';
-import { type SearchEvent, type SearchRequest, type SpawnRg, search } from '../src/engine/index.js';
+import type { SearchEvent, SpawnRg } from '../src/engine/index.js';
+import { type SeamedSearchRequest, searchWithSeams } from '../src/engine/search.js';
 import { withIndex as openedIndex } from './fixtures/with-index.js';
 
 /**
@@ -52,7 +53,7 @@ async function run(
     argvs.push([...args]);
     return spawn(cmd, args, options);
   };
-  const req: SearchRequest = {
+  const req: SeamedSearchRequest = {
     pattern: 'needle',
     cwd: root,
     paths: ['.'],
@@ -62,7 +63,7 @@ async function run(
     ...(index ? { index } : {}),
   };
   const events: SearchEvent[] = [];
-  for await (const e of search(req)) {
+  for await (const e of searchWithSeams(req)) {
     if (e.type === 'summary') {
       expect(e.summary.engine).toBe('rg');
       if (index) expect(e.summary.index?.used).toBe(false);

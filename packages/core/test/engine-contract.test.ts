@@ -3,14 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  EngineUnavailableError,
-  type SearchEvent,
-  type SearchRequest,
-  type SearchSummary,
-  searchBatches,
-} from '../src/engine/index.js';
+import { EngineUnavailableError, type SearchEvent, type SearchSummary } from '../src/engine/index.js';
 import type { SpawnRg } from '../src/engine/run.js';
+import { type SeamedSearchRequest, searchBatchesWithSeams } from '../src/engine/search.js';
 
 /**
  * One contract, both engines: a detail horizon (`detailFiles`: the first N matching files in path order in full,
@@ -50,14 +45,14 @@ const totals = [...expected.values()].reduce(
 );
 
 /** The events of a search, and the rg command lines it ran. */
-async function collect(request: SearchRequest): Promise<{ events: SearchEvent[]; argv: string[][] }> {
+async function collect(request: SeamedSearchRequest): Promise<{ events: SearchEvent[]; argv: string[][] }> {
   const argv: string[][] = [];
   const spawnRg: SpawnRg = (cmd, args, options) => {
     argv.push([...args]);
     return (request.spawnRg ?? spawn)(cmd, args, options);
   };
   const events: SearchEvent[] = [];
-  for await (const batch of searchBatches({ cwd: dir, ...request, spawnRg })) events.push(...batch);
+  for await (const batch of searchBatchesWithSeams({ cwd: dir, ...request, spawnRg })) events.push(...batch);
   return { events, argv };
 }
 

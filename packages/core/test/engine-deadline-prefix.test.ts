@@ -3,8 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SearchEvent, type SearchRequest, searchBatches } from '../src/engine/index.js';
+import type { SearchEvent } from '../src/engine/index.js';
 import type { SpawnRg } from '../src/engine/run.js';
+import { type SeamedSearchRequest, searchBatchesWithSeams } from '../src/engine/search.js';
 import { RUNAWAY_LINE, RUNAWAY_PATTERN } from './fixtures/runaway.js';
 import { run as runTool } from './fixtures/tool/helpers.js';
 
@@ -14,9 +15,9 @@ import { run as runTool } from './fixtures/tool/helpers.js';
  * the pattern backtracks on for ever, an rg that never ends), so what is reported cannot depend on the machine's
  * speed: only on where the input stops the search.
  */
-async function collect(request: SearchRequest): Promise<SearchEvent[]> {
+async function collect(request: SeamedSearchRequest): Promise<SearchEvent[]> {
   const out: SearchEvent[] = [];
-  for await (const batch of searchBatches(request)) out.push(...batch);
+  for await (const batch of searchBatchesWithSeams(request)) out.push(...batch);
   return out;
 }
 

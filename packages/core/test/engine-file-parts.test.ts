@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type SearchEvent, type SearchRequest, searchBatches } from '../src/engine/index.js';
+import type { SearchEvent } from '../src/engine/index.js';
+import { type SeamedSearchRequest, searchBatchesWithSeams } from '../src/engine/search.js';
 import { OUTPUT_LINE_OVERHEAD, PARTIAL_ANSWER_UNITS, RG_FILE_PART_BYTES } from '../src/limits.js';
 import { BUNDLED_RG, itHasRipgrep } from './fixtures/ripgreps.js';
 
@@ -28,7 +29,7 @@ fs.writeFileSync(path.join(dir, 'c-small.txt'), 'needle0002 small\n');
 async function bigFileBatches(engine: 'js' | 'rg', rgHeldOutputBytes?: number): Promise<SearchEvent[][]> {
   const out: SearchEvent[][] = [];
   const order: string[] = [];
-  for await (const batch of searchBatches({
+  for await (const batch of searchBatchesWithSeams({
     pattern: 'needle\\d+',
     cwd: dir,
     engine,
@@ -101,9 +102,14 @@ describe('js engine: a large file searched window by window gives the whole file
   fs.writeFileSync(path.join(tree, 'bom.txt'), `\ufeff${body(3000, 'bom')}`);
 
   /** The search's events, elapsed time zeroed. */
-  async function events(extra: Partial<SearchRequest>): Promise<SearchEvent[]> {
+  async function events(extra: Partial<SeamedSearchRequest>): Promise<SearchEvent[]> {
     const all: SearchEvent[] = [];
-    for await (const batch of searchBatches({ pattern: 'needle\\d+', cwd: tree, engine: 'js', ...extra }))
+    for await (const batch of searchBatchesWithSeams({
+      pattern: 'needle\\d+',
+      cwd: tree,
+      engine: 'js',
+      ...extra,
+    }))
       for (const e of batch)
         all.push(e.type === 'summary' ? { ...e, summary: { ...e.summary, elapsedMs: 0 } } : e);
     return all;
@@ -133,7 +139,12 @@ describe('js engine: a large file searched window by window gives the whole file
 describe('js engine: the detail horizon holds for a file in parts', () => {
   async function all(detailFiles: number): Promise<SearchEvent[]> {
     const out: SearchEvent[] = [];
-    for await (const batch of searchBatches({ pattern: 'needle\\d+', cwd: dir, engine: 'js', detailFiles }))
+    for await (const batch of searchBatchesWithSeams({
+      pattern: 'needle\\d+',
+      cwd: dir,
+      engine: 'js',
+      detailFiles,
+    }))
       out.push(...batch);
     return out;
   }

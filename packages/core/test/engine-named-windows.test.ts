@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type SearchEvent, searchBatches } from '../src/engine/index.js';
+import type { SearchEvent } from '../src/engine/index.js';
+import { searchBatchesWithSeams } from '../src/engine/search.js';
 
 /**
  * A large file named as a root is searched window by window on the js engine as a walked one is (the worker never
@@ -23,7 +24,7 @@ async function collect(
   fileWindowBytes?: number,
 ): Promise<SearchEvent[]> {
   const out: SearchEvent[] = [];
-  for await (const batch of searchBatches({
+  for await (const batch of searchBatchesWithSeams({
     pattern: 'needle \\d+',
     cwd: dir,
     paths: [file],

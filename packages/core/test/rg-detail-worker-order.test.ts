@@ -3,8 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type SearchEvent, type SpawnRg, searchBatches } from '../src/engine/index.js';
+import type { SearchEvent, SpawnRg } from '../src/engine/index.js';
 import { searchWorkerStats } from '../src/engine/js/worker-pool.js';
+import { searchBatchesWithSeams } from '../src/engine/search.js';
 import { BUNDLED_RG, itHasRipgrep } from './fixtures/ripgreps.js';
 
 /**
@@ -28,7 +29,7 @@ describe('rg engine, detail horizon: the lines worker is started after rg', () =
         return spawn(cmd, args, options);
       };
       const events: SearchEvent[] = [];
-      for await (const batch of searchBatches({
+      for await (const batch of searchBatchesWithSeams({
         pattern: 'needle',
         cwd: dir,
         engine: 'rg',

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SearchRequest, type SpawnRg, search } from '../src/engine/index.js';
+import type { SpawnRg } from '../src/engine/index.js';
+import { type SeamedSearchRequest, searchWithSeams } from '../src/engine/search.js';
 import { RG_HELD_FILES } from '../src/limits.js';
 import { credentialTree } from './fixtures/credential-tree.js';
 
@@ -22,7 +23,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Searches with rg (started by `req.spawnRg` if given); `beforeSpawn` runs as each rg is about to start. */
-async function run(req: Partial<SearchRequest>, beforeSpawn?: () => void) {
+async function run(req: Partial<SeamedSearchRequest>, beforeSpawn?: () => void) {
   let spawns = 0;
   let text = '';
   const files: string[] = [];
@@ -32,7 +33,7 @@ async function run(req: Partial<SearchRequest>, beforeSpawn?: () => void) {
     beforeSpawn?.();
     return (req.spawnRg ?? spawn)(cmd, args, options);
   };
-  for await (const e of search({ pattern: 'needle', cwd: proj, engine: 'rg', ...req, spawnRg })) {
+  for await (const e of searchWithSeams({ pattern: 'needle', cwd: proj, engine: 'rg', ...req, spawnRg })) {
     if (e.type === 'match') text += e.text;
     if (e.type === 'end') files.push(e.path);
     if (e.type === 'summary') for (const x of e.summary.errors) errors.push(`${x.code} ${x.path}`);

@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type SearchRequest, type SpawnRg, search } from '../src/engine/index.js';
+import type { SpawnRg } from '../src/engine/index.js';
+import { type SeamedSearchRequest, searchWithSeams } from '../src/engine/search.js';
 
 const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-rg-named-')));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -17,14 +18,21 @@ for (const name of ['c.txt', 'a.txt', 'b.txt']) fs.writeFileSync(path.join(dir, 
 fs.mkdirSync(path.join(dir, 'sub'));
 fs.writeFileSync(path.join(dir, 'sub', 'd.txt'), 'needle d\n');
 
-async function run(paths: string[], extra: Partial<SearchRequest> = {}) {
+async function run(paths: string[], extra: Partial<SeamedSearchRequest> = {}) {
   let spawns = 0;
   const spawnRg: SpawnRg = (cmd, args, options) => {
     spawns++;
     return spawn(cmd, args, options);
   };
   const files: string[] = [];
-  for await (const ev of search({ pattern: 'needle', cwd: dir, paths, engine: 'rg', spawnRg, ...extra }))
+  for await (const ev of searchWithSeams({
+    pattern: 'needle',
+    cwd: dir,
+    paths,
+    engine: 'rg',
+    spawnRg,
+    ...extra,
+  }))
     if (ev.type === 'end') files.push(ev.path);
   return { spawns, files };
 }

@@ -126,12 +126,6 @@ export interface SearchRequest extends WalkChoices {
   index?: SearchIndex;
   /** A ripgrep binary to use instead of the bundled one / PATH (vetted all the same). */
   rgPath?: string;
-  /** Seam for tests: how much rg output the rg engine holds before it streams instead (limits.ts). */
-  rgHeldOutputBytes?: number;
-  /** Seam for tests: the argv bytes of one rg run over an index's candidate list (limits.ts RG_LIST_ARGV_BYTES). */
-  rgListArgvBytes?: number;
-  /** Seam for tests: above what size the js engine searches a walked file window by window (limits.ts). */
-  fileWindowBytes?: number;
   /** 'stdin' keeps the pattern off rg's argv (process listings); default 'argv'. */
   patternChannel?: 'argv' | 'stdin';
   /**
@@ -149,8 +143,6 @@ export interface SearchRequest extends WalkChoices {
    * (a hard link in the tree to a credential file) is refused, by either engine, as its fenced path would be.
    */
   fencedIdentities?: ReadonlySet<string>;
-  /** Seam: starts the rg child (tests observe its process). Default `child_process.spawn`. */
-  spawnRg?: SpawnRg;
   /**
    * Milliseconds from now; the search stops and says so when it passes. Unset: no deadline for rg (its regex
    * engine is linear), JS_ENGINE_DEFAULT_DEADLINE_MS for the js engine (a backtracking pattern can run for ever).
@@ -171,6 +163,26 @@ export interface SearchRequest extends WalkChoices {
   now?: () => number;
 }
 
+/**
+ * A search's seams for tests, kept off the public SearchRequest: a test (or a layer of core forwarding its own
+ * caller's seam) passes them with searchWithSeams / searchBatchesWithSeams, which @trawl/core/engine does not export.
+ */
+export interface SearchSeams {
+  /** How much rg output the rg engine holds before it streams instead (limits.ts RG_HELD_OUTPUT_BYTES). */
+  rgHeldOutputBytes?: number;
+  /** The argv bytes of one rg run over an index's candidate list (limits.ts RG_LIST_ARGV_BYTES). */
+  rgListArgvBytes?: number;
+  /** Above what size the js engine searches a walked file window by window (limits.ts). */
+  fileWindowBytes?: number;
+  /** Starts the rg child (tests observe its process). Default `child_process.spawn`. */
+  spawnRg?: SpawnRg;
+}
+
+/** A request with test seams (searchWithSeams). */
+export type SeamedSearchRequest = SearchRequest & SearchSeams;
+
+const NO_SEAMS: SearchSeams = {};
+
 /** The request's deadline in milliseconds from now: `deadlineMs`, else the deprecated `timeoutMs`. */
 export function deadlineMsOf(request: Pick<SearchRequest, 'deadlineMs' | 'timeoutMs'>): number | undefined {
   return request.deadlineMs ?? request.timeoutMs;
@@ -182,7 +194,12 @@ export function deadlineMsOf(request: Pick<SearchRequest, 'deadlineMs' | 'timeou
  * but cannot run throws `EngineUnavailableError`.
  */
 export function search(request: SearchRequest): AsyncGenerator<SearchEvent, void, undefined> {
-  return flatten(searchBatches(request));
+  return flatten(batchesOf(request, NO_SEAMS));
+}
+
+/** `search` with test seams (SearchSeams). */
+export function searchWithSeams(request: SeamedSearchRequest): AsyncGenerator<SearchEvent, void, undefined> {
+  return flatten(batchesOf(request, request));
 }
 
 async function* flatten(
@@ -196,15 +213,32 @@ async function* flatten(
  * consumers that handle many events (a printer of a million lines).
  */
 export function searchBatches(request: SearchRequest): AsyncGenerator<SearchEvent[], void, undefined> {
+  return batchesOf(request, NO_SEAMS);
+}
+
+/** `searchBatches` with test seams (SearchSeams). */
+export function searchBatchesWithSeams(
+  request: SeamedSearchRequest,
+): AsyncGenerator<SearchEvent[], void, undefined> {
+  return batchesOf(request, request);
+}
+
+/** The search's batches; the seams are read from `seams` only (a public caller's request cannot set one). */
+function batchesOf(
+  request: SearchRequest,
+  seams: SearchSeams,
+): AsyncGenerator<SearchEvent[], void, undefined> {
   if (request.index && answersThroughIndex(request)) {
     // The engine is chosen only if the index does not answer: vetting rg costs more than an indexed answer.
     const began = (request.now ?? Date.now)();
-    const { run, compiled } = prepareRun(request, 'js for the index', began);
-    return throughIndex(request.index, request, compiled, run, () => prepareRun(request, undefined, began));
+    const { run, compiled } = prepareRun(request, seams, 'js for the index', began);
+    return throughIndex(request.index, request, compiled, run, () =>
+      prepareRun(request, seams, undefined, began),
+    );
   }
-  const prepared = prepareRun(request);
+  const prepared = prepareRun(request, seams);
   const { run, engine, compiled } = prepared;
-  if (run.stdinContent && engine === 'js') return withStdinFirst(request, run, compiled);
+  if (run.stdinContent && engine === 'js') return withStdinFirst(request, seams, run, compiled);
   if (!request.index) return startEngine(prepared);
   return throughIndex(request.index, request, compiled, run, () => prepared);
 }
@@ -314,6 +348,7 @@ export const STDIN_PATH = '<stdin>';
  */
 async function* withStdinFirst(
   request: SearchRequest,
+  seams: SearchSeams,
   run: EngineRun,
   compiled: CompiledPattern,
 ): AsyncGenerator<SearchEvent[], void, undefined> {
@@ -344,7 +379,7 @@ async function* withStdinFirst(
   let summary: SearchSummary;
   if (rest.length > 0) {
     let last: SearchSummary | null = null;
-    for await (const batch of searchBatches({ ...request, paths: rest, stdin: undefined })) {
+    for await (const batch of batchesOf({ ...request, paths: rest, stdin: undefined }, seams)) {
       const tail = batch.at(-1);
       if (tail?.type === 'summary') {
         last = tail.summary;
@@ -437,6 +472,7 @@ async function* throughIndex(
  */
 function prepareRun(
   request: SearchRequest,
+  seams: SearchSeams,
   forIndex?: 'js for the index',
   /** When the search began (its deadline counts from then); default now. */
   began?: number,
@@ -510,16 +546,16 @@ function prepareRun(
     engineReason,
     ...(request.reportUnmatched ? { reportUnmatched: true } : {}),
     ...(request.countMatches ? { countMatches: true } : {}),
-    ...(request.rgHeldOutputBytes !== undefined ? { rgHeldOutputBytes: request.rgHeldOutputBytes } : {}),
-    ...(request.rgListArgvBytes !== undefined ? { rgListArgvBytes: request.rgListArgvBytes } : {}),
-    ...(request.fileWindowBytes !== undefined ? { fileWindowBytes: request.fileWindowBytes } : {}),
+    ...(seams.rgHeldOutputBytes !== undefined ? { rgHeldOutputBytes: seams.rgHeldOutputBytes } : {}),
+    ...(seams.rgListArgvBytes !== undefined ? { rgListArgvBytes: seams.rgListArgvBytes } : {}),
+    ...(seams.fileWindowBytes !== undefined ? { fileWindowBytes: seams.fileWindowBytes } : {}),
     ...(request.stdin && roots.includes('-') ? { stdinContent: request.stdin } : {}),
     ...(rgPath ? { rgPath } : {}),
     // Standard input carries the searched content then, not the pattern.
     patternChannel: request.stdin && roots.includes('-') ? 'argv' : (request.patternChannel ?? 'argv'),
     ...(request.rgExcludeIglobs ? { rgExcludeIglobs: request.rgExcludeIglobs } : {}),
     ...(request.rgNoMmap ? { rgNoMmap: true } : {}),
-    ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
+    ...(seams.spawnRg ? { spawnRg: seams.spawnRg } : {}),
     ...(request.fencedIdentities?.size ? { fencedIdentities: request.fencedIdentities } : {}),
   };
   return { run, engine, compiled, mayFallBack: engine === 'rg' && choice === 'auto' };

@@ -1,5 +1,10 @@
 import * as path from 'node:path';
-import { type EngineChoice, type SearchRequest, searchBatches } from '../engine/search.js';
+import {
+  type EngineChoice,
+  type SearchRequest,
+  type SearchSeams,
+  searchBatchesWithSeams,
+} from '../engine/search.js';
 import { escapeGlob } from '../glob/glob.js';
 import { GREP_COUNT_GLOB_CHARS } from './limits.js';
 
@@ -7,6 +12,8 @@ import { GREP_COUNT_GLOB_CHARS } from './limits.js';
 export interface FileCountOptions {
   /** The text pass's engine request; its globs are replaced by the files', its mode by `count`. */
   request: Omit<SearchRequest, 'engine' | 'deadlineMs' | 'timeoutMs'>;
+  /** Its caller's test seams, forwarded (engine/search.ts SearchSeams). */
+  seams?: SearchSeams;
   /** Paths relative to the root, as the text pass reported them. */
   files: readonly string[];
   engine: EngineChoice;
@@ -32,7 +39,8 @@ export async function countMatchingLines(options: FileCountOptions): Promise<Map
   for (const batch of globBatches(options.files)) {
     const remaining = options.deadline - options.now();
     if (remaining <= 0) break;
-    const batches = searchBatches({
+    const batches = searchBatchesWithSeams({
+      ...options.seams,
       ...request,
       exclude: (abs) => options.sensitive(abs) || exclude?.(abs) === true,
       globs: batch,

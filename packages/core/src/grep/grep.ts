@@ -228,11 +228,12 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     fencedIdentities: fenced,
     now,
     ...(request.rgPath !== undefined ? { rgPath: request.rgPath } : {}),
-    ...(request.spawnRg ? { spawnRg: request.spawnRg } : {}),
     ...(request.index ? { index: request.index } : {}),
   };
+  const seams = request.spawnRg ? { spawnRg: request.spawnRg } : {};
   const text = await textPass({
     request: textRequest,
+    seams,
     engine: request.engine ?? 'auto',
     cap: limits.maxResults,
     countPastCapMs: limits.countPastCapMs,
@@ -275,6 +276,7 @@ export async function grepFiles(request: GrepRequest): Promise<{ payload: GrepPa
     await countRows(text.hits, rows, perFile, (files) =>
       countMatchingLines({
         request: textRequest,
+        seams,
         files,
         engine: request.engine ?? 'auto',
         deadline,

@@ -1,5 +1,10 @@
 import * as path from 'node:path';
-import { type EngineChoice, type SearchRequest, searchBatches } from '../engine/search.js';
+import {
+  type EngineChoice,
+  type SearchRequest,
+  type SearchSeams,
+  searchBatchesWithSeams,
+} from '../engine/search.js';
 import type { EngineName, SearchOutcome } from '../search/events.js';
 import type { RawHit } from './rows.js';
 
@@ -24,6 +29,8 @@ export interface TextPassResult {
 export interface TextPassOptions {
   /** The engine request (pattern, walk rules, caps); engine and deadline are the pass's business. */
   request: Omit<SearchRequest, 'engine' | 'deadlineMs' | 'timeoutMs'>;
+  /** Its caller's test seams, forwarded (engine/search.ts SearchSeams). */
+  seams?: SearchSeams;
   engine: EngineChoice;
   cap: number;
   /**
@@ -63,7 +70,8 @@ export async function textPass(options: TextPassOptions): Promise<TextPassResult
   // Ends the count past the cap when its time is up even if no file more arrives to check the clock on.
   const stop = new AbortController();
   let stopTimer: NodeJS.Timeout | undefined;
-  const batches = searchBatches({
+  const batches = searchBatchesWithSeams({
+    ...options.seams,
     ...options.request,
     // Sensitive files are left out by the walk, so none takes a place within the horizon.
     exclude: (abs) => options.sensitive(abs) || exclude?.(abs) === true,

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { type SearchEvent, type SearchRequest, search } from '../../src/index.js';
+import { type SeamedSearchRequest, searchWithSeams } from '../../src/engine/search.js';
+import type { SearchEvent } from '../../src/index.js';
 import { compareUtf8 } from '../../src/util/path-order.js';
 import { FILE_TYPES } from '../../src/walk/file-types.js';
 
@@ -136,7 +137,7 @@ export async function runTrawl(
   cwd: string,
   c: ParityCase,
   rgPath?: string,
-  extra: Partial<SearchRequest> = {},
+  extra: Partial<SeamedSearchRequest> = {},
 ): Promise<FileRecords[]> {
   const files: FileRecords[] = [];
   let current: FileRecords | null = null;
@@ -180,9 +181,9 @@ async function* trawlEvents(
   c: ParityCase,
   rgPath: string | undefined,
   mode: 'lines' | 'files-with-matches',
-  extra: Partial<SearchRequest>,
+  extra: Partial<SeamedSearchRequest>,
 ): AsyncGenerator<SearchEvent> {
-  const events: AsyncIterable<SearchEvent> = search({
+  const events: AsyncIterable<SearchEvent> = searchWithSeams({
     pattern: c.pattern,
     paths: c.paths ?? ['.'],
     cwd,
